@@ -1,0 +1,627 @@
+"""Swiss standings with the usual TCG tiebreakers, computed exactly.
+
+Pure Python and free of Django, so the pages, the API, the CSV export and the
+benchmark all share one implementation. The definitions and every convention that
+the rules leave open are written down in docs/standings.md.
+
+Speed matters (4,096 players after 12 rounds must take well under 100 ms), and
+Fraction arithmetic is slow, so the ranking works on integers: every percentage is
+scaled to a denominator shared by all players, which makes a plain tuple of integers
+an exact sort key. Fractions are built once per row for the output, and the
+per-opponent arithmetic only when a row is explained.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from enum import StrEnum
+from fractions import Fraction
+from math import lcm
+
+__all__ = [
+    "DEFAULT_FLOOR",
+    "DEFAULT_TIEBREAKERS",
+    "MTR_FLOOR",
+    "MatchRecord",
+    "OpponentLine",
+    "PercentageArithmetic",
+    "PlayerEntry",
+    "RowExplanation",
+    "Standings",
+    "StandingsRow",
+    "Tiebreaker",
+    "compute_standings",
+    "format_percentage",
+]
+
+POINTS_PER_MATCH_WIN = 3
+POINTS_PER_MATCH_DRAW = 1
+POINTS_PER_GAME_WIN = 3
+POINTS_PER_GAME_DRAW = 1
+
+DEFAULT_FLOOR = Fraction(1, 3)
+"""The floor used by the largest online platform: exactly one third."""
+
+MTR_FLOOR = Fraction(33, 100)
+"""The floor as printed in the tournament rules: 0.33."""
+
+
+class Tiebreaker(StrEnum):
+    MATCH_POINTS = "match_points"
+    MATCH_WIN = "match_win"
+    GAME_WIN = "game_win"
+    OPPONENTS_MATCH_WIN = "opponents_match_win"
+    OPPONENTS_GAME_WIN = "opponents_game_win"
+
+
+DEFAULT_TIEBREAKERS: tuple[Tiebreaker, ...] = (
+    Tiebreaker.MATCH_POINTS,
+    Tiebreaker.OPPONENTS_MATCH_WIN,
+    Tiebreaker.GAME_WIN,
+    Tiebreaker.OPPONENTS_GAME_WIN,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerEntry:
+    """A registered player.
+
+    ``rounds_played`` is optional: the standings count the player's match records
+    (byes and penalty losses included). When given, it must agree with that count,
+    which catches results missing from the input.
+    """
+
+    player_id: int
+    name: str
+    dropped: bool = False
+    rounds_played: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """One player's (or one pair's) result in one Swiss round.
+
+    ``player_b`` is None when player A had no opponent: a bye (recorded 2-0, see
+    :meth:`bye`) or a round missed by a late entry and given as a loss (see
+    :meth:`missed_round_loss`). Such a record adds no opponent.
+
+    The match result follows the games (more game wins wins, equal is a draw),
+    unless a match loss penalty overrides it: ``match_loss_a`` makes A lose the match
+    whatever the games say, and B win it unless B also has a match loss. Game
+    results stand as recorded; a game loss penalty is simply a game won by the
+    opponent.
+    """
+
+    round_number: int
+    player_a: int
+    player_b: int | None
+    games_won_a: int
+    games_won_b: int
+    games_drawn: int = 0
+    match_loss_a: bool = False
+    match_loss_b: bool = False
+
+    @classmethod
+    def bye(cls, round_number: int, player_id: int) -> MatchRecord:
+        return cls(round_number, player_id, None, 2, 0)
+
+    @classmethod
+    def missed_round_loss(cls, round_number: int, player_id: int) -> MatchRecord:
+        return cls(round_number, player_id, None, 0, 2, match_loss_a=True)
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsRow:
+    """One line of the standings. Percentages are exact and already floored."""
+
+    rank: int
+    player_id: int
+    name: str
+    dropped: bool
+    match_points: int
+    wins: int
+    losses: int
+    draws: int
+    byes: int
+    rounds_played: int
+    games_won: int
+    games_lost: int
+    games_drawn: int
+    game_points: int
+    opponent_ids: tuple[int, ...]
+    match_win: Fraction
+    game_win: Fraction
+    opponents_match_win: Fraction
+    opponents_game_win: Fraction
+
+    @property
+    def record(self) -> str:
+        """Match record as W-L-D; byes count as wins."""
+        return f"{self.wins}-{self.losses}-{self.draws}"
+
+    @property
+    def games_played(self) -> int:
+        return self.games_won + self.games_lost + self.games_drawn
+
+
+@dataclass(frozen=True, slots=True)
+class PercentageArithmetic:
+    """How one percentage came out: ``earned / possible``, then the floor.
+
+    ``unfloored`` is None when there was nothing to divide by (no rounds, no
+    games); the value is then the floor.
+    """
+
+    earned: int
+    possible: int
+    unfloored: Fraction | None
+    floor: Fraction
+    value: Fraction
+
+    @property
+    def floored(self) -> bool:
+        return self.unfloored is None or self.unfloored < self.floor
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentLine:
+    """One opponent's contribution to OMW and OGW (their floored percentages)."""
+
+    round_number: int
+    opponent_id: int
+    opponent_name: str
+    match_win: Fraction
+    match_win_floored: bool
+    game_win: Fraction
+    game_win_floored: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RowExplanation:
+    """Every number behind a standings row, for a "why am I here" view."""
+
+    row: StandingsRow
+    tiebreakers: tuple[Tiebreaker, ...]
+    match_win: PercentageArithmetic
+    game_win: PercentageArithmetic
+    opponents: tuple[OpponentLine, ...]
+    opponents_match_win_sum: Fraction
+    opponents_game_win_sum: Fraction
+    opponents_match_win: Fraction
+    opponents_game_win: Fraction
+
+    def lines(self, places: int = 2) -> list[str]:
+        """The arithmetic as short sentences, one per figure."""
+        row = self.row
+        pct = format_percentage
+        out = [
+            f"Record {row.record} ({row.byes} bye(s)): match points "
+            f"{row.wins} x {POINTS_PER_MATCH_WIN} + {row.draws} x {POINTS_PER_MATCH_DRAW}"
+            f" = {row.match_points}",
+            _describe_percentage("Match-win %", self.match_win, places),
+            f"Games {row.games_won}-{row.games_lost}-{row.games_drawn}: game points "
+            f"{row.games_won} x {POINTS_PER_GAME_WIN} + {row.games_drawn} x "
+            f"{POINTS_PER_GAME_DRAW} = {row.game_points}",
+            _describe_percentage("Game-win %", self.game_win, places),
+        ]
+        count = len(self.opponents)
+        if count == 0:
+            out.append(
+                f"No opponents: OMW and OGW are the floor, {pct(self.match_win.floor, places)}"
+            )
+            return out
+        for line in self.opponents:
+            mark_m = " (floored)" if line.match_win_floored else ""
+            mark_g = " (floored)" if line.game_win_floored else ""
+            out.append(
+                f"Round {line.round_number} v {line.opponent_name}: "
+                f"MWP {pct(line.match_win, places)}{mark_m}, "
+                f"GWP {pct(line.game_win, places)}{mark_g}"
+            )
+        out.append(
+            f"OMW = {_fraction_text(self.opponents_match_win_sum)} / {count} = "
+            f"{pct(self.opponents_match_win, places)}"
+        )
+        out.append(
+            f"OGW = {_fraction_text(self.opponents_game_win_sum)} / {count} = "
+            f"{pct(self.opponents_game_win, places)}"
+        )
+        return out
+
+
+def format_percentage(value: Fraction, places: int = 2) -> str:
+    """Round an exact fraction half up to ``places`` decimals of a percentage."""
+    scale = 10**places
+    scaled = value * 100 * scale
+    units = (scaled.numerator * 2 + scaled.denominator) // (2 * scaled.denominator)
+    whole, part = divmod(units, scale)
+    return f"{whole}.{part:0{places}d}%" if places else f"{whole}%"
+
+
+def _fraction_text(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{value}"
+
+
+def _describe_percentage(label: str, arithmetic: PercentageArithmetic, places: int) -> str:
+    pct = format_percentage
+    if arithmetic.unfloored is None:
+        return f"{label}: nothing played, so the floor {pct(arithmetic.floor, places)}"
+    text = (
+        f"{label} = {arithmetic.earned} / {arithmetic.possible}"
+        f" = {pct(arithmetic.unfloored, places)}"
+    )
+    if arithmetic.floored:
+        text += f", raised to the floor {pct(arithmetic.floor, places)}"
+    return text
+
+
+def _coerce_floor(floor: Fraction | int | str | Decimal) -> Fraction:
+    if isinstance(floor, float):
+        raise TypeError(
+            "floor must be exact: pass Fraction(33, 100), Decimal('0.33') or '0.33', not a float"
+        )
+    value = Fraction(floor)
+    if not 0 <= value <= 1:
+        raise ValueError(f"floor must lie between 0 and 1, got {value}")
+    return value
+
+
+def _coerce_tiebreakers(tiebreakers: Iterable[Tiebreaker | str]) -> tuple[Tiebreaker, ...]:
+    result = []
+    for name in tiebreakers:
+        try:
+            tiebreaker = Tiebreaker(name)
+        except ValueError:
+            known = ", ".join(t.value for t in Tiebreaker)
+            raise ValueError(f"unknown tiebreaker {name!r}; known: {known}") from None
+        if tiebreaker in result:
+            raise ValueError(f"tiebreaker {tiebreaker.value!r} listed twice")
+        result.append(tiebreaker)
+    if not result:
+        raise ValueError("at least one tiebreaker is needed")
+    return tuple(result)
+
+
+class Standings:
+    """Ordered standings rows plus what is needed to explain each of them.
+
+    Players still tied after every tiebreaker share a rank (1, 2, 2, 4) and are
+    listed by ascending player id, so the order is deterministic.
+    """
+
+    def __init__(
+        self,
+        rows: tuple[StandingsRow, ...],
+        *,
+        floor: Fraction,
+        tiebreakers: tuple[Tiebreaker, ...],
+        history: _OpponentHistory,
+    ) -> None:
+        self.rows = rows
+        self.floor = floor
+        self.tiebreakers = tiebreakers
+        self._history = history
+        self._row_by_id = {row.player_id: row for row in rows}
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def row(self, player_id: int) -> StandingsRow:
+        try:
+            return self._row_by_id[player_id]
+        except KeyError:
+            raise KeyError(f"player {player_id!r} is not in these standings") from None
+
+    def ranked_player_ids(self, *, include_dropped: bool = False) -> list[int]:
+        """Player ids in standings order, e.g. to seed the top cut."""
+        return [row.player_id for row in self.rows if include_dropped or not row.dropped]
+
+    def explain(self, player_id: int) -> RowExplanation:
+        row = self.row(player_id)
+        floor = self.floor
+        lines = []
+        for round_number, opponent_id in self._history.rounds_and_opponents(player_id):
+            opponent = self._row_by_id[opponent_id]
+            lines.append(
+                OpponentLine(
+                    round_number=round_number,
+                    opponent_id=opponent_id,
+                    opponent_name=opponent.name,
+                    match_win=opponent.match_win,
+                    match_win_floored=_match_win_arithmetic(opponent, floor).floored,
+                    game_win=opponent.game_win,
+                    game_win_floored=_game_win_arithmetic(opponent, floor).floored,
+                )
+            )
+        omw_sum = sum((line.match_win for line in lines), Fraction(0))
+        ogw_sum = sum((line.game_win for line in lines), Fraction(0))
+        return RowExplanation(
+            row=row,
+            tiebreakers=self.tiebreakers,
+            match_win=_match_win_arithmetic(row, floor),
+            game_win=_game_win_arithmetic(row, floor),
+            opponents=tuple(lines),
+            opponents_match_win_sum=omw_sum,
+            opponents_game_win_sum=ogw_sum,
+            opponents_match_win=omw_sum / len(lines) if lines else floor,
+            opponents_game_win=ogw_sum / len(lines) if lines else floor,
+        )
+
+
+def _percentage_arithmetic(earned: int, possible: int, floor: Fraction) -> PercentageArithmetic:
+    if possible == 0:
+        return PercentageArithmetic(earned, possible, None, floor, floor)
+    unfloored = Fraction(earned, possible)
+    return PercentageArithmetic(earned, possible, unfloored, floor, max(unfloored, floor))
+
+
+def _match_win_arithmetic(row: StandingsRow, floor: Fraction) -> PercentageArithmetic:
+    return _percentage_arithmetic(row.match_points, POINTS_PER_MATCH_WIN * row.rounds_played, floor)
+
+
+def _game_win_arithmetic(row: StandingsRow, floor: Fraction) -> PercentageArithmetic:
+    possible = POINTS_PER_GAME_WIN * row.games_played
+    return _percentage_arithmetic(row.game_points, possible, floor)
+
+
+def compute_standings(
+    players: Iterable[PlayerEntry],
+    matches: Iterable[MatchRecord],
+    *,
+    floor: Fraction | int | str | Decimal = DEFAULT_FLOOR,
+    tiebreakers: Sequence[Tiebreaker | str] = DEFAULT_TIEBREAKERS,
+) -> Standings:
+    """Rank ``players`` from their Swiss ``matches``.
+
+    Raises ValueError on inconsistent input: duplicate or unknown player ids, a
+    player twice in one round, a player paired with themselves, negative game
+    counts, a match loss flag for a missing opponent, or a ``rounds_played`` that
+    disagrees with the records.
+    """
+    floor = _coerce_floor(floor)
+    order = _coerce_tiebreakers(tiebreakers)
+
+    entries = list(players)
+    index_of: dict[int, int] = {}
+    for position, entry in enumerate(entries):
+        if entry.player_id in index_of:
+            raise ValueError(f"player {entry.player_id!r} is listed twice")
+        index_of[entry.player_id] = position
+    count = len(entries)
+
+    wins = [0] * count
+    losses = [0] * count
+    draws = [0] * count
+    byes = [0] * count
+    games_won = [0] * count
+    games_lost = [0] * count
+    games_drawn = [0] * count
+    opponents: list[list[int]] = [[] for _ in range(count)]
+    # Parallel to opponents: the round of each of those matches, for the
+    # explanation and for the one-result-per-round check.
+    opponent_rounds: list[list[int]] = [[] for _ in range(count)]
+    # Rounds without an opponent (byes, missed rounds given as losses).
+    solo_rounds: list[list[int]] = [[] for _ in range(count)]
+
+    for record in matches:
+        round_number = record.round_number
+        id_a = record.player_a
+        id_b = record.player_b
+        won_a = record.games_won_a
+        won_b = record.games_won_b
+        drawn = record.games_drawn
+        loss_a = record.match_loss_a
+        loss_b = record.match_loss_b
+        a = index_of.get(id_a)
+        if a is None:
+            raise ValueError(f"round {round_number}: unknown player {id_a!r}")
+        if won_a < 0 or won_b < 0 or drawn < 0:
+            raise ValueError(f"round {round_number}: negative game count for player {id_a!r}")
+        games_won[a] += won_a
+        games_lost[a] += won_b
+        games_drawn[a] += drawn
+        if id_b is None:
+            if loss_b:
+                raise ValueError(
+                    f"round {round_number}: match loss for a missing opponent of {id_a!r}"
+                )
+            solo_rounds[a].append(round_number)
+            if loss_a or won_a < won_b:
+                losses[a] += 1
+            elif won_a > won_b:
+                wins[a] += 1
+                # Only a won round without an opponent is a bye; a missed round
+                # given as a loss is not.
+                byes[a] += 1
+            else:
+                draws[a] += 1
+            continue
+        b = index_of.get(id_b)
+        if b is None:
+            raise ValueError(f"round {round_number}: unknown player {id_b!r}")
+        if a == b:
+            raise ValueError(f"round {round_number}: player {id_a!r} paired with themselves")
+        games_won[b] += won_b
+        games_lost[b] += won_a
+        games_drawn[b] += drawn
+        opponents[a].append(b)
+        opponents[b].append(a)
+        opponent_rounds[a].append(round_number)
+        opponent_rounds[b].append(round_number)
+        if loss_a or loss_b:
+            if not loss_a:
+                wins[a] += 1
+                losses[b] += 1
+            elif not loss_b:
+                wins[b] += 1
+                losses[a] += 1
+            else:  # both players took a match loss
+                losses[a] += 1
+                losses[b] += 1
+        elif won_a > won_b:
+            wins[a] += 1
+            losses[b] += 1
+        elif won_b > won_a:
+            wins[b] += 1
+            losses[a] += 1
+        else:
+            draws[a] += 1
+            draws[b] += 1
+
+    match_points = [
+        POINTS_PER_MATCH_WIN * won + POINTS_PER_MATCH_DRAW * drawn
+        for won, drawn in zip(wins, draws, strict=True)
+    ]
+    rounds_played = [
+        len(with_opponent) + len(alone)
+        for with_opponent, alone in zip(opponent_rounds, solo_rounds, strict=True)
+    ]
+    for position, entry in enumerate(entries):
+        played = rounds_played[position]
+        if played and len({*opponent_rounds[position], *solo_rounds[position]}) != played:
+            raise ValueError(f"player {entry.player_id!r} has two results in one round")
+        if entry.rounds_played is not None and entry.rounds_played != played:
+            raise ValueError(
+                f"player {entry.player_id!r}: rounds_played is {entry.rounds_played} but "
+                f"the results hold {played} round(s)"
+            )
+
+    game_points = [
+        POINTS_PER_GAME_WIN * won + POINTS_PER_GAME_DRAW * drawn
+        for won, drawn in zip(games_won, games_drawn, strict=True)
+    ]
+    games_played = [
+        won + lost + drawn
+        for won, lost, drawn in zip(games_won, games_lost, games_drawn, strict=True)
+    ]
+
+    # Every floored MWP as an integer over one shared denominator (and GWP over
+    # another), so sums and comparisons are exact integer operations.
+    mwp_scaled, mwp_denominator = _scaled_floored(
+        match_points, rounds_played, POINTS_PER_MATCH_WIN, floor
+    )
+    gwp_scaled, gwp_denominator = _scaled_floored(
+        game_points, games_played, POINTS_PER_GAME_WIN, floor
+    )
+
+    opponent_counts = [len(opps) for opps in opponents]
+    counts_lcm = lcm(*{k for k in opponent_counts if k})
+    mwp_get = mwp_scaled.__getitem__
+    gwp_get = gwp_scaled.__getitem__
+    omw_sum = [sum(map(mwp_get, opps)) for opps in opponents]
+    ogw_sum = [sum(map(gwp_get, opps)) for opps in opponents]
+    # OMW over the denominator mwp_denominator * counts_lcm; no opponents -> floor.
+    omw_floor_key = floor.numerator * (mwp_denominator // floor.denominator) * counts_lcm
+    ogw_floor_key = floor.numerator * (gwp_denominator // floor.denominator) * counts_lcm
+    omw_key = [
+        total * (counts_lcm // k) if k else omw_floor_key
+        for total, k in zip(omw_sum, opponent_counts, strict=True)
+    ]
+    ogw_key = [
+        total * (counts_lcm // k) if k else ogw_floor_key
+        for total, k in zip(ogw_sum, opponent_counts, strict=True)
+    ]
+
+    columns = {
+        Tiebreaker.MATCH_POINTS: match_points,
+        Tiebreaker.MATCH_WIN: mwp_scaled,
+        Tiebreaker.GAME_WIN: gwp_scaled,
+        Tiebreaker.OPPONENTS_MATCH_WIN: omw_key,
+        Tiebreaker.OPPONENTS_GAME_WIN: ogw_key,
+    }
+    key_columns = [columns[t] for t in order]
+    # Higher is better for every tiebreaker; negate so one ascending sort also
+    # orders ties by ascending player id.
+    player_ids = [entry.player_id for entry in entries]
+    sort_keys = [
+        (*(-value for value in values), player_id)
+        for *values, player_id in zip(*key_columns, player_ids, strict=True)
+    ]
+    ranking = sorted(range(count), key=sort_keys.__getitem__)
+
+    rows = []
+    previous_key = None
+    rank = 0
+    for place, i in enumerate(ranking, start=1):
+        tie_key = sort_keys[i][:-1]
+        if tie_key != previous_key:
+            rank = place
+            previous_key = tie_key
+        entry = entries[i]
+        k = opponent_counts[i]
+        rows.append(
+            StandingsRow(
+                rank=rank,
+                player_id=entry.player_id,
+                name=entry.name,
+                dropped=entry.dropped,
+                match_points=match_points[i],
+                wins=wins[i],
+                losses=losses[i],
+                draws=draws[i],
+                byes=byes[i],
+                rounds_played=rounds_played[i],
+                games_won=games_won[i],
+                games_lost=games_lost[i],
+                games_drawn=games_drawn[i],
+                game_points=game_points[i],
+                opponent_ids=tuple(map(player_ids.__getitem__, opponents[i])),
+                match_win=Fraction(mwp_scaled[i], mwp_denominator),
+                game_win=Fraction(gwp_scaled[i], gwp_denominator),
+                opponents_match_win=Fraction(omw_sum[i], mwp_denominator * k) if k else floor,
+                opponents_game_win=Fraction(ogw_sum[i], gwp_denominator * k) if k else floor,
+            )
+        )
+
+    history = _OpponentHistory(index_of, player_ids, opponents, opponent_rounds)
+    return Standings(tuple(rows), floor=floor, tiebreakers=order, history=history)
+
+
+class _OpponentHistory:
+    """Who each player met in which round, kept as indices until asked for."""
+
+    def __init__(
+        self,
+        index_of: dict[int, int],
+        player_ids: list[int],
+        opponents: list[list[int]],
+        opponent_rounds: list[list[int]],
+    ) -> None:
+        self._index_of = index_of
+        self._player_ids = player_ids
+        self._opponents = opponents
+        self._opponent_rounds = opponent_rounds
+
+    def rounds_and_opponents(self, player_id: int) -> list[tuple[int, int]]:
+        i = self._index_of[player_id]
+        ids = self._player_ids
+        return sorted(
+            (round_number, ids[j])
+            for round_number, j in zip(self._opponent_rounds[i], self._opponents[i], strict=True)
+        )
+
+
+def _scaled_floored(
+    earned: list[int], played: list[int], points_per_unit: int, floor: Fraction
+) -> tuple[list[int], int]:
+    """Floored ``earned / (points_per_unit x played)`` for every player, over one
+    shared denominator. Returns the numerators and the denominator. Nothing played
+    gives the floor.
+    """
+    distinct = {p for p in played if p}
+    denominator = lcm(floor.denominator, *(points_per_unit * p for p in distinct))
+    floor_scaled = floor.numerator * (denominator // floor.denominator)
+    factor = {p: denominator // (points_per_unit * p) for p in distinct}
+    scaled = []
+    for points, p in zip(earned, played, strict=True):
+        if p:
+            value = points * factor[p]
+            scaled.append(value if value > floor_scaled else floor_scaled)
+        else:
+            scaled.append(floor_scaled)
+    return scaled, denominator
