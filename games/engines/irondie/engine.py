@@ -1,0 +1,1356 @@
+"""The IRONDIE rules engine: two-player games exactly as the rulebook (and docs/rules.md) say.
+
+The engine contract (docs/engine.md): ``new_game``, ``to_act``, ``legal_actions``,
+``apply``, ``view``, ``is_over``, ``result``, ``default_action``. A state is a
+``State``; ``State.to_dict()`` / ``State.from_dict()`` give its JSON form. Actions and
+events are plain JSON dicts. Dice are named by id: 0-8 are player 0's set in the order
+given in the config, 9-17 player 1's.
+
+Internally a state is a handful of flat lists (zone and value per die id) so that
+``apply`` can copy it cheaply: ``apply`` validates against a copy and returns the copy,
+leaving the caller's state untouched whether the action is legal or not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .dice import Colour, Die, DieClass, DieType, Relation, affinity, playing_set_errors
+from .randomness import commitment, next_roll
+
+PLAYERS = (0, 1)
+JUDGE = "judge"
+SPECTATOR = "spectator"
+SYSTEM = "system"
+DICE_PER_SET = 9
+DICE_COUNT = 2 * DICE_PER_SET
+MAX_VALUE = 6
+
+HAND, BATTLE, CLASH, STORAGE, ABYSS = range(5)
+ZONE_NAMES = ("hand", "battle", "clash", "storage", "abyss")
+
+ATTACK, DEFENSE, LIFE = range(3)
+CLASS_NAMES = ("attack", "defense", "life")
+_CLASS_CODE = {DieClass.ATTACK: ATTACK, DieClass.DEFENSE: DEFENSE, DieClass.LIFE: LIFE}
+
+TYPES = tuple(DieType)
+(
+    CRUSHER,
+    ASSAULT,
+    SHOOTER,
+    ANNULATOR,
+    BARRIER,
+    POWER_BOOSTER,
+    ABSORBER,
+    FORTRESS,
+    REGENERATOR,
+) = range(9)
+assert [t.value for t in TYPES] == [
+    "crusher",
+    "assault",
+    "shooter",
+    "annulator",
+    "barrier",
+    "power_booster",
+    "absorber",
+    "fortress",
+    "regenerator",
+]
+
+COLOURS = tuple(Colour)
+_COLOUR_CODE = {c: i for i, c in enumerate(COLOURS)}
+ALLIED, ENEMY, NEUTRAL = range(3)
+_RELATION_CODE = {Relation.ALLIED: ALLIED, Relation.ENEMY: ENEMY, Relation.NEUTRAL: NEUTRAL}
+AFFINITY = tuple(tuple(_RELATION_CODE[affinity(a, b)] for b in COLOURS) for a in COLOURS)
+
+# Whose dice a clash die may target (docs/rules.md, "Clash targets").
+_OPPONENT_ONLY = frozenset({CRUSHER, SHOOTER, ANNULATOR, ABSORBER, FORTRESS})
+_OWN_ONLY = frozenset({POWER_BOOSTER, REGENERATOR})
+# Assault and Barrier may target either side: they add to their owner's die and
+# subtract from the opponent's.
+_TARGET_CLASS = {ASSAULT: ATTACK, BARRIER: DEFENSE, ABSORBER: DEFENSE, FORTRESS: ATTACK}
+_MULTI_TARGET = frozenset({ABSORBER, FORTRESS})
+
+# Colour bonuses: per colour, the parts (amount, allowed classes, allowed relations to the
+# bonus die's colour; None = any colour). Order follows the colour table.
+_ANY_CLASS = frozenset({ATTACK, DEFENSE, LIFE})
+_ALLIED_ONLY = frozenset({ALLIED})
+_BONUS_PARTS: dict[int, tuple[tuple[int, frozenset, frozenset | None], ...]] = {
+    _COLOUR_CODE[Colour.ORANGE]: (
+        (1, frozenset({ATTACK}), _ALLIED_ONLY),
+        (1, frozenset({LIFE}), _ALLIED_ONLY),
+    ),
+    _COLOUR_CODE[Colour.RED]: ((2, frozenset({ATTACK}), _ALLIED_ONLY),),
+    _COLOUR_CODE[Colour.PURPLE]: (
+        (1, frozenset({ATTACK}), _ALLIED_ONLY),
+        (1, frozenset({DEFENSE}), _ALLIED_ONLY),
+    ),
+    _COLOUR_CODE[Colour.BLUE]: ((2, frozenset({DEFENSE}), _ALLIED_ONLY),),
+    _COLOUR_CODE[Colour.YELLOW]: ((2, frozenset({LIFE}), _ALLIED_ONLY),),
+    _COLOUR_CODE[Colour.GREEN]: (
+        (1, frozenset({DEFENSE}), _ALLIED_ONLY),
+        (1, frozenset({LIFE}), _ALLIED_ONLY),
+    ),
+    _COLOUR_CODE[Colour.BLACK]: (
+        (3, frozenset({ATTACK, DEFENSE}), _ALLIED_ONLY),
+        (-1, frozenset({LIFE}), None),
+    ),
+    _COLOUR_CODE[Colour.WHITE]: (
+        (1, _ANY_CLASS, frozenset({ALLIED, NEUTRAL})),
+        (1, frozenset({LIFE}), None),
+    ),
+}
+_BLACK = _COLOUR_CODE[Colour.BLACK]
+
+# Phases in which a decision may be pending.
+SPLIT, OFFER, DUEL, DAMAGE, END_TURN, BATTLE_BONUS, OVER = (
+    "split",
+    "offer",
+    "duel",
+    "damage",
+    "end_turn",
+    "battle_bonus",
+    "over",
+)
+_SIMULTANEOUS = (SPLIT, DAMAGE, END_TURN)
+# Duel steps: the attacker's first throw is the OFFER phase; then these.
+RESPONSE, ATTACKER_SECOND, DEFENDER_SECOND, RESOLVE = 1, 2, 3, 4
+_STEP_NAMES = {
+    RESPONSE: "defender_first",
+    ATTACKER_SECOND: "attacker_second",
+    DEFENDER_SECOND: "defender_second",
+}
+
+
+class IllegalAction(ValueError):
+    """An action the rules forbid. ``rule`` names the rulebook section; the message never
+    contains information hidden from the actor."""
+
+    def __init__(self, rule: str, message: str):
+        self.rule = rule
+        super().__init__(f"{message} [rule: {rule}]")
+
+
+class ConfigError(ValueError):
+    """A game config that cannot start a game (bad sets, bad options)."""
+
+
+class DieInfo:
+    """The fixed facts of one die in a game, precomputed for speed."""
+
+    __slots__ = ("id", "owner", "cls", "type", "colour", "rare", "specialised", "die")
+
+    def __init__(self, die_id: int, owner: int, die: Die):
+        self.id = die_id
+        self.owner = owner
+        self.die = die
+        self.cls = _CLASS_CODE[die.die_class]
+        self.type = TYPES.index(die.type)
+        self.colour = _COLOUR_CODE[die.colour]
+        self.rare = die.rare
+        self.specialised = die.specialised
+
+
+_INFO_CACHE: dict[tuple, tuple[DieInfo, ...]] = {}
+
+
+def _dice_info(config: dict) -> tuple[DieInfo, ...]:
+    key = tuple(
+        (d["type"], d["colour"], bool(d.get("rare", False))) for s in config["sets"] for d in s
+    )
+    info = _INFO_CACHE.get(key)
+    if info is None:
+        info = tuple(
+            DieInfo(p * DICE_PER_SET + i, p, Die.from_dict(d))
+            for p, dice in enumerate(config["sets"])
+            for i, d in enumerate(dice)
+        )
+        if len(_INFO_CACHE) > 4096:
+            _INFO_CACHE.clear()
+        _INFO_CACHE[key] = info
+    return info
+
+
+def normalise_config(config: dict) -> dict:
+    """Validate a config and return its canonical JSON form (raises ConfigError)."""
+    if not isinstance(config, dict):
+        raise ConfigError("The config must be an object.")
+    unknown = set(config) - {"game_id", "sets", "sudden_death_turn"}
+    if unknown:
+        raise ConfigError(f"Unknown config keys: {', '.join(sorted(unknown))}.")
+    sets = config.get("sets")
+    if not isinstance(sets, list | tuple) or len(sets) != 2:
+        raise ConfigError("'sets' must hold the two players' playing sets.")
+    canonical_sets = []
+    for player, dice in enumerate(sets):
+        if not isinstance(dice, list | tuple):
+            raise ConfigError(f"Player {player}'s set must be a list of dice.")
+        try:
+            parsed = [d if isinstance(d, Die) else Die.from_dict(d) for d in dice]
+        except ValueError as exc:
+            raise ConfigError(f"Player {player}'s set: {exc}") from None
+        errors = playing_set_errors(parsed)
+        if errors:
+            raise ConfigError(f"Player {player}'s set: " + " ".join(errors))
+        canonical_sets.append([d.to_dict() for d in parsed])
+    game_id = config.get("game_id", "")
+    if not isinstance(game_id, str):
+        raise ConfigError("'game_id' must be a string.")
+    sudden_death_turn = config.get("sudden_death_turn")
+    if sudden_death_turn is not None and (
+        not isinstance(sudden_death_turn, int)
+        or isinstance(sudden_death_turn, bool)
+        or sudden_death_turn < 2
+    ):
+        raise ConfigError("'sudden_death_turn' must be null or a turn number of at least 2.")
+    return {"game_id": game_id, "sets": canonical_sets, "sudden_death_turn": sudden_death_turn}
+
+
+class State:
+    """A game in progress. Treat as immutable: ``apply`` returns a new state.
+
+    Serialise with ``to_dict()`` (JSON-ready; contains the seed, so it is for the server
+    and judges only) and restore with ``State.from_dict()``. Players and spectators get
+    ``view()`` instead.
+    """
+
+    __slots__ = (
+        "config",
+        "info",
+        "game_id",
+        "seed",
+        "commitment",
+        "zone",
+        "value",
+        "turn",
+        "phase",
+        "first_battle_done",
+        "sudden_death_from",
+        "advantage",
+        "choices",
+        "bonus_queue",
+        "attack_right",
+        "preferred",
+        "actor",
+        "attacker",
+        "step",
+        "defender_passed",
+        "duel_throws",
+        "damage",
+        "winner",
+        "end_reason",
+        "log",
+        "secret_log",
+        "rolls",
+        "roll_position",
+        "scripted_rolls",
+    )
+
+    def clone(self) -> State:
+        c = State.__new__(State)
+        c.config = self.config
+        c.info = self.info
+        c.game_id = self.game_id
+        c.seed = self.seed
+        c.commitment = self.commitment
+        c.zone = self.zone[:]
+        c.value = self.value[:]
+        c.turn = self.turn
+        c.phase = self.phase
+        c.first_battle_done = self.first_battle_done
+        c.sudden_death_from = self.sudden_death_from
+        c.advantage = self.advantage
+        c.choices = self.choices[:]
+        c.bonus_queue = self.bonus_queue[:]
+        c.attack_right = self.attack_right[:]
+        c.preferred = self.preferred
+        c.actor = self.actor
+        c.attacker = self.attacker
+        c.step = self.step
+        c.defender_passed = self.defender_passed
+        c.duel_throws = self.duel_throws[:]
+        c.damage = self.damage[:]
+        c.winner = self.winner
+        c.end_reason = self.end_reason
+        c.log = self.log[:]
+        c.secret_log = self.secret_log[:]
+        c.rolls = self.rolls[:]
+        c.roll_position = self.roll_position
+        c.scripted_rolls = self.scripted_rolls[:]
+        return c
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    def to_dict(self) -> dict:
+        return {
+            "format": 1,
+            "config": self.config,
+            "seed": self.seed,
+            "commitment": self.commitment,
+            "zone": list(self.zone),
+            "value": list(self.value),
+            "turn": self.turn,
+            "phase": self.phase,
+            "first_battle_done": self.first_battle_done,
+            "sudden_death_from": self.sudden_death_from,
+            "advantage": self.advantage,
+            "choices": [_choice_to_json(c) for c in self.choices],
+            "bonus_queue": [list(b) for b in self.bonus_queue],
+            "attack_right": list(self.attack_right),
+            "preferred": self.preferred,
+            "actor": self.actor,
+            "attacker": self.attacker,
+            "step": self.step,
+            "defender_passed": self.defender_passed,
+            "duel_throws": [[d, list(t), z] for d, t, z in self.duel_throws],
+            "damage": list(self.damage),
+            "winner": self.winner,
+            "end_reason": self.end_reason,
+            "log": [[actor, action] for actor, action in self.log],
+            "secret_log": list(self.secret_log),
+            "rolls": list(self.rolls),
+            "roll_position": self.roll_position,
+            "scripted_rolls": list(self.scripted_rolls),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> State:
+        if data.get("format") != 1:
+            raise ValueError("Unknown IRONDIE state format.")
+        s = cls.__new__(cls)
+        s.config = normalise_config(data["config"])
+        s.info = _dice_info(s.config)
+        s.game_id = s.config["game_id"]
+        s.seed = data["seed"]
+        s.commitment = data["commitment"]
+        s.zone = list(data["zone"])
+        s.value = list(data["value"])
+        s.turn = data["turn"]
+        s.phase = data["phase"]
+        s.first_battle_done = data["first_battle_done"]
+        s.sudden_death_from = data["sudden_death_from"]
+        s.advantage = data["advantage"]
+        s.choices = [_choice_from_json(c) for c in data["choices"]]
+        s.bonus_queue = [tuple(b) for b in data["bonus_queue"]]
+        s.attack_right = list(data["attack_right"])
+        s.preferred = data["preferred"]
+        s.actor = data["actor"]
+        s.attacker = data["attacker"]
+        s.step = data["step"]
+        s.defender_passed = data["defender_passed"]
+        s.duel_throws = [(d, tuple(t), z) for d, t, z in data["duel_throws"]]
+        s.damage = list(data["damage"])
+        s.winner = data["winner"]
+        s.end_reason = data["end_reason"]
+        s.log = [(actor, action) for actor, action in data["log"]]
+        s.secret_log = list(data["secret_log"])
+        s.rolls = list(data["rolls"])
+        s.roll_position = data["roll_position"]
+        s.scripted_rolls = list(data["scripted_rolls"])
+        return s
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<IRONDIE State game={self.game_id!r} turn={self.turn} phase={self.phase}>"
+
+
+def _choice_to_json(choice):
+    if choice is None:
+        return None
+    return [list(x) if isinstance(x, tuple) else x for x in choice]
+
+
+def _choice_from_json(choice):
+    if choice is None:
+        return None
+    return tuple(tuple(x) if isinstance(x, list) else x for x in choice)
+
+
+# ---------------------------------------------------------------------------
+# Creating a game
+
+
+def new_game(config: dict, seed: str) -> State:
+    """Start a game: the set reveal is done (both sets are in the config and public);
+    turn 1 begins with the secret battle split."""
+    if not isinstance(seed, str) or not seed:
+        raise ConfigError("The seed must be a non-empty string.")
+    config = normalise_config(config)
+    s = State.__new__(State)
+    s.config = config
+    s.info = _dice_info(config)
+    s.game_id = config["game_id"]
+    s.seed = seed
+    s.commitment = commitment(seed)
+    s.zone = [HAND] * DICE_COUNT
+    s.value = [0] * DICE_COUNT
+    s.turn = 0
+    s.phase = SPLIT
+    s.first_battle_done = False
+    s.sudden_death_from = config["sudden_death_turn"]
+    s.advantage = None
+    s.choices = [None, None]
+    s.bonus_queue = []
+    s.attack_right = [False, False]
+    s.preferred = None
+    s.actor = None
+    s.attacker = None
+    s.step = 0
+    s.defender_passed = False
+    s.duel_throws = []
+    s.damage = [0, 0]
+    s.winner = None
+    s.end_reason = None
+    s.log = []
+    s.secret_log = []
+    s.rolls = []
+    s.roll_position = 0
+    s.scripted_rolls = []
+    events: list[dict] = []
+    _start_turn(s, events)
+    _advance(s, events)
+    return s
+
+
+# ---------------------------------------------------------------------------
+# Queries
+
+
+def to_act(state: State) -> set[int]:
+    """The players who must decide now (both during simultaneous choices)."""
+    if state.phase == OVER:
+        return set()
+    if state.bonus_queue:
+        return {state.bonus_queue[0][0]}
+    if state.phase in _SIMULTANEOUS:
+        return {p for p in PLAYERS if state.choices[p] is None}
+    return {state.actor}
+
+
+def is_over(state: State) -> bool:
+    return state.phase == OVER
+
+
+def result(state: State) -> dict | None:
+    """None while the game runs; then {"winner": 0, 1 or None, "reason": ..., "turns": n}."""
+    if state.phase != OVER:
+        return None
+    return {"winner": state.winner, "reason": state.end_reason, "turns": state.turn}
+
+
+def sudden_death_active(state: State) -> bool:
+    return state.sudden_death_from is not None and state.turn >= state.sudden_death_from
+
+
+def _decision(state: State, player) -> str | None:
+    if state.phase == OVER or player not in PLAYERS:
+        return None
+    if state.bonus_queue:
+        return "bonus" if state.bonus_queue[0][0] == player else None
+    phase = state.phase
+    if phase in _SIMULTANEOUS:
+        return phase if state.choices[player] is None else None
+    if state.actor == player:
+        return phase
+    return None
+
+
+def _dice_of(state: State, player: int, zone: int) -> list[int]:
+    base = player * DICE_PER_SET
+    z = state.zone
+    return [d for d in range(base, base + DICE_PER_SET) if z[d] == zone]
+
+
+def _life_in_zone(state: State, player: int) -> list[int]:
+    base = player * DICE_PER_SET
+    z, info = state.zone, state.info
+    return [d for d in range(base, base + DICE_PER_SET) if z[d] == BATTLE and info[d].cls == LIFE]
+
+
+def _wins(state: State, die: int, target: int) -> bool:
+    """The ">" comparison with the specialisation tie rule."""
+    v, t = state.value[die], state.value[target]
+    if v != t:
+        return v > t
+    info = state.info[die]
+    return info.specialised and AFFINITY[info.colour][state.info[target].colour] != ENEMY
+
+
+# ---------------------------------------------------------------------------
+# Legal actions
+
+
+def _throw_options(state: State, player: int, first: bool) -> list[tuple[int, tuple[int, ...]]]:
+    """Every (die, targets) a player may throw now; ``first`` is the attacker's opening
+    throw (targets in the battle zone, or the storage for a Regenerator); every later
+    throw of a duel targets dice in the clash zone (rule "Order of conducting a duel" 2a, 3a).
+    """
+    info, zone = state.info, state.zone
+    base = player * DICE_PER_SET
+    hand = [d for d in range(base, base + DICE_PER_SET) if zone[d] == HAND]
+    if not hand:
+        return []
+    where = BATTLE if first else CLASH
+    in_zone = [d for d in range(DICE_COUNT) if zone[d] == where]
+    options = []
+    for die in hand:
+        kind = info[die].type
+        if kind == REGENERATOR:
+            if first:
+                options.extend((die, (t,)) for t in _dice_of(state, player, STORAGE))
+            continue
+        if kind in _OPPONENT_ONLY:
+            pool = [t for t in in_zone if info[t].owner != player]
+        elif kind in _OWN_ONLY:
+            pool = [t for t in in_zone if info[t].owner == player]
+        else:
+            pool = in_zone
+        wanted = _TARGET_CLASS.get(kind)
+        if wanted is not None:
+            pool = [t for t in pool if info[t].cls == wanted]
+        if not pool:
+            continue
+        if kind in _MULTI_TARGET:
+            options.append((die, tuple(pool)))
+        else:
+            options.extend((die, (t,)) for t in pool)
+    return options
+
+
+def _bonus_options(state: State, owner: int, die: int) -> list[tuple]:
+    """The target choices for a colour bonus: one target per part, each part on a
+    different die, as many parts applied as the allowed targets permit."""
+    info, zone = state.info, state.zone
+    colour = info[die].colour
+    parts = _BONUS_PARTS[colour]
+    base = owner * DICE_PER_SET
+    in_play = [
+        d
+        for d in range(base, base + DICE_PER_SET)
+        if d != die and (zone[d] == BATTLE or zone[d] == CLASH)
+    ]
+    row = AFFINITY[colour]
+    candidates = []
+    for _amount, classes, relations in parts:
+        candidates.append(
+            [
+                d
+                for d in in_play
+                if info[d].cls in classes
+                and (relations is None or row[info[d].colour] in relations)
+            ]
+        )
+    if len(parts) == 1:
+        return [(t,) for t in candidates[0]]
+    first, second = candidates
+    if colour == _BLACK:
+        # The -1 is the price of the +3: without an allowed +3 target nothing happens.
+        if not first:
+            return []
+        if not second:
+            return [(t, None) for t in first]
+        return [(a, b) for a in first for b in second]
+    both = [(a, b) for a in first for b in second if a != b]
+    if both:
+        return both
+    return [(a, None) for a in first] + [(None, b) for b in second]
+
+
+def _damage_options(state: State, player: int) -> list[tuple[tuple[int, int], ...]]:
+    """Every way to spread the damage: amounts per LIFE die, none above the die's value,
+    summing to the damage (or to all the life there is)."""
+    dice = _life_in_zone(state, player)
+    values = [state.value[d] for d in dice]
+    total = min(state.damage[player], sum(values))
+    out: list[tuple[tuple[int, int], ...]] = []
+    remaining_cap = [0] * (len(dice) + 1)
+    for i in range(len(dice) - 1, -1, -1):
+        remaining_cap[i] = remaining_cap[i + 1] + values[i]
+
+    def walk(i: int, left: int, acc: list):
+        if i == len(dice):
+            if left == 0:
+                out.append(tuple(acc))
+            return
+        low = max(0, left - remaining_cap[i + 1])
+        for amount in range(low, min(values[i], left) + 1):
+            if amount:
+                acc.append((dice[i], amount))
+            walk(i + 1, left - amount, acc)
+            if amount:
+                acc.pop()
+
+    walk(0, total, [])
+    return out
+
+
+def _return_options(state: State, player: int) -> list[int | None]:
+    """End of turn: keep everything, or return one LIFE die (never the last one)."""
+    if sudden_death_active(state):
+        return [None]
+    life = _life_in_zone(state, player)
+    if len(life) < 2:
+        return [None]
+    return [None, *life]
+
+
+def _split_count(state: State, player: int) -> int:
+    return len(_dice_of(state, player, HAND))
+
+
+def legal_actions(state: State, player) -> list[dict]:
+    """Every legal action of ``player`` now ([] when they have nothing to decide)."""
+    decision = _decision(state, player)
+    if decision is None:
+        return []
+    if decision == "bonus":
+        _owner, die = state.bonus_queue[0]
+        return [{"kind": "bonus", "targets": list(t)} for t in _bonus_options(state, player, die)]
+    if decision == SPLIT:
+        hand = _dice_of(state, player, HAND)
+        n = len(hand)
+        return [
+            {"kind": "split", "throw": [hand[i] for i in range(n) if mask >> i & 1]}
+            for mask in range(1 << n)
+        ]
+    if decision == OFFER:
+        actions = [
+            {"kind": "throw", "die": d, "targets": list(t)}
+            for d, t in _throw_options(state, player, True)
+        ]
+        actions.append({"kind": "decline"})
+        return actions
+    if decision == DUEL:
+        actions = [
+            {"kind": "throw", "die": d, "targets": list(t)}
+            for d, t in _throw_options(state, player, False)
+        ]
+        actions.append({"kind": "pass"})
+        return actions
+    if decision == DAMAGE:
+        return [
+            {"kind": "damage", "amounts": [list(p) for p in option]}
+            for option in _damage_options(state, player)
+        ]
+    if decision == END_TURN:
+        return [{"kind": "return", "die": d} for d in _return_options(state, player)]
+    raise AssertionError(decision)
+
+
+def default_action(state: State, player) -> dict | None:
+    """The action taken for a player whose decision clock runs out (docs/engine.md).
+
+    Battle split: throw every die in hand. Colour bonus: the first option in
+    ``legal_actions`` order. Attack offer: decline. Duel throw: pass. Damage: drain the
+    highest dice first but leave every die at 1 while any other can still absorb
+    damage (fewest dice lost). End of turn: return nothing.
+    """
+    decision = _decision(state, player)
+    if decision is None:
+        return None
+    if decision == SPLIT:
+        return {"kind": "split", "throw": _dice_of(state, player, HAND)}
+    if decision == OFFER:
+        return {"kind": "decline"}
+    if decision == DUEL:
+        return {"kind": "pass"}
+    if decision == END_TURN:
+        return {"kind": "return", "die": None}
+    if decision == DAMAGE:
+        return {"kind": "damage", "amounts": [list(p) for p in _fewest_losses(state, player)]}
+    _owner, die = state.bonus_queue[0]
+    return {"kind": "bonus", "targets": list(_bonus_options(state, player, die)[0])}
+
+
+def _fewest_losses(state: State, player: int) -> tuple[tuple[int, int], ...]:
+    dice = sorted(_life_in_zone(state, player), key=lambda d: (-state.value[d], d))
+    left = min(state.damage[player], sum(state.value[d] for d in dice))
+    amounts = dict.fromkeys(dice, 0)
+    for d in dice:
+        take = min(left, state.value[d] - 1)
+        amounts[d] += take
+        left -= take
+    for d in reversed(dice):
+        if left == 0:
+            break
+        take = min(left, state.value[d] - amounts[d])
+        amounts[d] += take
+        left -= take
+    return tuple((d, a) for d, a in sorted(amounts.items()) if a)
+
+
+# ---------------------------------------------------------------------------
+# Applying actions
+
+
+def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
+    """Apply one action; returns (new state, events). Raises IllegalAction and leaves
+    ``state`` unchanged when the action is not legal. ``player`` is 0, 1 or "system"."""
+    if player == SYSTEM:
+        return _apply_system(state, action)
+    if player not in PLAYERS:
+        raise IllegalAction("Game", "The actor must be player 0, player 1 or 'system'.")
+    if state.phase == OVER:
+        raise IllegalAction("End of the Game", "The game is over.")
+    if not isinstance(action, dict):
+        raise IllegalAction("Game", "An action must be an object with a 'kind'.")
+    decision = _decision(state, player)
+    if decision is None:
+        raise IllegalAction("Game", f"Player {player} has no decision to make now.")
+    kind = action.get("kind")
+    s = state.clone()
+    events: list[dict] = []
+    if decision == "bonus":
+        logged = _act_bonus(s, player, action, events)
+    elif decision == SPLIT:
+        logged = _act_split(s, player, action, events)
+    elif decision == OFFER:
+        logged = _act_offer(s, player, action, events)
+    elif decision == DUEL:
+        logged = _act_duel(s, player, action, events)
+    elif decision == DAMAGE:
+        logged = _act_damage(s, player, action, events)
+    elif decision == END_TURN:
+        logged = _act_return(s, player, action, events)
+    else:  # pragma: no cover - _decision returns only the kinds above
+        raise AssertionError(kind)
+    s.log.append((player, logged))
+    if decision in _SIMULTANEOUS:
+        s.secret_log.append(len(s.log) - 1)
+        if s.choices[0] is not None and s.choices[1] is not None:
+            s.secret_log.clear()
+            _resolve_simultaneous(s, events)
+    _advance(s, events)
+    return s, events
+
+
+def _expect(action: dict, kind: str, keys: tuple[str, ...], rule: str) -> None:
+    if action.get("kind") != kind or set(action) != {"kind", *keys}:
+        raise IllegalAction(rule, f"Expected an action of kind '{kind}' with keys {list(keys)}.")
+
+
+def _die_id(value, rule: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < DICE_COUNT:
+        raise IllegalAction(rule, "A die must be named by its id, 0 to 17.")
+    return value
+
+
+def _act_split(s: State, player: int, action: dict, events: list) -> dict:
+    rule = "Phase 1: Battle, A"
+    _expect(action, "split", ("throw",), rule)
+    throw = action["throw"]
+    if not isinstance(throw, list):
+        raise IllegalAction(rule, "'throw' must be a list of die ids.")
+    ids = [_die_id(d, rule) for d in throw]
+    if ids != sorted(set(ids)):
+        raise IllegalAction(rule, "List the dice to throw once each, in ascending order.")
+    for d in ids:
+        if s.info[d].owner != player or s.zone[d] != HAND:
+            raise IllegalAction(rule, f"Die {d} is not in your hand.")
+    s.choices[player] = tuple(ids)
+    events.append({"type": "split_committed", "player": player})
+    return {"kind": "split", "throw": ids}
+
+
+def _act_bonus(s: State, player: int, action: dict, events: list) -> dict:
+    rule = "Color Bonuses"
+    _expect(action, "bonus", ("targets",), rule)
+    targets = action["targets"]
+    if not isinstance(targets, list):
+        raise IllegalAction(rule, "'targets' must list one die id (or null) per bonus part.")
+    _owner, die = s.bonus_queue[0]
+    chosen = tuple(targets)
+    if chosen not in _bonus_options(s, player, die):
+        raise IllegalAction(
+            rule,
+            "Those are not allowed targets for this bonus (own dice in play, class and colour "
+            "per the colour table, not the die that rolled it, each part on a different die).",
+        )
+    s.bonus_queue.pop(0)
+    _apply_bonus(s, player, die, chosen, events)
+    return {"kind": "bonus", "targets": list(chosen)}
+
+
+def _parse_throw(s: State, player: int, action: dict, first: bool, rule: str) -> tuple:
+    _expect(action, "throw", ("die", "targets"), rule)
+    die = _die_id(action["die"], rule)
+    targets = action["targets"]
+    if not isinstance(targets, list):
+        raise IllegalAction(rule, "'targets' must be a list of die ids.")
+    option = (die, tuple(targets))
+    if option not in _throw_options(s, player, first):
+        if s.info[die].owner != player or s.zone[die] != HAND:
+            raise IllegalAction(rule, f"Die {die} is not in your reserve.")
+        raise IllegalAction(
+            "Key Characteristics (Table 1)",
+            f"Die {die} cannot target {targets} now (see the Target column; later throws "
+            "of a duel target only dice in the clash zone).",
+        )
+    return option
+
+
+def _act_offer(s: State, player: int, action: dict, events: list) -> dict:
+    rule = "Phase 2: Clash, Alternation of duels"
+    if action.get("kind") == "decline":
+        _expect(action, "decline", (), rule)
+        s.attack_right[player] = False
+        s.preferred = 1 - player
+        events.append({"type": "attack_declined", "player": player})
+        return {"kind": "decline"}
+    die, targets = _parse_throw(s, player, action, True, rule)
+    s.phase = DUEL
+    s.attacker = player
+    s.step = RESPONSE
+    s.defender_passed = False
+    s.duel_throws = []
+    events.append({"type": "duel_started", "attacker": player})
+    _throw(s, player, die, targets, STORAGE if s.info[die].type == REGENERATOR else BATTLE, events)
+    return {"kind": "throw", "die": die, "targets": list(targets)}
+
+
+def _act_duel(s: State, player: int, action: dict, events: list) -> dict:
+    rule = "Phase 2: Clash, Order of conducting a duel"
+    if action.get("kind") == "pass":
+        _expect(action, "pass", (), rule)
+        _pass(s, player, events, forced=False)
+        return {"kind": "pass"}
+    die, targets = _parse_throw(s, player, action, False, rule)
+    _throw(s, player, die, targets, CLASH, events)
+    s.step += 1
+    return {"kind": "throw", "die": die, "targets": list(targets)}
+
+
+def _act_damage(s: State, player: int, action: dict, events: list) -> dict:
+    rule = "Phase 3: Damage"
+    _expect(action, "damage", ("amounts",), rule)
+    amounts = action["amounts"]
+    if not isinstance(amounts, list) or not all(
+        isinstance(p, list) and len(p) == 2 for p in amounts
+    ):
+        raise IllegalAction(rule, "'amounts' must be a list of [die id, points] pairs.")
+    pairs = tuple((_die_id(d, rule), a) for d, a in amounts)
+    life = set(_life_in_zone(s, player))
+    total = min(s.damage[player], sum(s.value[d] for d in life))
+    ids = [d for d, _ in pairs]
+    if ids != sorted(set(ids)):
+        raise IllegalAction(rule, "List each LIFE die once, in ascending order of id.")
+    for d, a in pairs:
+        if d not in life:
+            raise IllegalAction(rule, f"Die {d} is not one of your LIFE dice in the life zone.")
+        if not isinstance(a, int) or isinstance(a, bool) or not 1 <= a <= s.value[d]:
+            raise IllegalAction(
+                rule, f"Die {d} can take from 1 point up to its value; listed dice take >= 1."
+            )
+    if sum(a for _, a in pairs) != total:
+        raise IllegalAction(rule, f"The points must add up to the damage received, {total}.")
+    s.choices[player] = pairs
+    events.append({"type": "damage_committed", "player": player})
+    return {"kind": "damage", "amounts": [list(p) for p in pairs]}
+
+
+def _act_return(s: State, player: int, action: dict, events: list) -> dict:
+    rule = "Phase 4: End of Turn, 1"
+    _expect(action, "return", ("die",), rule)
+    die = action["die"]
+    if die is not None:
+        die = _die_id(die, rule)
+    if die not in _return_options(s, player):
+        raise IllegalAction(
+            rule,
+            "You may return one LIFE die from your life zone, but not your last one, and "
+            "none under sudden death.",
+        )
+    s.choices[player] = (die,)
+    events.append({"type": "return_committed", "player": player})
+    return {"kind": "return", "die": die}
+
+
+def _apply_system(state: State, action: dict) -> tuple[State, list[dict]]:
+    rule = "Tournament Rules"
+    if not isinstance(action, dict):
+        raise IllegalAction(rule, "A system action must be an object with a 'kind'.")
+    if state.phase == OVER:
+        raise IllegalAction("End of the Game", "The game is over.")
+    kind = action.get("kind")
+    s = state.clone()
+    events: list[dict] = []
+    if kind == "sudden_death":
+        _expect(action, "sudden_death", (), rule)
+        if s.sudden_death_from is not None and s.sudden_death_from <= s.turn + 1:
+            raise IllegalAction(rule, "Sudden death is already switched on.")
+        s.sudden_death_from = s.turn + 1
+        events.append({"type": "sudden_death_called", "from_turn": s.turn + 1})
+        logged = {"kind": "sudden_death"}
+    elif kind == "forfeit":
+        _expect(action, "forfeit", ("player",), rule)
+        loser = action["player"]
+        if loser not in PLAYERS or isinstance(loser, bool):
+            raise IllegalAction(rule, "'player' must be 0 or 1.")
+        logged = {"kind": "forfeit", "player": loser}
+        _finish(s, 1 - loser, "forfeit", events)
+    elif kind == "match_time_over":
+        _expect(action, "match_time_over", (), rule)
+        logged = {"kind": "match_time_over"}
+        _finish(s, None, "match_time_over", events)
+    else:
+        raise IllegalAction(
+            rule, "System actions are 'sudden_death', 'forfeit' and 'match_time_over'."
+        )
+    s.log.append((SYSTEM, logged))
+    return s, events
+
+
+def enable_sudden_death(state: State) -> tuple[State, list[dict]]:
+    """The clock layer's switch for the tournament 20-minute rule: the turn in progress
+    finishes normally, every later turn is played under sudden death."""
+    return apply(state, SYSTEM, {"kind": "sudden_death"})
+
+
+# ---------------------------------------------------------------------------
+# The game flow
+
+
+def _roll(s: State) -> int:
+    if s.scripted_rolls:
+        value = s.scripted_rolls.pop(0)
+    else:
+        value, s.roll_position = next_roll(s.seed, s.game_id, s.roll_position)
+    s.rolls.append(value)
+    return value
+
+
+def _roll_off(s: State, purpose: str, events: list) -> int:
+    """Each player throws a die, re-rolling ties; the higher throw wins."""
+    while True:
+        a, b = _roll(s), _roll(s)
+        events.append({"type": "roll_off", "purpose": purpose, "rolls": [a, b]})
+        if a != b:
+            return 0 if a > b else 1
+
+
+def _set_value(s: State, die: int, new_value: int, events: list) -> None:
+    """Golden rule 1: never above 6; ATTACK/DEFENSE dice and clash-zone dice never below 1;
+    a LIFE die in the life zone at 0 or below goes to the abyss."""
+    if new_value > MAX_VALUE:
+        new_value = MAX_VALUE
+    if new_value < 1:
+        if s.zone[die] == BATTLE and s.info[die].cls == LIFE:
+            s.zone[die] = ABYSS
+            s.value[die] = 0
+            events.append({"type": "to_abyss", "die": die, "cause": "life_exhausted"})
+            return
+        new_value = 1
+    s.value[die] = new_value
+    events.append({"type": "value", "die": die, "value": new_value})
+
+
+def _move(s: State, die: int, zone: int, events: list, cause: str) -> None:
+    s.zone[die] = zone
+    if zone != BATTLE and zone != CLASH:
+        s.value[die] = 0
+    events.append({"type": "move", "die": die, "to": ZONE_NAMES[zone], "cause": cause})
+
+
+def _bonus_value(s: State, die: int, rolled: int) -> bool:
+    return rolled == 1 or (rolled == 2 and s.info[die].rare)
+
+
+def _apply_bonus(s: State, owner: int, die: int, targets: tuple, events: list) -> None:
+    parts = _BONUS_PARTS[s.info[die].colour]
+    events.append({"type": "bonus", "player": owner, "die": die, "targets": list(targets)})
+    for (amount, _classes, _relations), target in zip(parts, targets, strict=True):
+        if target is not None:
+            _set_value(s, target, s.value[target] + amount, events)
+            if _check_end(s, events):
+                return
+
+
+def _throw(s: State, player: int, die: int, targets: tuple, target_zone: int, events) -> None:
+    s.zone[die] = CLASH
+    rolled = _roll(s)
+    s.value[die] = rolled
+    s.duel_throws.append((die, targets, target_zone))
+    events.append(
+        {"type": "throw", "player": player, "die": die, "targets": list(targets), "value": rolled}
+    )
+    if _bonus_value(s, die, rolled):
+        s.bonus_queue.append((player, die))
+
+
+def _pass(s: State, player: int, events: list, forced: bool) -> None:
+    if s.step == RESPONSE:
+        s.defender_passed = True
+    events.append({"type": "pass", "player": player, "step": _STEP_NAMES[s.step], "forced": forced})
+    s.step += 1
+
+
+def _start_turn(s: State, events: list) -> None:
+    s.turn += 1
+    s.phase = SPLIT
+    s.advantage = None
+    events.append({"type": "turn_started", "turn": s.turn, "sudden_death": sudden_death_active(s)})
+    if sudden_death_active(s):
+        for player in PLAYERS:
+            for d in _life_in_zone(s, player):
+                _set_value(s, d, s.value[d] - 1, events)
+        if _check_end(s, events):
+            return
+    s.choices = [None if _split_count(s, p) else () for p in PLAYERS]
+    if s.choices[0] is not None and s.choices[1] is not None:
+        _resolve_simultaneous(s, events)
+
+
+def _resolve_simultaneous(s: State, events: list) -> None:
+    if s.phase == SPLIT:
+        _battle_throw(s, events)
+    elif s.phase == DAMAGE:
+        _resolve_damage(s, events)
+    elif s.phase == END_TURN:
+        _resolve_end_turn(s, events)
+
+
+def _battle_throw(s: State, events: list) -> None:
+    thrown = []
+    for player in PLAYERS:
+        for d in s.choices[player]:
+            s.zone[d] = BATTLE
+            s.value[d] = _roll(s)
+            thrown.append([d, s.value[d]])
+    s.choices = [None, None]
+    events.append({"type": "battle_throw", "dice": thrown})
+    reserve = [_split_count(s, p) for p in PLAYERS]
+    life = [sum(s.value[d] for d in _life_in_zone(s, p)) for p in PLAYERS]
+    if reserve[0] != reserve[1]:
+        s.advantage = 0 if reserve[0] > reserve[1] else 1
+        basis = "reserve"
+    elif life[0] != life[1]:
+        s.advantage = 0 if life[0] > life[1] else 1
+        basis = "life_points"
+    else:
+        s.advantage = _roll_off(s, "advantage", events)
+        basis = "roll_off"
+    events.append({"type": "advantage", "player": s.advantage, "basis": basis})
+    s.phase = BATTLE_BONUS
+    by_die = dict(thrown)
+    for player in (s.advantage, 1 - s.advantage):
+        base = player * DICE_PER_SET
+        for d in range(base, base + DICE_PER_SET):
+            if d in by_die and _bonus_value(s, d, by_die[d]):
+                s.bonus_queue.append((player, d))
+
+
+def _start_damage(s: State, events: list) -> None:
+    s.phase = DAMAGE
+    s.actor = None
+    attack = [0, 0]
+    defense = [0, 0]
+    for d in range(DICE_COUNT):
+        if s.zone[d] == BATTLE:
+            info = s.info[d]
+            if info.cls == ATTACK:
+                attack[info.owner] += s.value[d]
+            elif info.cls == DEFENSE:
+                defense[info.owner] += s.value[d]
+    s.damage = [max(0, attack[1] - defense[0]), max(0, attack[0] - defense[1])]
+    events.append(
+        {"type": "damage", "attack": attack, "defense": defense, "damage": list(s.damage)}
+    )
+    choices = [None, None]
+    for p in PLAYERS:
+        if s.damage[p] == 0:
+            choices[p] = ()
+            continue
+        life = _life_in_zone(s, p)
+        total = sum(s.value[d] for d in life)
+        if len(life) == 1 or s.damage[p] >= total:
+            choices[p] = tuple(
+                (d, a) for d, a in ((d, min(s.value[d], s.damage[p])) for d in life) if a
+            )
+    s.choices = choices
+    if choices[0] is not None and choices[1] is not None:
+        _resolve_damage(s, events)
+
+
+def _resolve_damage(s: State, events: list) -> None:
+    for player in PLAYERS:
+        amounts = s.choices[player]
+        if amounts:
+            events.append(
+                {"type": "damage_taken", "player": player, "amounts": [list(p) for p in amounts]}
+            )
+        for d, a in amounts:
+            _set_value(s, d, s.value[d] - a, events)
+    for d in range(DICE_COUNT):
+        if s.zone[d] == BATTLE and s.info[d].cls != LIFE:
+            _move(s, d, STORAGE, events, "damage_phase_over")
+    s.choices = [None, None]
+    s.damage = [0, 0]
+    if _check_end(s, events):
+        return
+    _start_end_turn(s, events)
+
+
+def _start_end_turn(s: State, events: list) -> None:
+    s.phase = END_TURN
+    s.choices = [None if len(_return_options(s, p)) > 1 else (None,) for p in PLAYERS]
+    if s.choices[0] is not None and s.choices[1] is not None:
+        _resolve_end_turn(s, events)
+
+
+def _resolve_end_turn(s: State, events: list) -> None:
+    for player in PLAYERS:
+        (die,) = s.choices[player]
+        if die is not None:
+            _move(s, die, HAND, events, "returned_at_end_of_turn")
+    for d in range(DICE_COUNT):
+        if s.zone[d] == STORAGE:
+            _move(s, d, HAND, events, "storage_to_hand")
+    s.choices = [None, None]
+    _start_turn(s, events)
+
+
+def _check_end(s: State, events: list) -> bool:
+    """End of the Game: after the first BATTLE phase, a player without LIFE dice in the
+    life zone loses at once; both at once: a roll-off."""
+    if s.phase == OVER:
+        return True
+    if not s.first_battle_done:
+        return False
+    alive = [bool(_life_in_zone(s, p)) for p in PLAYERS]
+    if alive[0] and alive[1]:
+        return False
+    if alive[0] or alive[1]:
+        _finish(s, 0 if alive[0] else 1, "no_life_dice", events)
+    else:
+        _finish(s, _roll_off(s, "end_of_game", events), "roll_off", events)
+    return True
+
+
+def _finish(s: State, winner: int | None, reason: str, events: list) -> None:
+    s.phase = OVER
+    s.winner = winner
+    s.end_reason = reason
+    s.actor = None
+    s.bonus_queue = []
+    s.choices = [None, None]
+    s.secret_log = []
+    events.append({"type": "game_over", "winner": winner, "reason": reason, "seed": s.seed})
+
+
+def _resolve_duel(s: State, events: list) -> None:
+    """LIFO: the last throw resolves first; a throw whose die left the clash zone, or
+    whose targets all left their zone, has no effect."""
+    info, zone = s.info, s.zone
+    for die, targets, target_zone in reversed(s.duel_throws):
+        if zone[die] != CLASH:
+            events.append({"type": "effect_skipped", "die": die, "why": "die_left_play"})
+            continue
+        live = [t for t in targets if zone[t] == target_zone]
+        if not live:
+            events.append({"type": "effect_skipped", "die": die, "why": "target_left_play"})
+            continue
+        kind = info[die].type
+        value = s.value[die]
+        if kind in _MULTI_TARGET:
+            for t in live:
+                won = value >= s.value[t]
+                events.append({"type": "compare", "die": die, "target": t, "won": won})
+                if won:
+                    _set_value(s, t, s.value[t] - 2, events)
+            if _check_end(s, events):
+                return
+            continue
+        target = live[0]
+        if kind == REGENERATOR:
+            events.append({"type": "compare", "die": die, "target": target, "won": True})
+            zone[target] = BATTLE
+            s.value[target] = value
+            events.append({"type": "move", "die": target, "to": "battle", "cause": "regenerated"})
+            events.append({"type": "value", "die": target, "value": value})
+            continue
+        won = _wins(s, die, target)
+        events.append({"type": "compare", "die": die, "target": target, "won": won})
+        if kind == CRUSHER:
+            if won:
+                _move(s, target, ABYSS, events, "crushed")
+            else:
+                _move(s, die, ABYSS, events, "crusher_lost")
+        elif kind in (ASSAULT, BARRIER):
+            amount = value if won else 1
+            sign = 1 if info[target].owner == info[die].owner else -1
+            _set_value(s, target, s.value[target] + sign * amount, events)
+        elif kind == SHOOTER:
+            _set_value(s, target, s.value[target] - (2 if won else 1), events)
+        elif kind == ANNULATOR:
+            if won:
+                _move(s, target, STORAGE, events, "annulled")
+        elif kind == POWER_BOOSTER:
+            _set_value(s, target, s.value[target] + (3 if won else 1), events)
+        if _check_end(s, events):
+            return
+    for d in range(DICE_COUNT):
+        if zone[d] == CLASH:
+            _move(s, d, STORAGE, events, "duel_over")
+    s.duel_throws = []
+    events.append({"type": "duel_over"})
+
+
+def _advance(s: State, events: list) -> None:
+    """Run every automatic step until a player must decide or the game is over. A
+    decision with a single possible outcome is taken automatically."""
+    while s.phase != OVER:
+        if s.bonus_queue:
+            owner, die = s.bonus_queue[0]
+            options = _bonus_options(s, owner, die)
+            if len(options) > 1:
+                return
+            s.bonus_queue.pop(0)
+            if options:
+                _apply_bonus(s, owner, die, options[0], events)
+            else:
+                events.append({"type": "bonus_lapsed", "player": owner, "die": die})
+            continue
+        phase = s.phase
+        if phase == BATTLE_BONUS:
+            s.first_battle_done = True
+            events.append({"type": "battle_phase_over"})
+            if _check_end(s, events):
+                return
+            if not sudden_death_active(s) and (_split_count(s, 0) or _split_count(s, 1)):
+                s.phase = OFFER
+                s.attack_right = [True, True]
+                s.preferred = s.advantage
+                events.append({"type": "clash_started"})
+            else:
+                events.append({"type": "clash_skipped"})
+                _start_damage(s, events)
+            continue
+        if phase == OFFER:
+            for candidate in (s.preferred, 1 - s.preferred):
+                if s.attack_right[candidate] and _throw_options(s, candidate, True):
+                    s.actor = candidate
+                    return
+            events.append({"type": "clash_over"})
+            s.attack_right = [False, False]
+            _start_damage(s, events)
+            continue
+        if phase == DUEL:
+            step = s.step
+            if step == RESOLVE:
+                _resolve_duel(s, events)
+                if s.phase == OVER:
+                    return
+                s.phase = OFFER
+                s.preferred = 1 - s.attacker
+                s.step = 0
+                s.actor = None
+                continue
+            actor = s.attacker if step == ATTACKER_SECOND else 1 - s.attacker
+            if _throw_options(s, actor, False):
+                s.actor = actor
+                return
+            _pass(s, actor, events, forced=True)
+            continue
+        return  # a simultaneous phase waiting for choices
+
+
+# ---------------------------------------------------------------------------
+# Views
+
+
+def _die_view(s: State, d: int) -> dict:
+    info = s.info[d]
+    z = s.zone[d]
+    return {
+        "id": d,
+        "owner": info.owner,
+        "type": TYPES[info.type].value,
+        "colour": COLOURS[info.colour].value,
+        "rare": info.rare,
+        "class": CLASS_NAMES[info.cls],
+        "zone": ZONE_NAMES[z],
+        "value": s.value[d] if z in (BATTLE, CLASH) else None,
+    }
+
+
+def view(state: State, viewer) -> dict:
+    """What ``viewer`` (0, 1, "judge" or "spectator") may see. The only output of a game
+    meant for anyone but the server: a player never sees the opponent's pending secret
+    choice, and nobody but a judge sees the seed before the game is over."""
+    if viewer not in (0, 1, JUDGE, SPECTATOR):
+        raise ValueError("viewer must be 0, 1, 'judge' or 'spectator'.")
+    s = state
+    judge = viewer == JUDGE
+    over = s.phase == OVER
+    decision = None
+    if s.phase != OVER:
+        if s.bonus_queue:
+            owner, die = s.bonus_queue[0]
+            decision = {"kind": "bonus", "player": owner, "die": die}
+        elif s.phase in _SIMULTANEOUS:
+            decision = {"kind": s.phase, "players": sorted(to_act(s))}
+        else:
+            decision = {
+                "kind": "attack" if s.phase == OFFER else _STEP_NAMES[s.step],
+                "player": s.actor,
+            }
+    pending = {}
+    if s.phase in _SIMULTANEOUS and s.phase != OVER:
+        for p in PLAYERS:
+            if s.choices[p] is not None and (judge or viewer == p):
+                pending[str(p)] = _choice_to_json(s.choices[p])
+    secret = set(s.secret_log)
+    log = [
+        [actor, action]
+        for i, (actor, action) in enumerate(s.log)
+        if i not in secret or judge or actor == viewer
+    ]
+    duel = None
+    if s.phase == DUEL:
+        duel = {
+            "attacker": s.attacker,
+            "step": _STEP_NAMES.get(s.step),
+            "defender_passed_first": s.defender_passed,
+            "throws": [{"die": d, "targets": list(t)} for d, t, _z in s.duel_throws],
+        }
+    return {
+        "game": "irondie",
+        "viewer": viewer,
+        "game_id": s.game_id,
+        "config": s.config,
+        "commitment": s.commitment,
+        "seed": s.seed if (over or judge) else None,
+        "turn": s.turn,
+        "phase": s.phase,
+        "decision": decision,
+        "to_act": sorted(to_act(s)),
+        "sudden_death": {"active": sudden_death_active(s), "from_turn": s.sudden_death_from},
+        "advantage": s.advantage,
+        "attack_rights": list(s.attack_right) if s.phase in (OFFER, DUEL) else [False, False],
+        "duel": duel,
+        "damage": list(s.damage) if s.phase == DAMAGE else [0, 0],
+        "committed": [s.choices[p] is not None for p in PLAYERS]
+        if s.phase in _SIMULTANEOUS
+        else [False, False],
+        "pending": pending,
+        "dice": [_die_view(s, d) for d in range(DICE_COUNT)],
+        "log": log,
+        "rolls": list(s.rolls),
+        "over": over,
+        "result": result(s),
+    }
+
+
+def replay(config: dict, seed: str, log: Iterable) -> State:
+    """Rebuild a game from its config, seed and action log (raises IllegalAction if an
+    entry was not legal)."""
+    state = new_game(config, seed)
+    for actor, action in log:
+        state, _events = apply(state, actor, action)
+    return state
