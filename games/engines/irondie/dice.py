@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 PLAYING_SET_SIZE = 9
 ADDITIONAL_SET_MAX = 3
 MAX_RARE_IN_PLAYING_SET = 3
 
 
-class DieClass(str, Enum):
+class DieClass(StrEnum):
     ATTACK = "attack"
     DEFENSE = "defense"
     LIFE = "life"
@@ -27,13 +27,13 @@ class DieClass(str, Enum):
         return {"attack": "triangles", "defense": "dots", "life": "numerals"}[self.value]
 
 
-class ColourCategory(str, Enum):
+class ColourCategory(StrEnum):
     PRIMARY = "primary"
     SECONDARY = "secondary"
     COLOURLESS = "colourless"
 
 
-class Colour(str, Enum):
+class Colour(StrEnum):
     RED = "red"
     BLUE = "blue"
     YELLOW = "yellow"
@@ -68,7 +68,7 @@ SOURCE_COLOURS: dict[Colour, frozenset[Colour]] = {
 }
 
 
-class Relation(str, Enum):
+class Relation(StrEnum):
     ALLIED = "allied"
     ENEMY = "enemy"
     NEUTRAL = "neutral"
@@ -90,7 +90,7 @@ def affinity(a: Colour, b: Colour) -> Relation:
     return Relation.NEUTRAL
 
 
-class DieType(str, Enum):
+class DieType(StrEnum):
     CRUSHER = "crusher"
     ASSAULT = "assault"
     SHOOTER = "shooter"

@@ -1,0 +1,42 @@
+"""API conventions shared by every app: the JSON error format."""
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import exceptions
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+def exception_handler(exc, context):
+    """Every API error is ``{"detail": "<message>", "errors": {field: [messages]}}``.
+
+    ``detail`` is one sentence a person understands; ``errors`` carries the field
+    messages of a validation failure (absent otherwise). Django ValidationErrors raised
+    by services are reported the same way as serializer errors.
+    """
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(
+            exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
+        )
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        errors = (
+            response.data
+            if isinstance(response.data, dict)
+            else {"non_field_errors": response.data}
+        )
+        response.data = {"detail": _summary(errors), "errors": errors}
+    elif isinstance(response.data, dict) and "detail" in response.data:
+        response.data = {"detail": str(response.data["detail"])}
+    return response
+
+
+def _summary(errors: dict) -> str:
+    parts = []
+    for field, messages in errors.items():
+        first = messages[0] if isinstance(messages, list) and messages else messages
+        if isinstance(first, dict):  # nested serializer: take its first message
+            first = next(iter(first.values()), "")
+            first = first[0] if isinstance(first, list) and first else first
+        parts.append(str(first) if field == "non_field_errors" else f"{field}: {first}")
+    return "Invalid input. " + " ".join(parts) if parts else "Invalid input."

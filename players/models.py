@@ -1,0 +1,88 @@
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.engines.irondie.dice import Die
+
+
+def new_player_number() -> str:
+    """A ten-digit player id, like a DCI number; collisions are checked by the service."""
+    return str(secrets.randbelow(9 * 10**9) + 10**9)
+
+
+class Player(models.Model):
+    display_name = models.CharField(_("display name"), max_length=80)
+    player_number = models.CharField(
+        _("player id"),
+        max_length=20,
+        unique=True,
+        default=new_player_number,
+        help_text=_("A unique id like a DCI number, printed on pairings and match slips."),
+    )
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user account"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
+    )
+    country = models.CharField(
+        _("country"), max_length=2, blank=True, help_text=_("ISO 3166 code, e.g. IT")
+    )
+    club = models.CharField(_("club"), max_length=80, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["display_name", "id"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+
+    def __str__(self):
+        return f"{self.display_name} ({self.player_number})"
+
+
+class DiceSet(models.Model):
+    """A player's named IRONDIE set: 9 playing dice plus up to 3 additional dice.
+
+    Dice are stored as lists of ``{"type", "colour", "rare"}`` (the catalogue's
+    Die.to_dict); players/services.py validates every write. A set entered in a
+    tournament is frozen: the tournament keeps its own snapshot and the set can no
+    longer change.
+    """
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="dice_sets")
+    name = models.CharField(_("name"), max_length=80)
+    playing_dice = models.JSONField(_("playing dice"))
+    additional_dice = models.JSONField(_("additional dice"), default=list, blank=True)
+    frozen_at = models.DateTimeField(_("frozen at"), null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["player_id", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "name"], name="dice_set_name_unique_per_player"
+            ),
+        ]
+        verbose_name = _("dice set")
+        verbose_name_plural = _("dice sets")
+
+    def __str__(self):
+        return f"{self.name} ({self.player.display_name})"
+
+    @property
+    def is_frozen(self) -> bool:
+        return self.frozen_at is not None
+
+    def playing(self) -> list[Die]:
+        return [Die.from_dict(d) for d in self.playing_dice]
+
+    def additional(self) -> list[Die]:
+        return [Die.from_dict(d) for d in self.additional_dice]
