@@ -417,10 +417,11 @@ def compute_standings(
         drawn = record.games_drawn
         loss_a = record.match_loss_a
         loss_b = record.match_loss_b
-        a = index_of.get(id_a)
-        if a is None:
-            raise ValueError(f"round {round_number}: unknown player {id_a!r}")
-        if won_a < 0 or won_b < 0 or drawn < 0:
+        try:
+            a = index_of[id_a]
+        except KeyError:
+            raise ValueError(f"round {round_number}: unknown player {id_a!r}") from None
+        if won_a | won_b | drawn < 0:  # any negative count makes the bitwise or negative
             raise ValueError(f"round {round_number}: negative game count for player {id_a!r}")
         games_won[a] += won_a
         games_lost[a] += won_b
@@ -441,9 +442,10 @@ def compute_standings(
             else:
                 draws[a] += 1
             continue
-        b = index_of.get(id_b)
-        if b is None:
-            raise ValueError(f"round {round_number}: unknown player {id_b!r}")
+        try:
+            b = index_of[id_b]
+        except KeyError:
+            raise ValueError(f"round {round_number}: unknown player {id_b!r}") from None
         if a == b:
             raise ValueError(f"round {round_number}: player {id_a!r} paired with themselves")
         games_won[b] += won_b
@@ -538,10 +540,8 @@ def compute_standings(
     # Higher is better for every tiebreaker; negate so one ascending sort also
     # orders ties by ascending player id.
     player_ids = [entry.player_id for entry in entries]
-    sort_keys = [
-        (*(-value for value in values), player_id)
-        for *values, player_id in zip(*key_columns, player_ids, strict=True)
-    ]
+    negated = [[-value for value in column] for column in key_columns]
+    sort_keys = list(zip(*negated, player_ids, strict=True))
     ranking = sorted(range(count), key=sort_keys.__getitem__)
 
     rows = []
