@@ -13,7 +13,7 @@ per-opponent arithmetic only when a row is explained.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
@@ -114,7 +114,11 @@ class MatchRecord:
 
 @dataclass(frozen=True, slots=True)
 class StandingsRow:
-    """One line of the standings. Percentages are exact and already floored."""
+    """One line of the standings. Percentages are exact and already floored.
+
+    ``opponent_ids`` follow the order of the match records given (byes add none);
+    :meth:`Standings.explain` lists them by round.
+    """
 
     rank: int
     player_id: int
@@ -308,7 +312,7 @@ class Standings:
     def __len__(self) -> int:
         return len(self.rows)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[StandingsRow]:
         return iter(self.rows)
 
     def row(self, player_id: int) -> StandingsRow:
