@@ -305,17 +305,9 @@ class _Field:
             return pairs, bye_id, "lower_bound"
         except _ChainFailure as failure:
             trouble = failure.group_index
-        width = 0
-        while True:
-            first, last = max(0, trouble - width), min(len(groups) - 1, trouble + width)
-            if first == 0 and last == len(groups) - 1:
-                break
-            if sum(len(groups[k]) for k in range(first, last + 1)) > _WINDOW_LIMIT:
-                break
-            pairs = self.solve_window(groups, points, first, last)
-            if pairs is not None:
-                return pairs, bye_id, "window"
-            width = 2 * width + 1
+        pairs = self.solve_windows(groups, points, trouble)
+        if pairs is not None:
+            return pairs, bye_id, "window"
         pairs, bye_id = self.solve_exact()
         return pairs, bye_id, "exact"
 
@@ -506,102 +498,176 @@ class _Field:
 
     # --- window tier ----------------------------------------------------------------------
 
-    def solve_window(
-        self, groups: list[list[int]], points: list[int], first: int, last: int
+    def solve_windows(
+        self, groups: list[list[int]], points: list[int], trouble: int
     ) -> list[tuple[int, int]] | None:
-        """Exact on groups[first..last], the lower-bound chain above and below, certified.
+        """Exact matchings on windows of score groups, the lower-bound chain between them.
 
-        Pairs crossing the window's upper boundary are split at the window's top score and
-        pairs crossing its lower boundary at the score just below it: (x + y)^2 >= x^2 + y^2
-        for non-negative x, y, so the whole cost is at least
-            top bound + chi_top * gap_top^2 + window(chi_top, chi_bottom) + bottom bound
-        where window() is the exact optimum of the window with chi_top free players entering
-        at its top score and chi_bottom free players leaving to the score below. Minimising
-        over the crossing counts gives a lower bound for every pairing that gives the bye
-        to the ideal player; the construction below reaches it or None is returned.
+        The bye is fixed to the ideal player. Every score boundary's crossing count has the
+        parity of the number of players above it, whatever the pairing. A pair crossing a
+        window's upper boundary is split at the window's top score and one crossing its
+        lower boundary at the score just below it; as (x + y)^2 >= x^2 + y^2 for x, y >= 0,
+        every pairing costs at least
+
+            sum over odd boundaries outside the windows of gap^2
+            + sum over windows of min over crossing counts (t, b) of
+              t * top_gap^2 + window(t, b)
+
+        where window(t, b) is the exact optimum of the window's players plus t free players
+        entering at its top score and b free players leaving to the score below it. The
+        windows are independent because the parities are fixed. A construction reaching
+        this bound is optimal among pairings giving the bye to the ideal player, and with
+        no rematch it beats every pairing that gives the bye to anyone else. Windows grow
+        around obstacles until the bound is reached; None hands over to the exact tier.
         """
-        top_count = sum(len(g) for g in groups[:first])
-        window_ids = [pid for g in groups[first : last + 1] for pid in g]
-        bottom_count = sum(len(g) for g in groups[last + 1 :])
         gaps = [points[k] - points[k + 1] for k in range(len(points) - 1)]
+        counts = [len(g) for g in groups]
+        prefix = [0]
+        for count in counts:
+            prefix.append(prefix[-1] + count)
+        spread = points[0] - points[-1]
+        # Any rematch outweighs every possible total of squared differences.
+        rematch_weight = (prefix[-1] // 2 + 2) * spread * spread + 1
+        solved: dict[tuple[int, int], tuple[int, list[int], list[int]] | None] = {}
+        windows: list[list[int]] = [[trouble, trouble]]
 
-        top_bound = 0
-        prefix = 0
-        for k in range(first - 1):
-            prefix += len(groups[k])
-            if prefix % 2:
-                top_bound += gaps[k] ** 2
+        for _ in range(2 * len(groups) + 2):
+            windows = _merge_windows(windows)
+            if windows[0] == [0, len(groups) - 1]:
+                return None
+            if sum(prefix[last + 1] - prefix[first] for first, last in windows) > _WINDOW_LIMIT:
+                return None
+            plans = []
+            grow: list[int] | None = None
+            for window in windows:
+                key = (window[0], window[1])
+                if key not in solved:
+                    solved[key] = self.window_plan(
+                        groups, points, prefix, window[0], window[1], rematch_weight
+                    )
+                plan = solved[key]
+                if plan is None:
+                    grow = window
+                    break
+                plans.append(plan)
+            if grow is not None:
+                if grow == [0, len(groups) - 1]:
+                    return None
+                grow[0], grow[1] = max(0, grow[0] - 1), min(len(groups) - 1, grow[1] + 1)
+                continue
 
-        def bottom_bound(crossing: int) -> int:
-            total, running = 0, crossing
-            for k in range(last + 1, len(groups) - 1):
-                running += len(groups[k])
-                if running % 2:
-                    total += gaps[k] ** 2
-            return total
+            pairs: list[tuple[int, int]] = []
+            bound = 0
+            leaving: list[int] = []
+            segment_start = 0
+            failed_at: int | None = None
+            for (first, last), (value, inner_pairs, targets, outs) in zip(
+                windows, plans, strict=True
+            ):
+                segment = groups[segment_start:first]
+                for k in range(segment_start, first - 1):
+                    if prefix[k + 1] % 2:
+                        bound += gaps[k] ** 2
+                try:
+                    above, entering = self.chain(segment, leaving, targets)
+                except _ChainFailure as failure:
+                    failed_at = segment_start + failure.group_index
+                    break
+                pairs.extend(above)
+                pairs.extend(zip(entering, targets, strict=True))
+                pairs.extend(inner_pairs)
+                bound += value
+                leaving = outs
+                segment_start = last + 1
+            else:
+                for k in range(segment_start, len(groups) - 1):
+                    if prefix[k + 1] % 2:
+                        bound += gaps[k] ** 2
+                try:
+                    below, _ = self.chain(groups[segment_start:], leaving, [])
+                except _ChainFailure as failure:
+                    failed_at = segment_start + failure.group_index
+                else:
+                    pairs.extend(below)
+                    cost = self.cost_of(pairs, None)
+                    if not cost.rematches and cost.pair_down_cost == bound:
+                        return pairs
+                    # Only a floater landing below a window's top group costs more than
+                    # its share of the bound: let those windows reach one group higher.
+                    top_points = {pid: points[w[0]] for w in windows for pid in _ids(groups, w)}
+                    grew = False
+                    for window, (_, _, targets, _) in zip(windows, plans, strict=True):
+                        if window[0] > 0 and any(
+                            self.players[t].points != top_points[t] for t in targets
+                        ):
+                            window[0] -= 1
+                            grew = True
+                    if not grew:
+                        return None
+                    continue
+            # A chain between windows got stuck: open a window there (or grow a neighbour).
+            for window in windows:
+                if window[0] - 1 <= failed_at <= window[1] + 1:
+                    window[0] = min(window[0], failed_at)
+                    window[1] = max(window[1], failed_at)
+                    break
+            else:
+                windows.append([failed_at, failed_at])
+        return None
 
-        top_gap = gaps[first - 1] ** 2 if first > 0 else 0
-        bottom_gap = gaps[last] ** 2 if last < len(groups) - 1 else 0
-        top_parity = top_count % 2
-        bottom_parity = (top_count + len(window_ids)) % 2
-        bottom_bounds = {0: bottom_bound(0), 1: bottom_bound(1)}
+    def window_plan(
+        self,
+        groups: list[list[int]],
+        points: list[int],
+        prefix: list[int],
+        first: int,
+        last: int,
+        rematch_weight: int,
+    ) -> tuple[int, list[tuple[int, int]], list[int], list[int]] | None:
+        """The window's share of the bound and a matching reaching it.
 
-        entry_points = points[first]
-        exit_points = points[last + 1] if last < len(groups) - 1 else None
-        best: tuple[int, int, int, list] | None = None
-        top_options = range(top_parity, top_count + 1, 2) if first > 0 else range(0, 1)
-        for chi_top in top_options:
-            floor_top = top_bound + chi_top * top_gap
-            if best is not None and floor_top + bottom_bounds[bottom_parity] >= best[0]:
+        Returns (value, pairs inside the window, players the entering floaters must play,
+        players leaving downwards), or None when the window needs to grow: its optimum
+        needs a rematch, or pairs a floater from above straight to below.
+        """
+        window_ids = _ids(groups, [first, last])
+        above = prefix[first]
+        below = prefix[-1] - prefix[last + 1]
+        top_gap = (points[first - 1] - points[first]) ** 2 if first > 0 else 0
+        bottom_gap = (points[last] - points[last + 1]) ** 2 if below else 0
+        exit_points = points[last + 1] if below else None
+        best: tuple[int, list[tuple]] | None = None
+        for entering in range(above % 2, above + 1, 2) if first > 0 else (0,):
+            if best is not None and entering * top_gap >= best[0]:
                 break
-            bottom_options = (
-                range(bottom_parity, bottom_count + 1, 2) if exit_points is not None else (0,)
-            )
-            for chi_bottom in bottom_options:
-                floor = floor_top + chi_bottom * bottom_gap + bottom_bounds[chi_bottom % 2]
+            leaving_counts = range(prefix[last + 1] % 2, below + 1, 2) if below else (0,)
+            for leaving in leaving_counts:
+                floor = entering * top_gap + leaving * bottom_gap
                 if best is not None and floor >= best[0]:
                     break
-                solved = self.window_matching(
-                    window_ids, chi_top, chi_bottom, entry_points, exit_points
+                matched = self.window_matching(
+                    window_ids, entering, leaving, points[first], exit_points, rematch_weight
                 )
-                if solved is None:
-                    continue
-                window_cost, matching = solved
-                bound = floor_top + window_cost + bottom_bounds[chi_bottom % 2]
-                if best is None or bound < best[0]:
-                    best = (bound, chi_top, chi_bottom, matching)
-        if best is None:
+                if matched is not None:
+                    value = entering * top_gap + matched[0]
+                    if best is None or value < best[0]:
+                        best = (value, matched[1])
+        if best is None or best[0] >= rematch_weight:
             return None
-        bound, chi_top, chi_bottom, matching = best
-
-        pairs: list[tuple[int, int]] = []
-        entering_targets: list[int] = []
-        leaving: list[int] = []
+        value, matching = best
+        inner: list[tuple[int, int]] = []
+        targets: list[int] = []
+        outs: list[int] = []
         for a, b in matching:
             kinds = (_kind(a), _kind(b))
             if kinds == ("real", "real"):
-                if b in self.opp[a]:
-                    return None  # rematches need the bye to be free: whole-field exact.
-                pairs.append((a, b))
+                inner.append((a, b))
             elif "real" not in kinds:
-                return None  # a pair across the whole window: the split bound is not tight.
+                return None
             else:
                 real, virtual = (a, b) if kinds[0] == "real" else (b, a)
-                (entering_targets if virtual[0] == "in" else leaving).append(real)
-        try:
-            if first > 0:
-                top_pairs, entering = self.chain(groups[:first], [], entering_targets)
-                pairs.extend(top_pairs)
-                pairs.extend(zip(entering, entering_targets, strict=True))
-            if last < len(groups) - 1:
-                bottom_pairs, _ = self.chain(groups[last + 1 :], leaving, [])
-                pairs.extend(bottom_pairs)
-        except _ChainFailure:
-            return None
-        cost = self.cost_of(pairs, None)
-        if cost.rematches or cost.pair_down_cost != bound:
-            return None
-        return pairs
+                (targets if virtual[0] == "in" else outs).append(real)
+        return value, inner, targets, outs
 
     def window_matching(
         self,
@@ -610,13 +676,10 @@ class _Field:
         leaving: int,
         entry_points: int,
         exit_points: int | None,
+        rematch_weight: int,
     ) -> tuple[int, list[tuple]] | None:
         """Exact minimum cost of the window plus free entering and leaving players."""
         pts = {pid: self.players[pid].points for pid in window_ids}
-        lowest = min(pts.values()) if exit_points is None else exit_points
-        spread = max(entry_points, *pts.values()) - min(lowest, *pts.values())
-        # A rematch outweighs any total of squared differences in the window.
-        rematch_weight = (len(window_ids) + entering + leaving) * spread * spread + 1
         graph = nx.Graph()
         nodes: list = list(window_ids)
         nodes += [("in", t) for t in range(entering)]
@@ -789,6 +852,21 @@ class _Field:
                 )
             )
         return tuple(reasons)
+
+
+def _ids(groups: list[list[int]], window: list[int]) -> list[int]:
+    return [pid for group in groups[window[0] : window[1] + 1] for pid in group]
+
+
+def _merge_windows(windows: list[list[int]]) -> list[list[int]]:
+    """Sorted, with overlapping or touching windows merged (no empty chain between)."""
+    merged: list[list[int]] = []
+    for first, last in sorted(windows):
+        if merged and first <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], last)
+        else:
+            merged.append([first, last])
+    return merged
 
 
 def _kind(node: object) -> str:
