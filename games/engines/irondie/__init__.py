@@ -1,4 +1,51 @@
 """The IRONDIE rules engine: pure Python, no Django imports.
 
-The dice catalogue (types, classes, colours, affinity) lives in ``dice``.
+The dice catalogue (types, classes, colours, affinity) lives in ``dice``; the rules in
+``engine``; verifiable rolls in ``randomness`` and ``verify``; bots in ``bots``.
+docs/engine.md describes the API and docs/rules.md every ruling.
 """
+
+from .engine import (
+    JUDGE,
+    SPECTATOR,
+    SYSTEM,
+    ConfigError,
+    IllegalAction,
+    State,
+    apply,
+    default_action,
+    enable_sudden_death,
+    is_over,
+    legal_actions,
+    new_game,
+    random_action,
+    replay,
+    result,
+    to_act,
+    view,
+)
+from .randomness import commitment, new_seed
+from .verify import verify
+
+__all__ = [
+    "JUDGE",
+    "SPECTATOR",
+    "SYSTEM",
+    "ConfigError",
+    "IllegalAction",
+    "State",
+    "apply",
+    "commitment",
+    "default_action",
+    "enable_sudden_death",
+    "is_over",
+    "legal_actions",
+    "new_game",
+    "new_seed",
+    "random_action",
+    "replay",
+    "result",
+    "to_act",
+    "verify",
+    "view",
+]

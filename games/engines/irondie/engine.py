@@ -1354,3 +1354,26 @@ def replay(config: dict, seed: str, log: Iterable) -> State:
     for actor, action in log:
         state, _events = apply(state, actor, action)
     return state
+
+
+def random_action(state: State, player, rng) -> dict | None:
+    """A uniformly random legal action of ``player`` (``rng``: a ``random.Random``).
+
+    Same distribution as ``rng.choice(legal_actions(state, player))`` but draws a battle
+    split die by die instead of listing all 2**n splits.
+    """
+    decision = _decision(state, player)
+    if decision is None:
+        return None
+    if decision == SPLIT:
+        hand = _dice_of(state, player, HAND)
+        bits = rng.getrandbits(len(hand)) if hand else 0
+        return {"kind": "split", "throw": [d for i, d in enumerate(hand) if bits >> i & 1]}
+    if decision in (OFFER, DUEL):
+        options = _throw_options(state, player, decision == OFFER)
+        pick = rng.randrange(len(options) + 1)
+        if pick == len(options):
+            return {"kind": "decline" if decision == OFFER else "pass"}
+        die, targets = options[pick]
+        return {"kind": "throw", "die": die, "targets": list(targets)}
+    return rng.choice(legal_actions(state, player))
