@@ -1,0 +1,311 @@
+"""Swiss pairing: one test per rule and edge case, on hand-built fields."""
+
+import itertools
+
+import pytest
+
+from tournaments.pairing import (
+    PairingError,
+    PairingPlayer,
+    ReasonCode,
+    evaluate_pairing,
+    pair_round,
+)
+
+
+def player(pid, points=0, met=(), byes=0, rank=None):
+    return PairingPlayer(pid, points, frozenset(met), byes, pid if rank is None else rank)
+
+
+def pair_sets(result):
+    return {frozenset(pair.ids) for pair in result.pairs}
+
+
+def codes(reasons):
+    return [reason.code for reason in reasons]
+
+
+def assert_complete(result, players):
+    seen = [pid for pair in result.pairs for pid in pair.ids]
+    if result.bye is not None:
+        seen.append(result.bye.player_id)
+    assert sorted(seen) == sorted(p.id for p in players)
+
+
+def test_no_players_gives_an_empty_round():
+    result = pair_round([], 1, 7)
+    assert result.pairs == ()
+    assert result.bye is None
+    assert result.cost.key() == (0, 0, 0, 0)
+
+
+def test_a_single_player_gets_the_bye():
+    result = pair_round([player(1, 6)], 4, 7)
+    assert result.pairs == ()
+    assert result.bye.player_id == 1
+    assert codes(result.bye.reasons) == [ReasonCode.BYE]
+    assert result.bye.explanation == "bye: lowest-ranked player without a bye"
+
+
+def test_two_players_are_paired_with_each_other():
+    result = pair_round([player(1, 3), player(2, 3)], 2, 7)
+    assert pair_sets(result) == {frozenset({1, 2})}
+    assert result.pairs[0].explanation == "same point group (3 points)"
+    assert result.bye is None
+
+
+def test_two_players_who_met_are_paired_anyway_and_told_why():
+    result = pair_round([player(1, 3, met=[2]), player(2, 0, met=[1])], 2, 7)
+    (pair,) = result.pairs
+    assert pair.ids == (1, 2)
+    assert pair.rematch
+    assert codes(pair.reasons) == [ReasonCode.PAIR_DOWN, ReasonCode.REMATCH]
+    assert pair.explanation == "paired down from 3 to 0 points; rematch impossible to avoid"
+    assert result.cost.rematches == 1
+
+
+def test_round_one_is_random_but_fixed_by_the_seed():
+    field = [player(pid, rank=0) for pid in range(1, 17)]
+    first = pair_round(field, 1, 12345)
+    assert pair_sets(pair_round(field, 1, 12345)) == pair_sets(first)
+    assert len({frozenset(pair_sets(pair_round(field, 1, seed))) for seed in range(20)}) > 15
+    assert first.cost.key() == (0, 0, 0, 0)
+    assert all(codes(p.reasons) == [ReasonCode.SAME_GROUP] for p in first.pairs)
+
+
+def test_round_one_bye_among_equal_ranks_is_drawn_from_the_seed():
+    field = [player(pid, rank=0) for pid in range(1, 10)]
+    byes = {pair_round(field, 1, seed).bye.player_id for seed in range(40)}
+    assert len(byes) > 4
+
+
+def test_string_seeds_are_deterministic():
+    field = [player(pid, rank=0) for pid in range(1, 12)]
+    assert pair_round(field, 1, "spring-open").pairs == pair_round(field, 1, "spring-open").pairs
+
+
+def test_players_stay_in_their_point_group_when_they_can():
+    field = [player(1, 3), player(2, 3), player(3, 0), player(4, 0)]
+    result = pair_round(field, 2, 1)
+    assert pair_sets(result) == {frozenset({1, 2}), frozenset({3, 4})}
+    assert [p.explanation for p in result.pairs] == [
+        "same point group (3 points)",
+        "same point group (0 points)",
+    ]
+    assert result.cost.pair_downs == 0
+
+
+def test_an_odd_group_sends_exactly_one_player_to_the_next_group():
+    field = [player(pid, 6) for pid in (1, 2, 3)] + [player(pid, 3) for pid in (4, 5, 6)]
+    field += [player(7, 0), player(8, 0)]
+    result = pair_round(field, 3, 1)
+    assert result.cost.pair_downs == 1
+    assert result.cost.point_differences == (3,)
+    (down,) = [p for p in result.pairs if p.point_difference]
+    assert down.explanation == "paired down from 6 to 3 points"
+    assert down.reasons[0].high_points == 6
+    assert down.reasons[0].low_points == 3
+    assert frozenset({7, 8}) in pair_sets(result)
+
+
+def test_two_small_pair_downs_beat_one_large_one():
+    # 9 | 6 6 | 3: 9-6 and 6-3 (9 + 9) rather than 9-3 and 6-6 (36).
+    field = [player(1, 9), player(2, 6), player(3, 6), player(4, 3)]
+    result = pair_round(field, 4, 1)
+    assert result.cost.point_differences == (3, 3)
+    assert result.cost.pair_down_cost == 18
+
+
+def test_a_pair_down_is_preferred_to_a_rematch():
+    field = [player(1, 3, met=[2]), player(2, 3, met=[1]), player(3, 0), player(4, 0)]
+    result = pair_round(field, 2, 1)
+    assert result.cost.rematches == 0
+    assert result.cost.pair_downs == 2
+    assert frozenset({1, 2}) not in pair_sets(result)
+
+
+def test_the_floater_is_chosen_so_the_next_group_can_absorb_them():
+    # 6 6 6 | 3: whoever floats must not have met player 4.
+    field = [player(1, 6, met=[4]), player(2, 6, met=[4]), player(3, 6), player(4, 3, met=[1, 2])]
+    for seed in range(10):
+        result = pair_round(field, 3, seed)
+        assert frozenset({3, 4}) in pair_sets(result)
+        assert result.cost.rematches == 0
+
+
+def test_bye_goes_to_the_lowest_ranked_player_without_a_bye():
+    field = [player(1, 6), player(2, 3), player(3, 3), player(4, 3), player(5, 3, byes=1)]
+    result = pair_round(field, 3, 1)
+    assert result.bye.player_id == 4
+    assert result.bye.explanation == "bye: lowest-ranked player without a bye"
+    assert result.cost.bye_excess == 0
+    assert result.cost.bye_rank_offset == 0
+
+
+def test_nobody_gets_a_second_bye_while_someone_has_none():
+    field = [player(pid, 3, byes=1) for pid in range(1, 7)] + [player(7, 9, byes=0)]
+    result = pair_round(field, 4, 1)
+    assert result.bye.player_id == 7
+    assert result.cost.repeat_byes == 0
+
+
+def test_a_repeat_bye_when_everyone_has_had_one_goes_to_the_lowest_ranked():
+    field = [player(pid, 3, byes=1) for pid in range(1, 4)]
+    result = pair_round(field, 5, 1)
+    assert result.bye.player_id == 3
+    assert codes(result.bye.reasons) == [ReasonCode.REPEAT_BYE]
+    assert result.cost.repeat_byes == 1
+    assert result.cost.bye_excess == 0
+
+
+def test_the_bye_moves_up_when_the_lowest_ranked_would_force_a_rematch():
+    # Bye to 3 would force 1 v 2, who met; bye to 2 lets 1 play 3.
+    field = [player(1, 6, met=[2]), player(2, 3, met=[1]), player(3, 0)]
+    result = pair_round(field, 3, 1)
+    assert result.bye.player_id == 2
+    assert codes(result.bye.reasons) == [ReasonCode.BYE_MOVED]
+    assert result.bye.reasons[0].skipped == 1
+    assert result.cost.rematches == 0
+    assert result.cost.bye_rank_offset == 1
+
+
+def test_a_repeat_bye_is_given_only_to_avoid_a_rematch():
+    # 3 alone has no bye but has met both others; 1 and 2 met each other too.
+    field = [player(1, 6, met=[2, 3], byes=1), player(2, 3, met=[1, 3], byes=1)]
+    field.append(player(3, 0, met=[1, 2]))
+    result = pair_round(field, 4, 1)
+    assert result.cost.rematches == 1
+    assert result.bye.player_id == 3
+
+
+def test_everyone_already_played_everyone_still_pairs_with_fewest_rematches():
+    ids = range(1, 7)
+    field = [player(pid, 3 * (6 - pid), met=[o for o in ids if o != pid]) for pid in ids]
+    result = pair_round(field, 6, 1)
+    assert_complete(result, field)
+    assert result.cost.rematches == 3
+    assert all(ReasonCode.REMATCH in codes(p.reasons) for p in result.pairs)
+    assert result.method == "exact"
+
+
+def test_only_the_unavoidable_rematch_is_made():
+    # 1 has met everyone; the others have not met each other.
+    field = [player(1, 9, met=[2, 3, 4]), player(2, 6), player(3, 3), player(4, 0)]
+    result = pair_round(field, 4, 1)
+    assert result.cost.rematches == 1
+    rematches = [p for p in result.pairs if p.rematch]
+    assert len(rematches) == 1 and 1 in rematches[0].ids
+    assert [p for p in result.pairs if not p.rematch][0].reasons[-1].code != ReasonCode.REMATCH
+
+
+def test_dropped_players_in_histories_are_ignored():
+    # 9 and 10 dropped: they are not in the field, but appear as past opponents.
+    field = [player(1, 3, met=[9]), player(2, 3, met=[10]), player(3, 0, met=[9])]
+    field.append(player(4, 0, met=[10]))
+    result = pair_round(field, 2, 1)
+    assert_complete(result, field)
+    assert pair_sets(result) == {frozenset({1, 2}), frozenset({3, 4})}
+
+
+def test_late_entries_join_the_bottom_group():
+    veterans = [player(pid, 6, met=[pid ^ 1]) for pid in range(2, 6)]
+    latecomers = [player(pid, 0, rank=0) for pid in (10, 11)]
+    result = pair_round(veterans + latecomers, 3, 1)
+    assert frozenset({10, 11}) in pair_sets(result)
+    assert result.cost.key() == (0, 0, 0, 0)
+
+
+def test_late_entry_alone_on_zero_is_paired_up_with_the_smallest_step():
+    field = [player(1, 6), player(2, 6), player(3, 3), player(4, 3), player(5, 3)]
+    field.append(player(6, 0))
+    result = pair_round(field, 3, 1)
+    assert result.cost.point_differences == (3,)
+    assert frozenset({1, 2}) in pair_sets(result)
+
+
+def test_a_one_sided_record_of_a_meeting_still_counts_as_a_rematch():
+    field = [player(1, 3, met=[2]), player(2, 3), player(3, 3), player(4, 3)]
+    result = pair_round(field, 2, 1)
+    assert frozenset({1, 2}) not in pair_sets(result)
+
+
+def test_pairs_are_ordered_best_records_first_with_the_stronger_player_first():
+    field = [player(pid, points) for pid, points in enumerate([0, 9, 3, 6, 6, 9, 3, 0], 1)]
+    result = pair_round(field, 4, 1)
+    assert [(p.high_points, p.low_points) for p in result.pairs] == [
+        (9, 9),
+        (6, 6),
+        (3, 3),
+        (0, 0),
+    ]
+    mixed = pair_round([player(1, 0), player(2, 3), player(3, 3), player(4, 6)], 3, 1)
+    assert [(p.high_points, p.low_points) for p in mixed.pairs] == [(6, 3), (3, 0)]
+    assert all(p.high_points >= p.low_points for p in mixed.pairs)
+
+
+def test_on_equal_points_the_better_ranked_player_is_listed_first():
+    result = pair_round([player(1, 3, rank=2), player(2, 3, rank=1)], 2, 1)
+    assert result.pairs[0].ids == (2, 1)
+
+
+def test_duplicate_players_are_rejected():
+    with pytest.raises(PairingError):
+        pair_round([player(1), player(1)], 1, 1)
+
+
+def test_evaluate_pairing_scores_hand_edited_pairings():
+    field = [player(1, 6, met=[2]), player(2, 6, met=[1]), player(3, 3), player(4, 0)]
+    result = pair_round(field, 3, 1)
+    assert evaluate_pairing(field, [p.ids for p in result.pairs], None, 3, 1) == result.cost
+    edited = evaluate_pairing(field, [(1, 2), (3, 4)], None, 3, 1)
+    assert edited.rematches == 1
+    assert edited.pair_down_cost == 9
+    with pytest.raises(PairingError):
+        evaluate_pairing(field, [(1, 2)], None, 3, 1)
+    with pytest.raises(PairingError):
+        evaluate_pairing(field, [(1, 2), (3, 4)], 4, 3, 1)
+
+
+def test_small_fields_match_brute_force_on_every_history():
+    # Every opponent graph on 5 players with fixed points: compare with enumeration.
+    points = [6, 3, 3, 3, 0]
+    edges = list(itertools.combinations(range(1, 6), 2))
+    for mask in range(0, 1 << len(edges), 7):
+        met = {pid: set() for pid in range(1, 6)}
+        for bit, (a, b) in enumerate(edges):
+            if mask >> bit & 1:
+                met[a].add(b)
+                met[b].add(a)
+        field = [player(pid, points[pid - 1], met[pid]) for pid in range(1, 6)]
+        result = pair_round(field, 3, mask)
+        assert result.cost.key() == brute_force_best(field)
+
+
+def brute_force_best(field):
+    best = None
+    ids = [p.id for p in field]
+    for bye in ids if len(ids) % 2 else [None]:
+        rest = [pid for pid in ids if pid != bye]
+        for pairs in perfect_matchings(rest):
+            key = evaluate_pairing(field, pairs, bye, 1, 1).key()
+            best = key if best is None else min(best, key)
+    return best
+
+
+def perfect_matchings(ids):
+    if not ids:
+        yield []
+        return
+    first, rest = ids[0], ids[1:]
+    for index, partner in enumerate(rest):
+        for tail in perfect_matchings(rest[:index] + rest[index + 1 :]):
+            yield [(first, partner), *tail]
+
+
+def test_two_leaders_who_met_both_float_down_and_a_window_proves_it():
+    field = [player(1, 6, met=[2]), player(2, 6, met=[1])]
+    field += [player(pid, 3) for pid in (3, 4, 5, 6)] + [player(7, 0), player(8, 0)]
+    result = pair_round(field, 3, 1)
+    assert result.method == "window"
+    assert result.cost.key() == (0, 0, 0, 18)
+    assert frozenset({7, 8}) in pair_sets(result)
