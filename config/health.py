@@ -1,12 +1,14 @@
 """/healthz: is the database answering, is the broker reachable."""
 
 import logging
+import os
 
+from django.conf import settings
 from django.db import connection
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
+from kombu import Connection
 
-from config.celery import app as celery_app
 
 log = logging.getLogger(__name__)
 
@@ -22,8 +24,9 @@ def check_database() -> str | None:
 
 
 def check_broker() -> str | None:
+    options = getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", {})
     try:
-        with celery_app.connection_for_write() as conn:
+        with Connection(settings.CELERY_BROKER_URL, transport_options=options, connect_timeout=2) as conn:
             conn.ensure_connection(max_retries=1, interval_start=0, timeout=2)
             if conn.transport_cls == "filesystem":
                 _check_folders(conn)
@@ -33,8 +36,6 @@ def check_broker() -> str | None:
 
 
 def _check_folders(conn) -> None:
-    import os
-
     for key in ("data_folder_in", "data_folder_out"):
         folder = conn.transport_options.get(key)
         if not folder or not os.access(folder, os.W_OK):

@@ -130,13 +130,16 @@ CELERY_BROKER_URL = env_url(
     "CELERY_BROKER_URL", "filesystem://", schemes={"filesystem", "redis", "rediss", "amqp"}
 )
 if CELERY_BROKER_URL.startswith("filesystem"):
-    for sub in ("out", "processed"):
+    for sub in ("out", "processed", "control"):
         (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR / "out"),
         "data_folder_out": str(BROKER_DIR / "out"),
         "processed_folder": str(BROKER_DIR / "processed"),
+        "control_folder": str(BROKER_DIR / "control"),
         "store_processed": False,
+        # The worker polls the folder; 0.1 s keeps clock tasks prompt at negligible CPU.
+        "polling_interval": 0.1,
     }
     _default_results = f"file://{VAR_DIR / 'results'}"
     (VAR_DIR / "results").mkdir(exist_ok=True)

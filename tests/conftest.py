@@ -72,3 +72,39 @@ def api_as(user) -> APIClient:
     client = APIClient()
     client.force_authenticate(user)
     return client
+
+
+CHROMIUM_ARGS = [
+    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium driven by Playwright (its own browser download does not work here)."""
+    import os
+
+    path = os.environ.get("CHROMIUM_PATH")
+    if not path:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("CI needs Chromium for the page tests (CHROMIUM_PATH is not set).")
+        pytest.skip("no Chromium on this machine (run the suite through `make test`)")
+    # Playwright's sync API runs an event loop in this thread; the ORM calls made by the
+    # test itself are still synchronous.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 390, "height": 844})  # a phone
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    yield page
+    context.close()
