@@ -30,7 +30,9 @@ def measure(tasks: int) -> dict:
     from config.celery import app
     from config.tasks import echo
 
-    with start_worker(app, perform_ping_check=False, pool="threads", concurrency=4, shutdown_timeout=10):
+    with start_worker(
+        app, perform_ping_check=False, pool="threads", concurrency=4, shutdown_timeout=10
+    ):
         echo.delay("warm-up").get(timeout=30)
         latencies = []
         for _ in range(20):  # one at a time: the latency a clock task sees
@@ -71,14 +73,24 @@ def main() -> None:
     print(f"{'broker':32} {'median ms':>10} {'max ms':>8} {'tasks/s':>9}")
     for label, url in brokers.items():
         with tempfile.TemporaryDirectory() as var_dir:
-            env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "CELERY_RESULT_BACKEND"}}
+            env = {
+                k: v
+                for k, v in os.environ.items()
+                if k not in {"REDIS_URL", "CELERY_RESULT_BACKEND"}
+            }
             env.update(CELERY_BROKER_URL=url, VAR_DIR=var_dir, LOG_LEVEL="WARNING")
             out = subprocess.run(
                 [sys.executable, __file__, "--child", "--tasks", str(args.tasks)],
-                env=env, capture_output=True, text=True, check=True, cwd=ROOT,
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+                cwd=ROOT,
             )
         figures = json.loads(out.stdout.strip().splitlines()[-1])
-        print(f"{label:32} {figures['median_latency_ms']:>10} {figures['max_latency_ms']:>8} {figures['throughput_per_s']:>9}")
+        print(
+            f"{label:32} {figures['median_latency_ms']:>10} {figures['max_latency_ms']:>8} {figures['throughput_per_s']:>9}"
+        )
 
 
 if __name__ == "__main__":

@@ -9,7 +9,6 @@ from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 from kombu import Connection
 
-
 log = logging.getLogger(__name__)
 
 
@@ -26,7 +25,9 @@ def check_database() -> str | None:
 def check_broker() -> str | None:
     options = getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", {})
     try:
-        with Connection(settings.CELERY_BROKER_URL, transport_options=options, connect_timeout=2) as conn:
+        with Connection(
+            settings.CELERY_BROKER_URL, transport_options=options, connect_timeout=2
+        ) as conn:
             conn.ensure_connection(max_retries=1, interval_start=0, timeout=2)
             if conn.transport_cls == "filesystem":
                 _check_folders(conn)

@@ -11,7 +11,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def start_django(**env_overrides) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL"}}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL"}
+    }
     env.update(env_overrides, DJANGO_SETTINGS_MODULE="config.settings")
     return subprocess.run(
         [sys.executable, "-c", "import django; django.setup(); print('started')"],
@@ -57,9 +61,15 @@ def test_embedded_defaults_need_no_server(tmp_path):
         "import django; django.setup(); from django.conf import settings as s; "
         "print(s.DATABASES['default']['ENGINE'], s.CELERY_BROKER_URL, s.CELERY_RESULT_BACKEND)"
     )
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL"}}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL"}
+    }
     env.update(DJANGO_SETTINGS_MODULE="config.settings", VAR_DIR=str(tmp_path))
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 0, out.stderr
     engine, broker, results = out.stdout.split()
     assert engine == "django.db.backends.sqlite3"
@@ -82,6 +92,13 @@ def test_valid_values_are_read(tmp_path):
         DATABASE_URL="postgres://u@db.example:5432/irondie_prod",
         VAR_DIR=str(tmp_path),
     )
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["False", "Europe/Rome", "irondie.example,localhost", "irondie_prod"]
+    assert out.stdout.split() == [
+        "False",
+        "Europe/Rome",
+        "irondie.example,localhost",
+        "irondie_prod",
+    ]

@@ -7,7 +7,9 @@ from players.models import DiceSet
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
-def test_log_in_build_a_set_see_inline_errors_then_save(live_server, page, make_player, valid_playing):
+def test_log_in_build_a_set_see_inline_errors_then_save(
+    live_server, page, make_player, valid_playing
+):
     player = make_player("Alice")
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("input[name=username]", "alice")
@@ -26,7 +28,10 @@ def test_log_in_build_a_set_see_inline_errors_then_save(live_server, page, make_
     for i in range(4):
         page.check(f"input[name=playing_{i}_rare]")
     page.click("#dice-set-form button[type=submit]")
-    assert page.locator(".errors").inner_text().strip() == "A playing set may hold at most 3 rare dice; this one has 4."
+    assert (
+        page.locator(".errors").inner_text().strip()
+        == "A playing set may hold at most 3 rare dice; this one has 4."
+    )
     assert not DiceSet.objects.exists()
     page.uncheck("input[name=playing_0_rare]")
     page.click("#dice-set-form button[type=submit]")

@@ -23,8 +23,15 @@ def editor_post(name, playing, additional=()):
 def test_sign_up_creates_account_and_player_and_logs_in(client):
     response = client.post(
         reverse("players:signup"),
-        {"username": "newbie", "email": "n@example.org", "password1": "s3cret-dice-pass",
-         "password2": "s3cret-dice-pass", "display_name": "New Bie", "country": "it", "club": ""},
+        {
+            "username": "newbie",
+            "email": "n@example.org",
+            "password1": "s3cret-dice-pass",
+            "password2": "s3cret-dice-pass",
+            "display_name": "New Bie",
+            "country": "it",
+            "club": "",
+        },
     )
     assert response.status_code == 302
     player = Player.objects.get(user__username="newbie")
@@ -33,7 +40,9 @@ def test_sign_up_creates_account_and_player_and_logs_in(client):
 
 
 def test_sign_up_errors_are_shown_and_nothing_is_created(client):
-    response = client.post(reverse("players:signup"), {"username": "x", "password1": "a", "password2": "b"})
+    response = client.post(
+        reverse("players:signup"), {"username": "x", "password1": "a", "password2": "b"}
+    )
     assert response.status_code == 200
     assert b"has-error" in response.content
     assert not Player.objects.exists()
@@ -50,10 +59,14 @@ def test_home_and_login_pages_render(client):
     assert b"Log in" in client.get(reverse("login")).content
 
 
-def test_editor_saves_a_valid_set_and_lists_it_with_svg_dice(client, make_player, valid_playing, valid_additional):
+def test_editor_saves_a_valid_set_and_lists_it_with_svg_dice(
+    client, make_player, valid_playing, valid_additional
+):
     player = make_player("Alice")
     client.force_login(player.user)
-    response = client.post(reverse("players:dice_set_new"), editor_post("Main", valid_playing, valid_additional))
+    response = client.post(
+        reverse("players:dice_set_new"), editor_post("Main", valid_playing, valid_additional)
+    )
     assert response.status_code == 302
     dice_set = DiceSet.objects.get(player=player)
     assert dice_set.playing_dice == valid_playing and dice_set.additional_dice == valid_additional
@@ -96,28 +109,44 @@ def test_frozen_set_cannot_be_saved_from_the_editor(client, make_player, valid_p
     dice_set = services.create_dice_set(player=alice, name="Main", playing_dice=valid_playing)
     services.freeze_dice_set(dice_set=dice_set)
     client.force_login(alice.user)
-    response = client.post(reverse("players:dice_set_edit", args=[dice_set.pk]), editor_post("Renamed", valid_playing))
+    response = client.post(
+        reverse("players:dice_set_edit", args=[dice_set.pk]), editor_post("Renamed", valid_playing)
+    )
     assert "frozen" in response.content.decode()
     dice_set.refresh_from_db()
     assert dice_set.name == "Main"
 
 
 def test_die_preview_draws_svg_and_rejects_unknown_values(client):
-    response = client.get(reverse("players:die_preview"), {"type": "shooter", "colour": "purple", "rare": "1"})
+    response = client.get(
+        reverse("players:die_preview"), {"type": "shooter", "colour": "purple", "rare": "1"}
+    )
     assert response.status_code == 200 and response["Content-Type"] == "image/svg+xml"
     assert b"rare purple Shooter" in response.content
-    assert client.get(reverse("players:die_preview"), {"type": "laser", "colour": "red"}).status_code == 400
+    assert (
+        client.get(reverse("players:die_preview"), {"type": "laser", "colour": "red"}).status_code
+        == 400
+    )
 
 
-def test_organiser_player_list_and_create(client, organiser, make_player, django_assert_max_num_queries):
+def test_organiser_player_list_and_create(
+    client, organiser, make_player, django_assert_max_num_queries
+):
     for i in range(20):
         make_player(f"P{i}")
     client.force_login(organiser)
-    with django_assert_max_num_queries(6):  # session, user, groups, players: independent of the count
+    with django_assert_max_num_queries(
+        6
+    ):  # session, user, groups, players: independent of the count
         response = client.get(reverse("players:player_list"))
     assert response.status_code == 200 and b"P19" in response.content
-    response = client.post(reverse("players:player_list"), {"display_name": "Walk In", "player_number": ""})
-    assert response.status_code == 302 and Player.objects.filter(display_name="Walk In", user=None).exists()
+    response = client.post(
+        reverse("players:player_list"), {"display_name": "Walk In", "player_number": ""}
+    )
+    assert (
+        response.status_code == 302
+        and Player.objects.filter(display_name="Walk In", user=None).exists()
+    )
 
 
 def test_player_list_is_for_organisers_only(client, make_player):
