@@ -1,0 +1,222 @@
+"""The pairer reaches the optimum of its documented cost.
+
+The reference is an exact maximum-weight matching (networkx blossom) of the complete graph,
+the cost encoded as weights and a dummy vertex for the bye. The encoding and the cost
+arithmetic here are written independently of the engine.
+"""
+
+import networkx as nx
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tournaments.pairing import PairingPlayer, ReasonCode, pair_round
+from tournaments.pairing.simulation import SimulatedSwiss
+
+BYE = "bye"
+
+
+def met(players):
+    present = {p.id for p in players}
+    meetings = {p.id: set() for p in players}
+    for p in players:
+        for other in p.opponents & present:
+            meetings[p.id].add(other)
+            meetings[other].add(p.id)
+    return meetings
+
+
+def bye_terms(players, bye_id):
+    """(byes beyond the field's fewest, players ranked below with no more byes)."""
+    by_id = {p.id: p for p in players}
+    chosen = by_id[bye_id]
+    fewest = min(p.byes for p in players)
+    below = sum(1 for p in players if p.rank > chosen.rank and p.byes <= chosen.byes)
+    return chosen.byes - fewest, below
+
+
+def cost_key(players, pairs, bye_id):
+    by_id = {p.id: p for p in players}
+    meetings = met(players)
+    rematches = sum(1 for a, b in pairs if b in meetings[a])
+    squares = sum((by_id[a].points - by_id[b].points) ** 2 for a, b in pairs)
+    excess, below = bye_terms(players, bye_id) if bye_id is not None else (0, 0)
+    return (rematches, excess, below, squares)
+
+
+def reference_optimum(players):
+    """Exact optimum of (rematches, bye excess, bye rank offset, sum of squared differences)."""
+    if not players:
+        return (0, 0, 0, 0)
+    count = len(players)
+    points = [p.points for p in players]
+    spread = max(points) - min(points)
+    squares_weight = 1
+    below_weight = (count // 2) * spread * spread + 1
+    excess_weight = below_weight * (count + 1)
+    rematch_weight = excess_weight * (max(p.byes for p in players) + 1)
+    meetings = met(players)
+    graph = nx.Graph()
+    for i, a in enumerate(players):
+        for b in players[i + 1 :]:
+            cost = squares_weight * (a.points - b.points) ** 2
+            cost += rematch_weight if b.id in meetings[a.id] else 0
+            graph.add_edge(a.id, b.id, weight=-cost)
+    if count % 2:
+        for p in players:
+            excess, below = bye_terms(players, p.id)
+            graph.add_edge(p.id, BYE, weight=-(excess * excess_weight + below * below_weight))
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    bye_id = next((a if b == BYE else b for a, b in matching if BYE in (a, b)), None)
+    pairs = [(a, b) for a, b in matching if BYE not in (a, b)]
+    return cost_key(players, pairs, bye_id)
+
+
+def lower_bound(players, bye_id):
+    """No rematch, the given bye, one adjacent pair-down across each odd score boundary."""
+    rest = sorted((p.points for p in players if p.id != bye_id), reverse=True)
+    levels = sorted(set(rest), reverse=True)
+    total = 0
+    for upper, lower in zip(levels, levels[1:], strict=False):
+        if sum(1 for value in rest if value >= upper) % 2:
+            total += (upper - lower) ** 2
+    return total
+
+
+def check_optimal(players, round_number, seed):
+    result = pair_round(players, round_number, seed)
+    ids = sorted(p.id for p in players)
+    seen = [pid for pair in result.pairs for pid in pair.ids]
+    if result.bye is not None:
+        seen.append(result.bye.player_id)
+    assert sorted(seen) == ids
+    assert (result.bye is not None) == (len(players) % 2 == 1)
+
+    pairs = [pair.ids for pair in result.pairs]
+    bye_id = result.bye.player_id if result.bye else None
+    reported = result.cost.key()
+    assert cost_key(players, pairs, bye_id) == reported
+    assert reported == reference_optimum(players)
+
+    meetings = met(players)
+    for pair in result.pairs:
+        reason_codes = [reason.code for reason in pair.reasons]
+        assert (ReasonCode.REMATCH in reason_codes) == (pair.low_id in meetings[pair.high_id])
+        assert (ReasonCode.PAIR_DOWN in reason_codes) == (pair.high_points != pair.low_points)
+        assert pair.high_points >= pair.low_points
+    order = [(-p.high_points, -p.low_points) for p in result.pairs]
+    assert order == sorted(order)
+    if result.method == "lower_bound":
+        assert reported == (0, 0, 0, lower_bound(players, bye_id))
+    return result
+
+
+@st.composite
+def simulated_fields(draw, max_players, min_players=0):
+    """A tournament after a few random rounds, paired by the engine, with drops and late
+    entries; ranks are the simulated standings (distinct)."""
+    entrants = draw(st.integers(min_players, max_players))
+    swiss = SimulatedSwiss(
+        seed=draw(st.integers(0, 2**32)),
+        draw_rate=draw(st.sampled_from([0.0, 0.05, 0.3])),
+        drop_rate=draw(st.sampled_from([0.0, 0.03, 0.15])),
+    )
+    swiss.enter(entrants)
+    rounds = draw(st.integers(0, 9))
+    late_round = draw(st.integers(0, 9))
+    for round_index in range(rounds):
+        if round_index == late_round:
+            swiss.enter(draw(st.integers(0, 5)))
+        swiss.play_round()
+    return swiss.active_players(), rounds + 1
+
+
+@st.composite
+def arbitrary_fields(draw, max_players):
+    """Histories no real tournament would produce: any points, any meetings, any byes."""
+    count = draw(st.integers(0, max_players))
+    density = draw(st.sampled_from([0.0, 0.1, 0.3, 0.6, 0.9]))
+    ranks = draw(st.permutations(range(1, count + 1)))
+    players = []
+    meetings = {pid: set() for pid in range(count)}
+    for a in range(count):
+        for b in range(a + 1, count):
+            if draw(st.floats(0, 1)) < density:
+                meetings[a].add(b)
+                meetings[b].add(a)
+    for pid in range(count):
+        players.append(
+            PairingPlayer(
+                id=pid,
+                points=draw(st.integers(0, 12)),
+                opponents=frozenset(meetings[pid]),
+                byes=draw(st.integers(0, 2)),
+                rank=ranks[pid],
+            )
+        )
+    return players
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(field=simulated_fields(max_players=60), seed=st.integers(0, 10**9))
+def test_simulated_tournaments_are_paired_optimally(field, seed):
+    players, round_number = field
+    check_optimal(players, round_number, seed)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(field=simulated_fields(max_players=200, min_players=120), seed=st.integers(0, 10**9))
+def test_simulated_tournaments_up_to_200_players_are_paired_optimally(field, seed):
+    players, round_number = field
+    check_optimal(players, round_number, seed)
+
+
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(players=arbitrary_fields(max_players=14), seed=st.integers(0, 10**9))
+def test_arbitrary_histories_are_paired_optimally(players, seed):
+    check_optimal(players, 5, seed)
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(players=arbitrary_fields(max_players=40), seed=st.integers(0, 10**9))
+def test_larger_arbitrary_histories_are_paired_optimally(players, seed):
+    check_optimal(players, 5, seed)
+
+
+@pytest.mark.slow
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(field=simulated_fields(max_players=220, min_players=60), seed=st.integers(0, 10**9))
+def test_many_simulated_tournaments_up_to_220_players_are_paired_optimally(field, seed):
+    players, round_number = field
+    check_optimal(players, round_number, seed)
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=400,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(players=arbitrary_fields(max_players=60), seed=st.integers(0, 10**9))
+def test_many_arbitrary_histories_are_paired_optimally(players, seed):
+    check_optimal(players, 5, seed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(6))
+def test_long_tournaments_stay_optimal_round_after_round(seed):
+    # 40 players through 14 rounds: late rounds force rematches and repeat byes.
+    swiss = SimulatedSwiss(seed=seed, draw_rate=0.1, drop_rate=0.04)
+    swiss.enter(40)
+    for round_number in range(1, 15):
+        result = check_optimal(swiss.active_players(), round_number, seed)
+        swiss.record(result)
+        swiss.rounds_played += 1
