@@ -1,1 +1,389 @@
+"""Tournaments: registration, rounds, matches, result versions, swaps, penalties, audit.
 
+The rules these rows obey are enforced in tournaments/services.py; the pure parts
+(pairing, standings, top cut) live in tournaments/pairing/ and tournaments/standings.py.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from players.models import DiceSet, Player
+
+TOP_CUT_SIZES = (0, 2, 4, 8, 16, 32)
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        REGISTRATION = "registration", _("Registration open")
+        CHECK_IN = "check_in", _("Check-in")
+        SWISS = "swiss", _("Swiss rounds")
+        TOP_CUT = "top_cut", _("Top cut")
+        FINISHED = "finished", _("Finished")
+
+    class LateEntry(models.TextChoices):
+        LOSSES = "losses", _("Missed rounds count as match losses")
+        NOTHING = "nothing", _("Missed rounds count as nothing (not played)")
+
+    class Floor(models.TextChoices):
+        THIRD = "1/3", _("Exactly one third")
+        MTR = "0.33", _("0.33 as printed in the tournament rules")
+
+    name = models.CharField(_("name"), max_length=120)
+    date = models.DateField(_("date"))
+    venue = models.CharField(_("venue"), max_length=160, blank=True)
+    organiser = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organised_tournaments"
+    )
+    head_judge = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="head_judged_tournaments",
+    )
+    floor_judges = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="judged_tournaments"
+    )
+    status = models.CharField(
+        max_length=20, choices=Status.choices, default=Status.DRAFT, db_index=True
+    )
+    swiss_rounds = models.PositiveSmallIntegerField(
+        _("Swiss rounds"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: decided from the player count when Swiss starts."),
+    )
+    top_cut_size = models.PositiveSmallIntegerField(
+        _("top cut"),
+        default=8,
+        choices=[(n, str(n) if n else _("no top cut")) for n in TOP_CUT_SIZES],
+    )
+    match_minutes = models.PositiveSmallIntegerField(_("match time limit (minutes)"), default=45)
+    game_minutes = models.PositiveSmallIntegerField(_("game time limit (minutes)"), default=20)
+    late_entry = models.CharField(
+        max_length=10, choices=LateEntry.choices, default=LateEntry.LOSSES
+    )
+    percentage_floor = models.CharField(max_length=5, choices=Floor.choices, default=Floor.THIRD)
+    tiebreakers = models.JSONField(
+        default=list, blank=True, help_text=_("Order of tiebreakers; empty: points, OMW, GWP, OGW.")
+    )
+    top_cut_seeds = models.JSONField(
+        default=list,
+        blank=True,
+        help_text=_("Registration ids in seed order, fixed when the top cut starts."),
+    )
+    publish_pairings = models.BooleanField(_("pairings public"), default=True)
+    publish_standings = models.BooleanField(_("standings public"), default=True)
+    publish_results = models.BooleanField(_("results public"), default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "name"]
+
+    def __str__(self):
+        return f"{self.name} ({self.date})"
+
+
+class Registration(models.Model):
+    """A player in a tournament with the frozen snapshot of the set they registered."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="registrations"
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
+    dice_set = models.ForeignKey(
+        DiceSet, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    playing_dice = models.JSONField(help_text=_("The registered playing set (snapshot)."))
+    additional_dice = models.JSONField(default=list, blank=True)
+    checked_in = models.BooleanField(default=False)
+    dropped = models.BooleanField(default=False, db_index=True)
+    dropped_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    disqualified = models.BooleanField(default=False)
+    late_entry_round = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text=_("The first round this player could be paired in, for late entries."),
+    )
+    registered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "player__display_name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"], name="one_registration_per_player"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.player.display_name} @ {self.tournament.name}"
+
+
+class Round(models.Model):
+    class Stage(models.TextChoices):
+        SWISS = "swiss", _("Swiss")
+        TOP_CUT = "top_cut", _("Top cut")
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft pairings")
+        PUBLISHED = "published", _("Pairings published")
+        IN_PROGRESS = "in_progress", _("In progress")
+        COMPLETE = "complete", _("All results confirmed")
+        CLOSED = "closed", _("Closed")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    stage = models.CharField(max_length=10, choices=Stage.choices, default=Stage.SWISS)
+    status = models.CharField(max_length=15, choices=Status.choices, default=Status.DRAFT)
+    pairing_seed = models.CharField(
+        max_length=64, help_text=_("Seed the pairing was derived from.")
+    )
+    pairing_cost = models.JSONField(default=dict, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique")
+        ]
+
+    def __str__(self):
+        return f"{self.tournament.name} round {self.number}"
+
+
+class Match(models.Model):
+    """One pairing of a round: best of three (first to two game wins), or a bye."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Awaiting result")
+        REPORTED = "reported", _("Reported, awaiting confirmation")
+        DISPUTED = "disputed", _("Disputed")
+        CONFIRMED = "confirmed", _("Confirmed")
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    table = models.PositiveIntegerField(null=True, blank=True, help_text=_("Empty for a bye."))
+    player_a = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="+")
+    player_b = models.ForeignKey(
+        Registration, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    bracket_position = models.PositiveSmallIntegerField(null=True, blank=True)
+    reasons = models.JSONField(
+        default=list, blank=True, help_text=_("Why these players were paired.")
+    )
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True
+    )
+    # The confirmed result, copied from the confirmed ResultSubmission for fast reads.
+    games_a = models.PositiveSmallIntegerField(default=0)
+    games_b = models.PositiveSmallIntegerField(default=0)
+    games_drawn = models.PositiveSmallIntegerField(default=0)
+    match_loss_a = models.BooleanField(default=False)
+    match_loss_b = models.BooleanField(default=False)
+    winner = models.ForeignKey(
+        Registration, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    current_game = models.PositiveSmallIntegerField(
+        default=1, help_text=_("The game being played (1-3).")
+    )
+    current_game_started_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(
+        default=0, help_text=_("Bumped on every change (compare-and-set).")
+    )
+
+    class Meta:
+        ordering = ["round_id", "table", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "table"], name="table_unique_in_round"),
+            models.CheckConstraint(
+                condition=~Q(player_a=models.F("player_b")), name="match_two_different_players"
+            ),
+        ]
+        verbose_name_plural = "matches"
+
+    def __str__(self):
+        b = self.player_b.player.display_name if self.player_b_id else "BYE"
+        return f"R{self.round.number} T{self.table}: {self.player_a.player.display_name} v {b}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.player_b_id is None
+
+    def side_of(self, registration_id: int) -> str | None:
+        if registration_id == self.player_a_id:
+            return "a"
+        if registration_id == self.player_b_id:
+            return "b"
+        return None
+
+
+class ResultSubmission(models.Model):
+    """One version of a match result. Never edited: a change is a new version."""
+
+    class Source(models.TextChoices):
+        JUDGE = "judge", _("Judge")
+        PLAYER = "player", _("Player")
+        SYSTEM = "system", _("System (bye, online game, clock)")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Awaiting the opponent's confirmation")
+        CONFIRMED = "confirmed", _("Confirmed")
+        REJECTED = "rejected", _("Rejected by the opponent")
+        SUPERSEDED = "superseded", _("Superseded by a later version")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="submissions")
+    number = models.PositiveIntegerField(help_text=_("Version number within the match."))
+    source = models.CharField(max_length=10, choices=Source.choices)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    submitted_for = models.ForeignKey(
+        Registration, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    games = models.JSONField(help_text=_('Game outcomes in order: "a", "b" or "draw".'))
+    match_loss_a = models.BooleanField(default=False)
+    match_loss_b = models.BooleanField(default=False)
+    intentional_draw = models.BooleanField(default=False)
+    conceded_by = models.CharField(max_length=1, blank=True, choices=[("a", "A"), ("b", "B")])
+    note = models.CharField(max_length=300, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, db_index=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="result_version_unique"),
+            # The guard against two confirmed results for one match lives in the database.
+            models.UniqueConstraint(
+                fields=["match"],
+                condition=Q(status="confirmed"),
+                name="one_confirmed_result_per_match",
+            ),
+        ]
+
+    def __str__(self):
+        return f"v{self.number} of match {self.match_id}: {'-'.join(self.games) or 'no games'} ({self.status})"
+
+
+class GameResult(models.Model):
+    """One game of a match as confirmed, with the playing set each player used."""
+
+    class Outcome(models.TextChoices):
+        A = "a", _("Player A won")
+        B = "b", _("Player B won")
+        DRAW = "draw", _("Draw")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField()
+    outcome = models.CharField(max_length=4, choices=Outcome.choices)
+    playing_set_a = models.JSONField(default=list)
+    playing_set_b = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["match_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="game_number_unique")
+        ]
+
+    def __str__(self):
+        return f"match {self.match_id} game {self.number}: {self.outcome}"
+
+
+class SetSwap(models.Model):
+    """Dice swapped between the playing set and the additional set before a game.
+
+    Secret until ``before_game`` starts (Tournament Rules: "the swap of dice takes
+    place secretly, but players must show the resulting playing set to the opponent
+    before the start of the next round").
+    """
+
+    registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="swaps")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="swaps")
+    before_game = models.PositiveSmallIntegerField()
+    swapped_out = models.JSONField(
+        help_text=_("Dice moved from the playing set to the additional set.")
+    )
+    swapped_in = models.JSONField(
+        help_text=_("Dice moved from the additional set to the playing set.")
+    )
+    playing_after = models.JSONField()
+    additional_after = models.JSONField()
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    superseded = models.BooleanField(
+        default=False, help_text=_("Replaced by a later swap for the same game.")
+    )
+
+    class Meta:
+        ordering = ["registration_id", "match_id", "before_game", "created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["registration", "match", "before_game"],
+                condition=Q(superseded=False),
+                name="one_live_swap_per_game",
+            )
+        ]
+
+    def __str__(self):
+        return f"swap of registration {self.registration_id} before game {self.before_game} of match {self.match_id}"
+
+
+class Penalty(models.Model):
+    class Kind(models.TextChoices):
+        WARNING = "warning", _("Warning")
+        GAME_LOSS = "game_loss", _("Game loss")
+        MATCH_LOSS = "match_loss", _("Match loss")
+        DISQUALIFICATION = "disqualification", _("Disqualification")
+
+    registration = models.ForeignKey(
+        Registration, on_delete=models.CASCADE, related_name="penalties"
+    )
+    match = models.ForeignKey(
+        Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="penalties"
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    reason = models.CharField(max_length=300)
+    judge = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "penalties"
+
+    def __str__(self):
+        return f"{self.get_kind_display()} for registration {self.registration_id}"
+
+
+class AuditEntry(models.Model):
+    """Every state change of a tournament: who, when, what, before and after."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    action = models.CharField(max_length=60, db_index=True)
+    object_type = models.CharField(max_length=40)
+    object_id = models.PositiveBigIntegerField(null=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    reason = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self):
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}"

@@ -1,0 +1,162 @@
+"""Reads: everything a page, the API or a service needs, in a constant number of queries."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+
+from tournaments.match_rules import GAMES_TO_WIN
+from tournaments.models import Match, Registration, Round, SetSwap, Tournament
+from tournaments.pairing import PairingPlayer
+from tournaments.pairing.topcut import record_winners, seed_bracket
+from tournaments.standings import MatchRecord, PlayerEntry, Standings, compute_standings
+
+
+def _swiss_matches(tournament) -> list[Match]:
+    return list(
+        Match.objects.filter(round__tournament=tournament, round__stage=Round.Stage.SWISS)
+        .exclude(round__status=Round.Status.DRAFT)
+        .select_related("round")
+        .order_by("round__number", "table")
+    )
+
+
+def match_records(tournament, registrations, matches) -> list[MatchRecord]:
+    """Confirmed Swiss results as the standings see them, plus missed rounds of late entries."""
+    records = []
+    for match in matches:
+        if match.status != Match.Status.CONFIRMED:
+            continue
+        number = match.round.number
+        if match.is_bye:
+            records.append(MatchRecord.bye(number, match.player_a_id))
+        else:
+            records.append(
+                MatchRecord(
+                    number,
+                    match.player_a_id,
+                    match.player_b_id,
+                    match.games_a,
+                    match.games_b,
+                    match.games_drawn,
+                    match.match_loss_a,
+                    match.match_loss_b,
+                )
+            )
+    if tournament.late_entry == Tournament.LateEntry.LOSSES:
+        for registration in registrations:
+            for number in range(1, (registration.late_entry_round or 1)):
+                records.append(MatchRecord.missed_round_loss(number, registration.pk))
+    return records
+
+
+def standings(tournament, *, registrations=None, matches=None) -> Standings:
+    """Standings of the Swiss stage: two queries whatever the size of the event."""
+    registrations = (
+        registrations
+        if registrations is not None
+        else list(Registration.objects.filter(tournament=tournament).select_related("player"))
+    )
+    matches = matches if matches is not None else _swiss_matches(tournament)
+    players = [PlayerEntry(r.pk, r.player.display_name, dropped=r.dropped) for r in registrations]
+    floor = (
+        Fraction(1, 3)
+        if tournament.percentage_floor == Tournament.Floor.THIRD
+        else Fraction(33, 100)
+    )
+    options = {"floor": floor}
+    if tournament.tiebreakers:
+        options["tiebreakers"] = tournament.tiebreakers
+    return compute_standings(players, match_records(tournament, registrations, matches), **options)
+
+
+def pairing_players(tournament, *, round_number: int) -> list[PairingPlayer]:
+    registrations = list(
+        Registration.objects.filter(tournament=tournament).select_related("player")
+    )
+    matches = _swiss_matches(tournament)
+    table = standings(tournament, registrations=registrations, matches=matches)
+    opponents: dict[int, set[int]] = defaultdict(set)
+    byes: dict[int, int] = defaultdict(int)
+    for match in matches:
+        if match.is_bye:
+            byes[match.player_a_id] += 1
+        else:
+            opponents[match.player_a_id].add(match.player_b_id)
+            opponents[match.player_b_id].add(match.player_a_id)
+    players = []
+    for registration in registrations:
+        if registration.dropped or (registration.late_entry_round or 1) > round_number:
+            continue
+        row = table.row(registration.pk)
+        players.append(
+            PairingPlayer(
+                id=registration.pk,
+                points=row.match_points,
+                opponents=frozenset(opponents[registration.pk]),
+                byes=byes[registration.pk],
+                rank=row.rank,
+            )
+        )
+    return players
+
+
+def _ordered_swaps(registration: Registration, *, exclude=None):
+    swaps = (
+        SetSwap.objects.filter(registration=registration, superseded=False)
+        .select_related("match__round")
+        .order_by("match__round__number", "before_game", "created_at")
+    )
+    return [s for s in swaps if exclude is None or s.pk != exclude.pk]
+
+
+def current_sets(registration: Registration, *, exclude=None) -> tuple[list[dict], list[dict]]:
+    """The playing and additional sets after every swap so far (the last swap wins)."""
+    swaps = _ordered_swaps(registration, exclude=exclude)
+    if swaps:
+        return list(swaps[-1].playing_after), list(swaps[-1].additional_after)
+    return list(registration.playing_dice), list(registration.additional_dice)
+
+
+def playing_set_for_game(registration: Registration, match: Match, game_number: int) -> list[dict]:
+    """The playing set in force for one game: every swap made before it."""
+    playing = list(registration.playing_dice)
+    for swap in _ordered_swaps(registration):
+        round_number = swap.match.round.number
+        if round_number < match.round.number or (
+            swap.match_id == match.pk and swap.before_game <= game_number
+        ):
+            playing = list(swap.playing_after)
+    return playing
+
+
+def swap_visible_to(swap: SetSwap, viewer_registration_id: int | None, *, is_judge: bool) -> bool:
+    """A swap is secret until the game it was made for starts (or the match ends)."""
+    if is_judge or swap.registration_id == viewer_registration_id:
+        return True
+    match = swap.match
+    return (
+        match.status == Match.Status.CONFIRMED
+        or (match.current_game_started_at is not None and match.current_game >= swap.before_game)
+        or match.current_game > swap.before_game
+    )
+
+
+def bracket(tournament):
+    """The top-cut bracket: the stored seeds replayed with the confirmed winners."""
+    seeds = tournament.top_cut_seeds
+    result = seed_bracket(seeds, len(seeds))
+    winners = (
+        Match.objects.filter(
+            round__tournament=tournament,
+            round__stage=Round.Stage.TOP_CUT,
+            status=Match.Status.CONFIRMED,
+        )
+        .order_by("round__number", "bracket_position")
+        .values_list("winner_id", flat=True)
+    )
+    return record_winners(result, [w for w in winners if w is not None])
+
+
+def match_is_decided(games_a: int, games_b: int) -> bool:
+    return max(games_a, games_b) >= GAMES_TO_WIN
