@@ -5,9 +5,9 @@ import random
 import pytest
 from django.core.exceptions import ValidationError
 
+from tests.tournaments.conftest import play_round_by_judge
 from tournaments import selectors, services
 from tournaments.models import AuditEntry, Match, Round, Tournament
-from tests.tournaments.conftest import play_round_by_judge
 
 pytestmark = pytest.mark.django_db
 

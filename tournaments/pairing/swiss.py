@@ -319,9 +319,6 @@ class _Field:
         points = sorted(by_points, reverse=True)
         return [by_points[p] for p in points], points
 
-    def allowed(self, a: int, b: int) -> bool:
-        return b not in self.opp[a]
-
     def chain(
         self,
         groups: list[list[int]],
