@@ -200,6 +200,11 @@ def evaluate_pairing(
     return field.cost_of(pair_list, bye_id)
 
 
+# (share of the bound, pairs inside the window, window players the floaters entering from
+# above must play, window players leaving downwards)
+_WindowPlan = tuple[int, list[tuple[int, int]], list[int], list[int]]
+
+
 class _ChainFailure(Exception):
     def __init__(self, group_index: int) -> None:
         super().__init__(group_index)
@@ -525,7 +530,7 @@ class _Field:
         spread = points[0] - points[-1]
         # Any rematch outweighs every possible total of squared differences.
         rematch_weight = (prefix[-1] // 2 + 2) * spread * spread + 1
-        solved: dict[tuple[int, int], tuple[int, list[int], list[int]] | None] = {}
+        solved: dict[tuple[int, int], _WindowPlan | None] = {}
         windows: list[list[int]] = [[trouble, trouble]]
 
         for _ in range(2 * len(groups) + 2):
@@ -620,7 +625,7 @@ class _Field:
         first: int,
         last: int,
         rematch_weight: int,
-    ) -> tuple[int, list[tuple[int, int]], list[int], list[int]] | None:
+    ) -> _WindowPlan | None:
         """The window's share of the bound and a matching reaching it.
 
         Returns (value, pairs inside the window, players the entering floaters must play,
