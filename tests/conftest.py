@@ -23,6 +23,12 @@ VALID_ADDITIONAL = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Tests create many users; the production hasher is slow on purpose."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def valid_playing():
     return [dict(d) for d in VALID_PLAYING]
