@@ -1,0 +1,816 @@
+"""REST API for tournaments. Views are thin: reads go through the selectors and
+prefetching querysets, every write through tournaments/services.py, which checks the
+roles again and raises ValidationError (400) or PermissionDenied (403).
+
+Who sees what:
+- organisers and judges of a tournament see everything (drafts, audit, queue, swaps);
+- the two players of a match see that match, its result history and their own swaps;
+- everyone else (the public) sees pairings, standings and results only while the
+  tournament's publish switches are on, and never a swap that is still secret.
+"""
+
+import csv
+import io
+
+from django.db.models import Count, Prefetch, Q
+from django.http import Http404, HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, permissions, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.response import Response
+
+from players.models import Player
+from players.roles import is_organiser
+from tournaments import selectors, services
+from tournaments import serializers as s
+from tournaments.models import (
+    AuditEntry,
+    Match,
+    Penalty,
+    Registration,
+    ResultSubmission,
+    Round,
+    SetSwap,
+    Tournament,
+)
+from tournaments.permissions import can_judge
+
+PAIRINGS_HIDDEN = "The organiser has not made the pairings public."
+STANDINGS_HIDDEN = "The organiser has not made the standings public."
+RESULTS_HIDDEN = "The organiser has not made the results public."
+
+SIDE_RELATED = ("player_a__player", "player_b__player")
+
+
+def _matches_queryset():
+    return Match.objects.select_related(*SIDE_RELATED).order_by("table", "id")
+
+
+def _own_registration_id(request, tournament) -> int | None:
+    """The viewer's registration in this tournament (one query, cached per request)."""
+    user = request.user
+    if not user.is_authenticated:
+        return None
+    cache = request.__dict__.setdefault("_own_registrations", {})
+    if tournament.pk not in cache:
+        cache[tournament.pk] = (
+            Registration.objects.filter(tournament=tournament, player__user=user)
+            .values_list("pk", flat=True)
+            .first()
+        )
+    return cache[tournament.pk]
+
+
+def _require_judge(request, tournament):
+    if not can_judge(request.user, tournament):
+        raise PermissionDenied("Only the tournament's judges and organisers may see this.")
+
+
+def _csv_response(filename: str, header: list[str], rows) -> HttpResponse:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(header)
+    writer.writerows(rows)
+    response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _visible_rounds(tournament, *, staff: bool):
+    rounds = tournament.rounds.all()
+    if not staff:
+        rounds = rounds.exclude(status=Round.Status.DRAFT)
+    return rounds.prefetch_related(Prefetch("matches", queryset=_matches_queryset()))
+
+
+# --- tournaments ----------------------------------------------------------------------
+
+
+class TournamentViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Tournaments. Drafts are seen by their organisers only."""
+
+    serializer_class = s.TournamentSerializer
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    def get_queryset(self):
+        user = self.request.user
+        queryset = (
+            Tournament.objects.select_related("organiser", "head_judge")
+            .prefetch_related("floor_judges")
+            .annotate(player_count=Count("registrations", filter=Q(registrations__dropped=False)))
+            .order_by("-date", "name", "id")
+        )
+        if is_organiser(user):
+            return queryset
+        visible = ~Q(status=Tournament.Status.DRAFT)
+        if user.is_authenticated:
+            visible |= Q(organiser=user)
+        return queryset.filter(visible)
+
+    def tournament(self) -> Tournament:
+        return self.get_object()
+
+    @extend_schema(request=s.TournamentSerializer, responses={201: s.TournamentSerializer})
+    def create(self, request, *args, **kwargs):
+        """Organisers create a tournament (in draft)."""
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        tournament = services.create_tournament(
+            organiser=request.user, name=data.pop("name"), date=data.pop("date"), **data
+        )
+        tournament = self.get_queryset().get(pk=tournament.pk)
+        return Response(self.get_serializer(tournament).data, status=status.HTTP_201_CREATED)
+
+    # lifecycle -------------------------------------------------------------------------
+
+    def _answer(self, tournament):
+        return Response(self.get_serializer(self.get_queryset().get(pk=tournament.pk)).data)
+
+    @extend_schema(request=s.StatusChangeSerializer, responses=s.TournamentSerializer)
+    @action(detail=True, methods=["post"])
+    def status(self, request, pk=None):
+        """Organisers: draft <-> registration <-> check-in."""
+        data = _valid(s.StatusChangeSerializer, request)
+        return self._answer(
+            services.change_status(tournament=self.tournament(), to=data["status"], by=request.user)
+        )
+
+    @extend_schema(request=s.SeedSerializer, responses={201: s.RoundOutSerializer})
+    @action(detail=True, methods=["post"])
+    def pair(self, request, pk=None):
+        """Organisers: pair the next Swiss round as a draft (the first starts the Swiss)."""
+        data = _valid(s.SeedSerializer, request)
+        round_ = services.pair_next_round(
+            tournament=self.tournament(), by=request.user, seed=data.get("seed") or None
+        )
+        return Response(_round_answer(round_, request), status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={201: s.RoundOutSerializer, 200: s.TournamentSerializer})
+    @action(detail=True, methods=["post"], url_path="top-cut")
+    def top_cut(self, request, pk=None):
+        """Organisers: seed the top cut from the final standings and pair its first round."""
+        result = services.start_top_cut(tournament=self.tournament(), by=request.user)
+        if isinstance(result, Tournament):  # no top cut: the tournament is finished
+            return self._answer(result)
+        return Response(_round_answer(result, request), status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses=s.TournamentSerializer)
+    @action(detail=True, methods=["post"])
+    def finish(self, request, pk=None):
+        """Organisers: finish the tournament once every round is closed."""
+        return self._answer(
+            services.finish_tournament(tournament=self.tournament(), by=request.user)
+        )
+
+    # registrations ---------------------------------------------------------------------
+
+    @extend_schema(methods=["get"], responses=s.RegistrationSerializer(many=True), request=None)
+    @extend_schema(
+        methods=["post"], request=s.RegisterSerializer, responses={201: s.RegistrationSerializer}
+    )
+    @action(detail=True, methods=["get", "post"])
+    def registrations(self, request, pk=None):
+        """GET: everyone registered with the registered sets (the set reveal; never the
+        swaps made since). POST: a player registers with one of their dice sets;
+        organisers may register any player."""
+        tournament = self.tournament()
+        if request.method == "GET":
+            queryset = tournament.registrations.select_related("player").order_by(
+                "player__display_name", "id"
+            )
+            return Response(s.RegistrationSerializer(queryset, many=True).data)
+        data = _valid(s.RegisterSerializer, request)
+        player = data.get("player")
+        if player is None:
+            player = Player.objects.filter(user=request.user).first()
+            if player is None:
+                raise ValidationError(
+                    {"player": ["Create your player profile first, or say which player."]}
+                )
+        registration = services.register(
+            tournament=tournament, player=player, dice_set=data["dice_set"], by=request.user
+        )
+        registration = Registration.objects.select_related("player").get(pk=registration.pk)
+        return Response(s.RegistrationSerializer(registration).data, status=status.HTTP_201_CREATED)
+
+    # rounds, standings, bracket --------------------------------------------------------
+
+    @extend_schema(request=None, responses=s.RoundListSerializer)
+    @action(detail=True, methods=["get"])
+    def rounds(self, request, pk=None):
+        """Rounds with their matches. The public sees published rounds while pairings are
+        public (results only while results are public); judges see drafts too."""
+        tournament = self.tournament()
+        staff = can_judge(request.user, tournament)
+        if not staff and not tournament.publish_pairings:
+            return Response({"published": False, "detail": PAIRINGS_HIDDEN, "results": []})
+        show_results = staff or tournament.publish_results
+        rounds = _visible_rounds(tournament, staff=staff)
+        return Response(
+            {
+                "published": True,
+                "detail": None if show_results else RESULTS_HIDDEN,
+                "results": [
+                    s.round_data(r, show_results=show_results, staff=staff) for r in rounds
+                ],
+            }
+        )
+
+    @extend_schema(request=None, responses=s.MatchOutSerializer)
+    @action(detail=True, methods=["get"], url_path="my-match")
+    def my_match(self, request, pk=None):
+        """The signed-in player's latest published match (opponent, table, result)."""
+        tournament = self.tournament()
+        own = _own_registration_id(request, tournament)
+        if own is None:
+            raise Http404("You are not registered in this tournament.")
+        match = (
+            _matches_queryset()
+            .filter(round__tournament=tournament)
+            .filter(Q(player_a_id=own) | Q(player_b_id=own))
+            .exclude(round__status=Round.Status.DRAFT)
+            .order_by("-round__number")
+            .first()
+        )
+        if match is None:
+            raise Http404("You have no published match yet.")
+        return Response(s.match_data(match, show_results=True))
+
+    def _standings(self, request):
+        tournament = self.tournament()
+        staff = can_judge(request.user, tournament)
+        if not staff and not tournament.publish_standings:
+            return tournament, None
+        return tournament, selectors.standings(tournament)
+
+    @extend_schema(request=None, responses=s.StandingsOutSerializer)
+    @action(detail=True, methods=["get"])
+    def standings(self, request, pk=None):
+        """Swiss standings: rank, points, record, MWP/GWP/OMW/OGW as exact fractions and
+        rounded percentages, and each row's arithmetic."""
+        tournament, table = self._standings(request)
+        if table is None:
+            return Response(
+                {
+                    "published": False,
+                    "detail": STANDINGS_HIDDEN,
+                    "tiebreakers": [],
+                    "floor": "",
+                    "rows": [],
+                }
+            )
+        return Response(
+            {
+                "published": True,
+                "detail": None,
+                "tiebreakers": [str(t) for t in table.tiebreakers],
+                "floor": str(table.floor),
+                "rows": [s.standings_row_data(row, table.explain(row.player_id)) for row in table],
+            }
+        )
+
+    @extend_schema(request=None, responses={(200, "text/csv"): OpenApiTypes.STR})
+    @action(detail=True, methods=["get"], url_path="standings/csv")
+    def standings_csv(self, request, pk=None):
+        """The standings as CSV (organisers and judges; the public while published)."""
+        tournament, table = self._standings(request)
+        if table is None:
+            raise Http404(STANDINGS_HIDDEN)
+        rows = (
+            (
+                row.rank,
+                row.name,
+                row.player_id,
+                row.match_points,
+                row.record,
+                "yes" if row.dropped else "",
+                str(row.match_win),
+                s.format_percentage(row.match_win),
+                str(row.game_win),
+                s.format_percentage(row.game_win),
+                str(row.opponents_match_win),
+                s.format_percentage(row.opponents_match_win),
+                str(row.opponents_game_win),
+                s.format_percentage(row.opponents_game_win),
+            )
+            for row in table
+        )
+        header = [
+            "rank",
+            "name",
+            "registration",
+            "points",
+            "record",
+            "dropped",
+            "mwp",
+            "mwp_percent",
+            "gwp",
+            "gwp_percent",
+            "omw",
+            "omw_percent",
+            "ogw",
+            "ogw_percent",
+        ]
+        return _csv_response(f"standings-{tournament.pk}.csv", header, rows)
+
+    @extend_schema(
+        request=None,
+        parameters=[OpenApiParameter("round", int, description="Round number; default: latest")],
+        responses={(200, "text/csv"): OpenApiTypes.STR},
+    )
+    @action(detail=True, methods=["get"], url_path="pairings/csv")
+    def pairings_csv(self, request, pk=None):
+        """One round's pairings as CSV (organisers and judges; the public while published)."""
+        tournament = self.tournament()
+        staff = can_judge(request.user, tournament)
+        if not staff and not tournament.publish_pairings:
+            raise Http404(PAIRINGS_HIDDEN)
+        rounds = tournament.rounds.all() if staff else tournament.rounds.exclude(status="draft")
+        number = request.query_params.get("round")
+        if number is not None:
+            if not number.isdigit():
+                raise ValidationError({"round": ["Give a round number."]})
+            round_ = rounds.filter(number=int(number)).first()
+        else:
+            round_ = rounds.order_by("-number").first()
+        if round_ is None:
+            raise Http404("No such round.")
+        show_results = staff or tournament.publish_results
+        rows = []
+        for match in _matches_queryset().filter(round=round_):
+            result = s.result_data(match) if show_results else None
+            rows.append(
+                (
+                    round_.number,
+                    match.table or "",
+                    match.player_a.player.display_name,
+                    match.player_b.player.display_name if match.player_b_id else "BYE",
+                    result["score"] if result else "",
+                )
+            )
+        return _csv_response(
+            f"pairings-{tournament.pk}-round-{round_.number}.csv",
+            ["round", "table", "player_a", "player_b", "result"],
+            rows,
+        )
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @action(detail=True, methods=["get"])
+    def bracket(self, request, pk=None):
+        """The top-cut bracket: rounds, matches, seeds and winners."""
+        tournament = self.tournament()
+        staff = can_judge(request.user, tournament)
+        if not staff and not tournament.publish_pairings:
+            return Response({"started": False, "detail": PAIRINGS_HIDDEN, "rounds": []})
+        if not tournament.top_cut_seeds:
+            return Response({"started": False, "detail": "No top cut yet.", "rounds": []})
+        bracket = selectors.bracket(tournament)
+        show_winners = staff or tournament.publish_results
+        names = dict(
+            Registration.objects.filter(pk__in=bracket.seeds).values_list(
+                "pk", "player__display_name"
+            )
+        )
+
+        def slot(player_id, seed):
+            if player_id is None:
+                return None
+            return {"registration": player_id, "name": names.get(player_id), "seed": seed}
+
+        return Response(
+            {
+                "started": True,
+                "detail": None if show_winners else RESULTS_HIDDEN,
+                "size": bracket.size,
+                "seeds": [slot(pid, n) for n, pid in enumerate(bracket.seeds, start=1)],
+                "champion": bracket.champion if show_winners else None,
+                "rounds": [
+                    {
+                        "number": r.round_number,
+                        "name": r.name,
+                        "matches": [
+                            {
+                                "position": m.position,
+                                "a": slot(m.player_a, m.seed_a),
+                                "b": slot(m.player_b, m.seed_b),
+                                "winner": m.winner if show_winners else None,
+                            }
+                            for m in r.matches
+                        ],
+                    }
+                    for r in bracket.rounds
+                ],
+            }
+        )
+
+    # judges ----------------------------------------------------------------------------
+
+    @extend_schema(request=None, responses=s.AuditSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def audit(self, request, pk=None):
+        """The audit log, newest first, paginated (judges and organisers)."""
+        tournament = self.tournament()
+        _require_judge(request, tournament)
+        queryset = (
+            AuditEntry.objects.filter(tournament=tournament)
+            .select_related("actor")
+            .order_by("-created_at", "-id")
+        )
+        page = self.paginate_queryset(queryset)
+        return self.get_paginated_response(s.AuditSerializer(page, many=True).data)
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @action(detail=True, methods=["get"])
+    def queue(self, request, pk=None):
+        """The judges' queue: matches of the current round without a confirmed result,
+        disputed first, then reported, then pending; with their open submissions."""
+        tournament = self.tournament()
+        _require_judge(request, tournament)
+        round_ = tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("-number").first()
+        if round_ is None:
+            return Response({"round": None, "results": []})
+        open_versions = Prefetch(
+            "submissions",
+            queryset=ResultSubmission.objects.filter(
+                status__in=[ResultSubmission.Status.PENDING, ResultSubmission.Status.REJECTED]
+            )
+            .select_related("submitted_by", "confirmed_by")
+            .order_by("number"),
+            to_attr="open_submissions",
+        )
+        order = {Match.Status.DISPUTED: 0, Match.Status.REPORTED: 1, Match.Status.PENDING: 2}
+        matches = sorted(
+            _matches_queryset()
+            .filter(round=round_)
+            .exclude(status=Match.Status.CONFIRMED)
+            .prefetch_related(open_versions),
+            key=lambda m: (order.get(m.status, 3), m.table or 0, m.pk),
+        )
+        results = []
+        for match in matches:
+            data = s.match_data(match, show_results=True)
+            data["submissions"] = s.SubmissionSerializer(match.open_submissions, many=True).data
+            results.append(data)
+        return Response({"round": round_.number, "results": results})
+
+    @extend_schema(request=None, responses=s.PenaltySerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def penalties(self, request, pk=None):
+        """Every penalty of the tournament (judges and organisers)."""
+        tournament = self.tournament()
+        _require_judge(request, tournament)
+        queryset = Penalty.objects.filter(registration__tournament=tournament).select_related(
+            "judge", "registration__player"
+        )
+        return Response(s.PenaltySerializer(queryset, many=True).data)
+
+
+def _valid(serializer_class, request, **kwargs):
+    serializer = serializer_class(data=request.data, **kwargs)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _round_answer(round_, request):
+    round_ = (
+        Round.objects.select_related("tournament")
+        .prefetch_related(Prefetch("matches", queryset=_matches_queryset()))
+        .get(pk=round_.pk)
+    )
+    return s.round_data(round_, show_results=True, staff=can_judge(request.user, round_.tournament))
+
+
+# --- registrations --------------------------------------------------------------------
+
+
+class RegistrationViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """One registration; check in, drop, reinstate (the services check who may)."""
+
+    serializer_class = s.RegistrationSerializer
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    queryset = Registration.objects.select_related("player", "tournament").exclude(
+        tournament__status=Tournament.Status.DRAFT
+    )
+
+    def _answer(self, registration):
+        return Response(self.get_serializer(self.get_queryset().get(pk=registration.pk)).data)
+
+    @extend_schema(request=s.CheckInSerializer, responses=s.RegistrationSerializer)
+    @action(detail=True, methods=["post"], url_path="check-in")
+    def check_in(self, request, pk=None):
+        """The player or an organiser; ``checked_in: false`` undoes it."""
+        data = _valid(s.CheckInSerializer, request)
+        return self._answer(
+            services.check_in(
+                registration=self.get_object(), by=request.user, checked_in=data["checked_in"]
+            )
+        )
+
+    @extend_schema(request=s.ReasonSerializer, responses=s.RegistrationSerializer)
+    @action(detail=True, methods=["post"])
+    def drop(self, request, pk=None):
+        """The player, a judge or an organiser."""
+        data = _valid(s.ReasonSerializer, request)
+        return self._answer(
+            services.drop(registration=self.get_object(), by=request.user, reason=data["reason"])
+        )
+
+    @extend_schema(request=s.ReasonSerializer, responses=s.RegistrationSerializer)
+    @action(detail=True, methods=["post"])
+    def reinstate(self, request, pk=None):
+        """Organisers."""
+        data = _valid(s.ReasonSerializer, request)
+        return self._answer(
+            services.reinstate(
+                registration=self.get_object(), by=request.user, reason=data["reason"]
+            )
+        )
+
+
+# --- rounds ---------------------------------------------------------------------------
+
+
+class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """One round with its matches; publish, start, close, re-pair, edit a draft."""
+
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    queryset = Round.objects.select_related("tournament")
+    serializer_class = s.RoundOutSerializer
+
+    @extend_schema(responses=s.RoundOutSerializer)
+    def retrieve(self, request, *args, **kwargs):
+        round_ = self.get_object()
+        tournament = round_.tournament
+        staff = can_judge(request.user, tournament)
+        if not staff and (
+            round_.status == Round.Status.DRAFT
+            or tournament.status == Tournament.Status.DRAFT
+            or not tournament.publish_pairings
+        ):
+            raise Http404(PAIRINGS_HIDDEN)
+        round_ = (
+            self.get_queryset()
+            .prefetch_related(Prefetch("matches", queryset=_matches_queryset()))
+            .get(pk=round_.pk)
+        )
+        return Response(
+            s.round_data(round_, show_results=staff or tournament.publish_results, staff=staff)
+        )
+
+    def _answer(self, round_):
+        return Response(_round_answer(round_, self.request))
+
+    @extend_schema(request=None, responses=s.RoundOutSerializer)
+    @action(detail=True, methods=["post"])
+    def publish(self, request, pk=None):
+        """Organisers: publish draft pairings (byes get their 2-0 at once)."""
+        return self._answer(services.publish_round(round_=self.get_object(), by=request.user))
+
+    @extend_schema(request=None, responses=s.RoundOutSerializer)
+    @action(detail=True, methods=["post"])
+    def start(self, request, pk=None):
+        """Judges and organisers: start the clock of a published round."""
+        return self._answer(services.start_round(round_=self.get_object(), by=request.user))
+
+    @extend_schema(request=None, responses=s.RoundOutSerializer)
+    @action(detail=True, methods=["post"])
+    def close(self, request, pk=None):
+        """Organisers: close a round whose every result is confirmed."""
+        return self._answer(services.close_round(round_=self.get_object(), by=request.user))
+
+    @extend_schema(request=s.SeedSerializer, responses={201: s.RoundOutSerializer})
+    @action(detail=True, methods=["post"])
+    def repair(self, request, pk=None):
+        """Organisers: throw a draft Swiss pairing away and pair the round again. The new
+        round has a new id."""
+        data = _valid(s.SeedSerializer, request)
+        round_ = services.repair_round(
+            round_=self.get_object(), by=request.user, seed=data.get("seed") or None
+        )
+        return Response(_round_answer(round_, request), status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.SwapPlayersSerializer, responses=s.RoundOutSerializer)
+    @action(detail=True, methods=["post"], url_path="swap-players")
+    def swap_players(self, request, pk=None):
+        """Organisers: exchange two players between pairings of a draft, with a reason."""
+        round_ = self.get_object()
+        data = _valid(s.SwapPlayersSerializer, request)
+        for key in ("first", "second"):
+            if data[key].tournament_id != round_.tournament_id:
+                raise ValidationError({key: ["This player is not in this tournament."]})
+        return self._answer(
+            services.swap_players_in_draft(
+                round_=round_,
+                first=data["first"],
+                second=data["second"],
+                by=request.user,
+                reason=data["reason"],
+            )
+        )
+
+
+# --- matches --------------------------------------------------------------------------
+
+
+class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """One match: results (report, confirm, reject, history), games, swaps, penalties."""
+
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    queryset = Match.objects.select_related("round__tournament", *SIDE_RELATED)
+    serializer_class = s.MatchOutSerializer
+
+    def _roles(self, match):
+        """(is_judge, the viewer's registration id if they play this match)."""
+        tournament = match.round.tournament
+        judge = can_judge(self.request.user, tournament)
+        own = _own_registration_id(self.request, tournament)
+        player = own if own is not None and match.side_of(own) else None
+        return judge, player
+
+    def _visible_match(self):
+        match = self.get_object()
+        judge, player = self._roles(match)
+        tournament = match.round.tournament
+        if judge:
+            return match, judge, player
+        public = (
+            match.round.status != Round.Status.DRAFT
+            and tournament.status != Tournament.Status.DRAFT
+        )
+        if not public or (player is None and not tournament.publish_pairings):
+            raise Http404(PAIRINGS_HIDDEN)
+        return match, judge, player
+
+    def _answer(self, match, judge=True, player=None):
+        match = self.get_queryset().get(pk=match.pk)
+        show = judge or player is not None or match.round.tournament.publish_results
+        return Response(s.match_data(match, show_results=show))
+
+    @extend_schema(responses=s.MatchOutSerializer)
+    def retrieve(self, request, *args, **kwargs):
+        match, judge, player = self._visible_match()
+        data = self._answer(match, judge, player).data
+        return Response(data)
+
+    # results ---------------------------------------------------------------------------
+
+    @extend_schema(request=s.ReportSerializer, responses={201: s.SubmissionSerializer})
+    @action(detail=True, methods=["post"])
+    def report(self, request, pk=None):
+        """A player reports (the opponent confirms); a judge's entry is confirmed at once
+        and corrects an earlier result. ``expected_version`` guards against a change made
+        meanwhile."""
+        data = _valid(s.ReportSerializer, request)
+        submission = services.report_result(
+            match=self.get_object(),
+            by=request.user,
+            games=data["games"],
+            intentional_draw=data["intentional_draw"],
+            conceded_by=data["conceded_by"],
+            note=data["note"],
+            expected_version=data.get("expected_version"),
+        )
+        return Response(s.SubmissionSerializer(submission).data, status=status.HTTP_201_CREATED)
+
+    def _pending_submission(self, match, data) -> ResultSubmission:
+        pending = match.submissions.filter(status=ResultSubmission.Status.PENDING)
+        if "submission" in data:
+            submission = pending.filter(pk=data["submission"]).first()
+        else:
+            submission = pending.order_by("-number").first()
+        if submission is None:
+            raise ValidationError(
+                {"submission": ["There is no report waiting for confirmation in this match."]}
+            )
+        return submission
+
+    @extend_schema(request=s.SubmissionChoiceSerializer, responses=s.SubmissionSerializer)
+    @action(detail=True, methods=["post"])
+    def confirm(self, request, pk=None):
+        """The opponent of the reporting player, or a judge, confirms a pending report."""
+        match = self.get_object()
+        data = _valid(s.SubmissionChoiceSerializer, request)
+        submission = services.confirm_result(
+            submission=self._pending_submission(match, data), by=request.user
+        )
+        return Response(s.SubmissionSerializer(submission).data)
+
+    @extend_schema(request=s.SubmissionChoiceSerializer, responses=s.SubmissionSerializer)
+    @action(detail=True, methods=["post"])
+    def reject(self, request, pk=None):
+        """The opponent disagrees: the match goes to the judges' queue as disputed."""
+        match = self.get_object()
+        data = _valid(s.SubmissionChoiceSerializer, request)
+        submission = services.reject_result(
+            submission=self._pending_submission(match, data), by=request.user, note=data["note"]
+        )
+        return Response(s.SubmissionSerializer(submission).data)
+
+    @extend_schema(request=None, responses=s.SubmissionSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def results(self, request, pk=None):
+        """Every version of the result (who, when, what): judges and the two players."""
+        match = self.get_object()
+        judge, player = self._roles(match)
+        if not judge and player is None:
+            raise PermissionDenied("Only the two players and the judges see the result history.")
+        queryset = match.submissions.select_related("submitted_by", "confirmed_by").order_by(
+            "number"
+        )
+        return Response(s.SubmissionSerializer(queryset, many=True).data)
+
+    # games and swaps -------------------------------------------------------------------
+
+    @extend_schema(request=s.StartGameSerializer, responses=s.MatchOutSerializer)
+    @action(detail=True, methods=["post"], url_path="start-game")
+    def start_game(self, request, pk=None):
+        """Either player or a judge marks game N started: this reveals swaps made for it."""
+        data = _valid(s.StartGameSerializer, request)
+        match = services.start_game(match=self.get_object(), number=data["number"], by=request.user)
+        return self._answer(match)
+
+    @extend_schema(methods=["get"], request=None, responses=s.SwapSerializer(many=True))
+    @extend_schema(
+        methods=["post"], request=s.RecordSwapSerializer, responses={201: s.SwapSerializer}
+    )
+    @action(detail=True, methods=["get", "post"])
+    def swaps(self, request, pk=None):
+        """GET: the swap history as the viewer may see it: a player sees all their own
+        swaps, the opponent and the public a swap only once the game it was made for has
+        started; judges see everything. POST: a player records a swap for the next game
+        (positions in the current playing set and additional set)."""
+        match = self.get_object()
+        judge, player = self._roles(match)
+        if request.method == "POST":
+            data = _valid(s.RecordSwapSerializer, request)
+            registration_id = data.get("registration") or player
+            if registration_id is None:
+                raise PermissionDenied("Players record their own swaps.")
+            if match.side_of(registration_id) is None:
+                raise ValidationError({"registration": ["This player is not in that match."]})
+            registration = (match.player_a, match.player_b)[
+                0 if match.side_of(registration_id) == "a" else 1
+            ]
+            swap = services.record_swap(
+                registration=registration,
+                match=match,
+                swap_out=data["swap_out"],
+                swap_in=data["swap_in"],
+                by=request.user,
+            )
+            return Response(s.SwapSerializer(swap).data, status=status.HTTP_201_CREATED)
+        if not judge and player is None:
+            self._visible_match()  # the public: only once pairings are visible
+        swaps = (
+            SetSwap.objects.filter(match=match)
+            .select_related("recorded_by")
+            .order_by("before_game", "created_at", "id")
+        )
+        visible = []
+        for swap in swaps:
+            swap.match = match  # swap_visible_to reads the match's state
+            own = player is not None and swap.registration_id == player
+            revealed = not swap.superseded and selectors.swap_visible_to(
+                swap, player, is_judge=False
+            )
+            if judge or own or revealed:
+                visible.append(swap)
+        return Response(s.SwapSerializer(visible, many=True).data)
+
+    # penalties -------------------------------------------------------------------------
+
+    @extend_schema(methods=["get"], request=None, responses=s.PenaltySerializer(many=True))
+    @extend_schema(
+        methods=["post"], request=s.PenaltyInSerializer, responses={201: s.PenaltySerializer}
+    )
+    @action(detail=True, methods=["get", "post"])
+    def penalties(self, request, pk=None):
+        """Judges: give a penalty to one of the two players (warning, game_loss,
+        match_loss, disqualification) or list this match's penalties."""
+        match = self.get_object()
+        _require_judge(request, match.round.tournament)
+        if request.method == "POST":
+            data = _valid(s.PenaltyInSerializer, request)
+            if match.side_of(data["registration"]) is None:
+                raise ValidationError({"registration": ["This player is not in that match."]})
+            registration = Registration.objects.get(pk=data["registration"])
+            penalty = services.give_penalty(
+                registration=registration,
+                kind=data["kind"],
+                reason=data["reason"],
+                by=request.user,
+                match=match,
+            )
+            penalty = Penalty.objects.select_related("judge", "registration__player").get(
+                pk=penalty.pk
+            )
+            return Response(s.PenaltySerializer(penalty).data, status=status.HTTP_201_CREATED)
+        queryset = match.penalties.select_related("judge", "registration__player")
+        return Response(s.PenaltySerializer(queryset, many=True).data)
