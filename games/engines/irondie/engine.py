@@ -15,7 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .dice import Colour, Die, DieClass, DieType, Relation, affinity, playing_set_errors
+from .dice import (
+    MAX_RARE_IN_PLAYING_SET,
+    Colour,
+    Die,
+    DieClass,
+    DieType,
+    Relation,
+    affinity,
+    playing_set_errors,
+)
 from .randomness import commitment, next_roll
 
 PLAYERS = (0, 1)
@@ -138,12 +147,11 @@ class ConfigError(ValueError):
 class DieInfo:
     """The fixed facts of one die in a game, precomputed for speed."""
 
-    __slots__ = ("id", "owner", "cls", "type", "colour", "rare", "specialised", "die")
+    __slots__ = ("id", "owner", "cls", "type", "colour", "rare", "specialised")
 
     def __init__(self, die_id: int, owner: int, die: Die):
         self.id = die_id
         self.owner = owner
-        self.die = die
         self.cls = _CLASS_CODE[die.die_class]
         self.type = TYPES.index(die.type)
         self.colour = _COLOUR_CODE[die.colour]
@@ -151,24 +159,63 @@ class DieInfo:
         self.specialised = die.specialised
 
 
-_INFO_CACHE: dict[tuple, tuple[DieInfo, ...]] = {}
+class DiceTable:
+    """Per game: every die's facts, plus the ids of each player's LIFE dice."""
 
+    __slots__ = ("dice", "life_ids")
 
-def _dice_info(config: dict) -> tuple[DieInfo, ...]:
-    key = tuple(
-        (d["type"], d["colour"], bool(d.get("rare", False))) for s in config["sets"] for d in s
-    )
-    info = _INFO_CACHE.get(key)
-    if info is None:
-        info = tuple(
-            DieInfo(p * DICE_PER_SET + i, p, Die.from_dict(d))
-            for p, dice in enumerate(config["sets"])
-            for i, d in enumerate(dice)
+    def __init__(self, dice: tuple[DieInfo, ...]):
+        self.dice = dice
+        self.life_ids = tuple(
+            tuple(d.id for d in dice if d.owner == p and d.cls == LIFE) for p in PLAYERS
         )
-        if len(_INFO_CACHE) > 4096:
-            _INFO_CACHE.clear()
-        _INFO_CACHE[key] = info
-    return info
+
+
+_TABLE_CACHE: dict[tuple, DiceTable] = {}
+_TYPE_NAMES = frozenset(t.value for t in DieType)
+_COLOUR_NAMES = frozenset(c.value for c in Colour)
+_CLASS_OF_TYPE = {t.value: t.die_class for t in DieType}
+
+
+def _set_key(config: dict) -> tuple:
+    return tuple((d["type"], d["colour"], d["rare"]) for dice in config["sets"] for d in dice)
+
+
+def _dice_table(config: dict) -> DiceTable:
+    key = _set_key(config)
+    table = _TABLE_CACHE.get(key)
+    if table is None:
+        table = DiceTable(
+            tuple(
+                DieInfo(p * DICE_PER_SET + i, p, Die.from_dict(d))
+                for p, dice in enumerate(config["sets"])
+                for i, d in enumerate(dice)
+            )
+        )
+        if len(_TABLE_CACHE) > 4096:
+            _TABLE_CACHE.clear()
+        _TABLE_CACHE[key] = table
+    return table
+
+
+def _quick_set(dice) -> list[dict] | None:
+    """The canonical form of a set of plain die dicts, or None if anything needs the
+    full check (which then produces the error messages)."""
+    if not isinstance(dice, list | tuple) or len(dice) != DICE_PER_SET:
+        return None
+    out, classes, rare_count = [], set(), 0
+    for d in dice:
+        if not isinstance(d, dict) or not set(d) <= {"type", "colour", "rare"}:
+            return None
+        kind, colour, rare = d.get("type"), d.get("colour"), d.get("rare", False)
+        if kind not in _TYPE_NAMES or colour not in _COLOUR_NAMES or not isinstance(rare, bool):
+            return None
+        classes.add(_CLASS_OF_TYPE[kind])
+        rare_count += rare
+        out.append({"type": kind, "colour": colour, "rare": rare})
+    if len(classes) != 3 or rare_count > MAX_RARE_IN_PLAYING_SET:
+        return None
+    return out
 
 
 def normalise_config(config: dict) -> dict:
@@ -183,6 +230,10 @@ def normalise_config(config: dict) -> dict:
         raise ConfigError("'sets' must hold the two players' playing sets.")
     canonical_sets = []
     for player, dice in enumerate(sets):
+        quick = _quick_set(dice)
+        if quick is not None:
+            canonical_sets.append(quick)
+            continue
         if not isinstance(dice, list | tuple):
             raise ConfigError(f"Player {player}'s set must be a list of dice.")
         try:
@@ -216,7 +267,9 @@ class State:
 
     __slots__ = (
         "config",
+        "table",
         "info",
+        "cache",
         "game_id",
         "seed",
         "commitment",
@@ -249,7 +302,10 @@ class State:
     def clone(self) -> State:
         c = State.__new__(State)
         c.config = self.config
+        c.table = self.table
         c.info = self.info
+        # The copy has the same zones; any zone change clears the cache (see _move).
+        c.cache = self.cache
         c.game_id = self.game_id
         c.seed = self.seed
         c.commitment = self.commitment
@@ -321,7 +377,9 @@ class State:
             raise ValueError("Unknown IRONDIE state format.")
         s = cls.__new__(cls)
         s.config = normalise_config(data["config"])
-        s.info = _dice_info(s.config)
+        s.table = _dice_table(s.config)
+        s.info = s.table.dice
+        s.cache = None
         s.game_id = s.config["game_id"]
         s.seed = data["seed"]
         s.commitment = data["commitment"]
@@ -384,7 +442,9 @@ def new_game(config: dict, seed: str) -> State:
     config = normalise_config(config)
     s = State.__new__(State)
     s.config = config
-    s.info = _dice_info(config)
+    s.table = _dice_table(config)
+    s.info = s.table.dice
+    s.cache = None
     s.game_id = config["game_id"]
     s.seed = seed
     s.commitment = commitment(seed)
@@ -468,9 +528,13 @@ def _dice_of(state: State, player: int, zone: int) -> list[int]:
 
 
 def _life_in_zone(state: State, player: int) -> list[int]:
-    base = player * DICE_PER_SET
-    z, info = state.zone, state.info
-    return [d for d in range(base, base + DICE_PER_SET) if z[d] == BATTLE and info[d].cls == LIFE]
+    z = state.zone
+    return [d for d in state.table.life_ids[player] if z[d] == BATTLE]
+
+
+def _has_life(state: State, player: int) -> bool:
+    z = state.zone
+    return any(z[d] == BATTLE for d in state.table.life_ids[player])
 
 
 def _wins(state: State, die: int, target: int) -> bool:
@@ -487,6 +551,17 @@ def _wins(state: State, die: int, target: int) -> bool:
 
 
 def _throw_options(state: State, player: int, first: bool) -> list[tuple[int, tuple[int, ...]]]:
+    """Cached per state (states are never changed once ``apply`` returns them)."""
+    key = (player, first)
+    cache = state.cache
+    if cache is not None and cache[0] == key:
+        return cache[1]
+    options = _compute_throw_options(state, player, first)
+    state.cache = (key, options)
+    return options
+
+
+def _compute_throw_options(state: State, player: int, first: bool) -> list:
     """Every (die, targets) a player may throw now; ``first`` is the attacker's opening
     throw (targets in the battle zone, or the storage for a Regenerator); every later
     throw of a duel targets dice in the clash zone (rule "Order of conducting a duel" 2a, 3a).
@@ -941,6 +1016,7 @@ def _set_value(s: State, die: int, new_value: int, events: list) -> None:
         new_value = MAX_VALUE
     if new_value < 1:
         if s.zone[die] == BATTLE and s.info[die].cls == LIFE:
+            s.cache = None
             s.zone[die] = ABYSS
             s.value[die] = 0
             events.append({"type": "to_abyss", "die": die, "cause": "life_exhausted"})
@@ -951,6 +1027,7 @@ def _set_value(s: State, die: int, new_value: int, events: list) -> None:
 
 
 def _move(s: State, die: int, zone: int, events: list, cause: str) -> None:
+    s.cache = None
     s.zone[die] = zone
     if zone != BATTLE and zone != CLASH:
         s.value[die] = 0
@@ -972,6 +1049,7 @@ def _apply_bonus(s: State, owner: int, die: int, targets: tuple, events: list) -
 
 
 def _throw(s: State, player: int, die: int, targets: tuple, target_zone: int, events) -> None:
+    s.cache = None
     s.zone[die] = CLASH
     rolled = _roll(s)
     s.value[die] = rolled
@@ -1016,6 +1094,7 @@ def _resolve_simultaneous(s: State, events: list) -> None:
 
 
 def _battle_throw(s: State, events: list) -> None:
+    s.cache = None
     thrown = []
     for player in PLAYERS:
         for d in s.choices[player]:
@@ -1122,7 +1201,7 @@ def _check_end(s: State, events: list) -> bool:
         return True
     if not s.first_battle_done:
         return False
-    alive = [bool(_life_in_zone(s, p)) for p in PLAYERS]
+    alive = [_has_life(s, 0), _has_life(s, 1)]
     if alive[0] and alive[1]:
         return False
     if alive[0] or alive[1]:
@@ -1169,6 +1248,7 @@ def _resolve_duel(s: State, events: list) -> None:
         target = live[0]
         if kind == REGENERATOR:
             events.append({"type": "compare", "die": die, "target": target, "won": True})
+            s.cache = None
             zone[target] = BATTLE
             s.value[target] = value
             events.append({"type": "move", "die": target, "to": "battle", "cause": "regenerated"})

@@ -75,6 +75,7 @@ def scenario(
     s.log = []
     s.rolls = []
     s.roll_position = 0
+    s.cache = None
     s.zone = [E.HAND] * E.DICE_COUNT
     s.value = [0] * E.DICE_COUNT
     for d, v in (battle or {}).items():
