@@ -1,0 +1,207 @@
+"""Forms of the tournament pages. They only shape input: every rule is checked by
+tournaments.services, whose ValidationError messages the views put back on the form."""
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from players.models import DiceSet
+from players.roles import JUDGE_GROUP, ORGANISER_GROUP
+from tournaments.match_rules import MAX_GAMES
+from tournaments.models import Match, Penalty, Registration, Tournament
+
+TOURNAMENT_FIELDS = [
+    "name",
+    "date",
+    "venue",
+    "head_judge",
+    "floor_judges",
+    "swiss_rounds",
+    "top_cut_size",
+    "match_minutes",
+    "game_minutes",
+    "late_entry",
+    "percentage_floor",
+    "publish_pairings",
+    "publish_standings",
+    "publish_results",
+]
+
+
+def _staff_users():
+    return (
+        get_user_model()
+        .objects.filter(Q(groups__name__in=[JUDGE_GROUP, ORGANISER_GROUP]) | Q(is_superuser=True))
+        .distinct()
+        .order_by("username")
+    )
+
+
+class TournamentForm(forms.ModelForm):
+    class Meta:
+        model = Tournament
+        fields = TOURNAMENT_FIELDS
+        widgets = {
+            "date": forms.DateInput(attrs={"type": "date"}),
+            "floor_judges": forms.CheckboxSelectMultiple,
+        }
+        labels = {
+            "late_entry": _("Late entries"),
+            "percentage_floor": _("Percentage floor"),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["head_judge"].queryset = _staff_users()
+        self.fields["floor_judges"].queryset = _staff_users()
+        self.fields["floor_judges"].label = _("Floor judges")
+        self.fields["head_judge"].label = _("Head judge")
+
+
+class RegisterForm(forms.Form):
+    dice_set = forms.ModelChoiceField(
+        label=_("Player and dice set"), queryset=DiceSet.objects.none()
+    )
+
+    def __init__(self, *args, tournament, player=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        sets = DiceSet.objects.select_related("player").order_by("player__display_name", "name")
+        if player is not None:
+            sets = sets.filter(player=player)
+        registered = Registration.objects.filter(tournament=tournament).values("player_id")
+        field = self.fields["dice_set"]
+        field.queryset = sets.exclude(player_id__in=registered)
+        field.label_from_instance = lambda s: f"{s.player.display_name} — {s.name}"
+        if player is not None:
+            field.label = _("Dice set")
+            field.label_from_instance = lambda s: s.name
+
+
+class SwapPlayersForm(forms.Form):
+    first = forms.ModelChoiceField(label=_("Player"), queryset=Registration.objects.none())
+    second = forms.ModelChoiceField(label=_("swaps with"), queryset=Registration.objects.none())
+    reason = forms.CharField(label=_("Reason (goes into the audit log)"), max_length=300)
+
+    def __init__(self, *args, registrations=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        ids = [r.pk for r in registrations]
+        for name in ("first", "second"):
+            self.fields[name].queryset = Registration.objects.filter(pk__in=ids).select_related(
+                "player"
+            )
+            self.fields[name].label_from_instance = lambda r: r.player.display_name
+
+
+GAME_CHOICES_BLANK = [("", "—")]
+
+
+class ResultForm(forms.Form):
+    """Game by game: each game won by A, by B, or drawn; or an intentional draw, or a
+    concession. ``expected_version`` is the match version the form was drawn from."""
+
+    intentional_draw = forms.BooleanField(label=_("Intentional draw"), required=False)
+    conceded_by = forms.ChoiceField(label=_("Conceded by"), required=False)
+    note = forms.CharField(label=_("Note"), max_length=300, required=False)
+    expected_version = forms.IntegerField(widget=forms.HiddenInput)
+
+    def __init__(self, *args, match: Match, **kwargs):
+        kwargs.setdefault("initial", {})["expected_version"] = match.version
+        super().__init__(*args, **kwargs)
+        name_a = match.player_a.player.display_name
+        name_b = match.player_b.player.display_name if match.player_b_id else "—"
+        choices = [
+            ("a", _("%(name)s won") % {"name": name_a}),
+            ("b", _("%(name)s won") % {"name": name_b}),
+            ("draw", _("Draw")),
+        ]
+        self.game_fields = []
+        for number in range(1, MAX_GAMES + 1):
+            name = f"game_{number}"
+            self.fields[name] = forms.ChoiceField(
+                label=_("Game %(n)s") % {"n": number},
+                choices=GAME_CHOICES_BLANK + choices,
+                required=False,
+            )
+            self.game_fields.append(name)
+        self.fields["conceded_by"].choices = [
+            ("", _("nobody")),
+            ("a", name_a),
+            ("b", name_b),
+        ]
+        self.order_fields([*self.game_fields, "intentional_draw", "conceded_by", "note"])
+
+    def clean(self):
+        data = super().clean()
+        games, gap = [], False
+        for name in self.game_fields:
+            value = data.get(name)
+            if value:
+                if gap:
+                    self.add_error(name, _("Fill the games in order, without a gap."))
+                games.append(value)
+            else:
+                gap = True
+        data["games"] = games
+        return data
+
+    def visible_games(self):
+        return [self[name] for name in self.game_fields[:3]]
+
+    def extra_games(self):
+        return [self[name] for name in self.game_fields[3:]]
+
+
+class RejectForm(forms.Form):
+    note = forms.CharField(label=_("What is wrong?"), max_length=300, required=False)
+
+
+class SwapDiceForm(forms.Form):
+    """Which dice leave the playing set and which come in from the additional set."""
+
+    swap_out = forms.TypedMultipleChoiceField(
+        label=_("Out of the playing set"), coerce=int, widget=forms.CheckboxSelectMultiple
+    )
+    swap_in = forms.TypedMultipleChoiceField(
+        label=_("In from the additional set"), coerce=int, widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args, playing=(), additional=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["swap_out"].choices = [(i, str(i + 1)) for i in range(len(playing))]
+        self.fields["swap_in"].choices = [(i, str(i + 1)) for i in range(len(additional))]
+
+
+class PenaltyForm(forms.Form):
+    registration = forms.ModelChoiceField(label=_("Player"), queryset=Registration.objects.none())
+    kind = forms.ChoiceField(label=_("Penalty"), choices=Penalty.Kind.choices)
+    match = forms.ModelChoiceField(
+        label=_("Match"),
+        queryset=Match.objects.none(),
+        required=False,
+        help_text=_("Empty: the player's current match."),
+    )
+    reason = forms.CharField(label=_("Reason"), max_length=300)
+
+    def __init__(self, *args, tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["registration"]
+        field.queryset = Registration.objects.filter(tournament=tournament).select_related("player")
+        field.label_from_instance = lambda r: r.player.display_name
+        matches = self.fields["match"]
+        matches.queryset = (
+            Match.objects.filter(round__tournament=tournament)
+            .select_related("round", "player_a__player", "player_b__player")
+            .order_by("-round__number", "table")
+        )
+        matches.label_from_instance = _match_label
+
+
+def _match_label(match):
+    b = match.player_b.player.display_name if match.player_b_id else _("bye")
+    return _("Round %(r)s, table %(t)s: %(a)s v %(b)s") % {
+        "r": match.round.number,
+        "t": match.table or "—",
+        "a": match.player_a.player.display_name,
+        "b": b,
+    }

@@ -1,0 +1,35 @@
+from django.urls import path
+
+from tournaments import views
+
+app_name = "tournaments"
+
+urlpatterns = [
+    path("", views.tournament_list, name="list"),
+    path("new/", views.tournament_create, name="create"),
+    path("<int:pk>/", views.tournament_home, name="home"),
+    path("<int:pk>/edit/", views.tournament_edit, name="edit"),
+    path("<int:pk>/console/", views.console, name="console"),
+    path("<int:pk>/do/<slug:action>/", views.tournament_action, name="action"),
+    path("<int:pk>/register/", views.register, name="register"),
+    path(
+        "<int:pk>/registrations/<int:registration_id>/<slug:action>/",
+        views.registration_action,
+        name="registration_action",
+    ),
+    path("<int:pk>/rounds/<int:number>/", views.pairings, name="pairings"),
+    path("<int:pk>/rounds/<int:number>/manage/", views.round_manage, name="round_manage"),
+    path("<int:pk>/rounds/<int:number>/do/<slug:action>/", views.round_action, name="round_action"),
+    path("<int:pk>/rounds/<int:number>/print/", views.print_pairings, name="print_pairings"),
+    path("<int:pk>/rounds/<int:number>/slips/", views.match_slips, name="slips"),
+    path("<int:pk>/rounds/<int:number>/pairings.csv", views.pairings_csv, name="pairings_csv"),
+    path("<int:pk>/standings/", views.standings, name="standings"),
+    path("<int:pk>/standings.csv", views.standings_csv, name="standings_csv"),
+    path("<int:pk>/sets/", views.dice_sets, name="sets"),
+    path("<int:pk>/bracket/", views.bracket, name="bracket"),
+    path("<int:pk>/results/", views.results_queue, name="results"),
+    path("<int:pk>/matches/<int:match_id>/", views.match_detail, name="match"),
+    path("<int:pk>/penalties/", views.penalties, name="penalties"),
+    path("<int:pk>/audit/", views.audit_log, name="audit"),
+    path("<int:pk>/my-match/", views.my_match, name="my_match"),
+]

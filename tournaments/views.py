@@ -1,0 +1,991 @@
+"""Tournament pages: thin views over tournaments.services (writes) and
+tournaments.selectors (reads). Every list page runs a fixed number of queries."""
+
+import csv
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
+from django.db import transaction
+from django.db.models import Case, Count, IntegerField, Q, Value, When
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from players.models import Player
+from players.roles import is_organiser
+from tournaments import selectors, services
+from tournaments.forms import (
+    TOURNAMENT_FIELDS,
+    PenaltyForm,
+    RegisterForm,
+    RejectForm,
+    ResultForm,
+    SwapDiceForm,
+    SwapPlayersForm,
+    TournamentForm,
+)
+from tournaments.models import (
+    AuditEntry,
+    Match,
+    Penalty,
+    Registration,
+    ResultSubmission,
+    Round,
+    SetSwap,
+    Tournament,
+)
+from tournaments.permissions import can_judge, can_manage
+from tournaments.standings import format_percentage
+
+Status = Tournament.Status
+
+
+# --- helpers --------------------------------------------------------------------------
+
+
+def _tournament(pk) -> Tournament:
+    return get_object_or_404(Tournament.objects.select_related("organiser", "head_judge"), pk=pk)
+
+
+def _visible_tournament(request, pk) -> Tournament:
+    tournament = _tournament(pk)
+    if tournament.status == Status.DRAFT and not can_judge(request.user, tournament):
+        raise Http404
+    return tournament
+
+
+def _roles(request, tournament) -> dict:
+    return {
+        "tournament": tournament,
+        "can_manage": can_manage(request.user, tournament),
+        "can_judge": can_judge(request.user, tournament),
+    }
+
+
+def _require(allowed: bool):
+    if not allowed:
+        raise PermissionDenied
+
+
+def _error_text(exc: ValidationError) -> str:
+    return " ".join(exc.messages)
+
+
+def _form_errors(form, exc: ValidationError):
+    """Put a service's ValidationError on the form: field errors inline when the field
+    exists, the rest at the top."""
+    if hasattr(exc, "error_dict"):
+        for field, errors in exc.message_dict.items():
+            for error in errors:
+                form.add_error(field if field in form.fields else None, error)
+    else:
+        for error in exc.messages:
+            form.add_error(None, error)
+
+
+def _run(request, action, success: str) -> bool:
+    """Call one service; its ValidationError becomes an error message (PermissionDenied
+    goes up and becomes a 403)."""
+    try:
+        action()
+    except ValidationError as exc:
+        messages.error(request, _error_text(exc))
+        return False
+    messages.success(request, success)
+    return True
+
+
+def _my_registration(request, tournament) -> Registration | None:
+    if not request.user.is_authenticated:
+        return None
+    return (
+        Registration.objects.filter(tournament=tournament, player__user=request.user)
+        .select_related("player")
+        .first()
+    )
+
+
+def _round(tournament, number) -> Round:
+    return get_object_or_404(Round, tournament=tournament, number=number)
+
+
+def _pairings_visible(request, tournament, round_) -> bool:
+    if can_judge(request.user, tournament):
+        return True
+    return round_.status != Round.Status.DRAFT and tournament.publish_pairings
+
+
+def _results_visible(request, tournament) -> bool:
+    return tournament.publish_results or can_judge(request.user, tournament)
+
+
+def _standings_visible(request, tournament) -> bool:
+    return tournament.publish_standings or can_judge(request.user, tournament)
+
+
+def _round_matches(round_):
+    return list(
+        round_.matches.select_related("player_a__player", "player_b__player").order_by(
+            "table", "id"
+        )
+    )
+
+
+def _points(tournament) -> dict[int, int]:
+    return {row.player_id: row.match_points for row in selectors.standings(tournament)}
+
+
+def _score(match) -> str:
+    if match.status != Match.Status.CONFIRMED:
+        return ""
+    drawn = f"-{match.games_drawn}" if match.games_drawn else ""
+    return f"{match.games_a}-{match.games_b}{drawn}"
+
+
+def _csv_response(filename: str, header: list[str], rows) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    writer = csv.writer(response)
+    writer.writerow(header)
+    writer.writerows(rows)
+    return response
+
+
+def staff_post(check):
+    """A POST-only action for users who pass ``check(user, tournament)``."""
+
+    def decorator(view):
+        @wraps(view)
+        @login_required
+        @require_POST
+        def wrapper(request, pk, *args, **kwargs):
+            tournament = _tournament(pk)
+            _require(check(request.user, tournament))
+            return view(request, tournament, *args, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+# --- list, home, create, edit ---------------------------------------------------------
+
+
+def tournament_list(request):
+    tournaments = Tournament.objects.annotate(players=Count("registrations")).order_by(
+        "-date", "name"
+    )
+    if not is_organiser(request.user):
+        visible = ~Q(status=Status.DRAFT)
+        if request.user.is_authenticated:
+            visible |= Q(organiser=request.user) | Q(head_judge=request.user)
+        tournaments = tournaments.filter(visible)
+    return render(request, "tournaments/list.html", {"tournaments": tournaments[:200]})
+
+
+def tournament_home(request, pk):
+    tournament = _visible_tournament(request, pk)
+    context = _roles(request, tournament)
+    rounds = list(tournament.rounds.annotate(match_count=Count("matches")).order_by("number"))
+    if not context["can_judge"]:
+        rounds = [r for r in rounds if r.status != Round.Status.DRAFT]
+    registration = _my_registration(request, tournament)
+    register_form = None
+    if (
+        request.user.is_authenticated
+        and registration is None
+        and tournament.status in (Status.REGISTRATION, Status.CHECK_IN)
+    ):
+        player = Player.objects.filter(user=request.user).first()
+        if player is not None:
+            register_form = RegisterForm(tournament=tournament, player=player)
+    context.update(
+        rounds=rounds,
+        registration=registration,
+        register_form=register_form,
+        player_count=tournament.registrations.filter(dropped=False).count(),
+    )
+    return render(request, "tournaments/home.html", context)
+
+
+@login_required
+def tournament_create(request):
+    _require(is_organiser(request.user))
+    form = TournamentForm(request.POST or None, initial={"top_cut_size": 8})
+    if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        judges = data.pop("floor_judges")
+        try:
+            with transaction.atomic():
+                tournament = services.create_tournament(organiser=request.user, **data)
+                tournament.floor_judges.set(judges)
+        except ValidationError as exc:
+            _form_errors(form, exc)
+        else:
+            messages.success(request, _("Tournament created."))
+            return redirect("tournaments:console", pk=tournament.pk)
+    return render(request, "tournaments/edit.html", {"form": form, "tournament": None})
+
+
+def _settings_dict(tournament) -> dict:
+    data = {}
+    for name in TOURNAMENT_FIELDS:
+        if name == "floor_judges":
+            data[name] = sorted(tournament.floor_judges.values_list("id", flat=True))
+        elif name == "head_judge":
+            data[name] = tournament.head_judge_id
+        else:
+            value = getattr(tournament, name)
+            data[name] = value.isoformat() if hasattr(value, "isoformat") else value
+    return data
+
+
+@login_required
+def tournament_edit(request, pk):
+    # There is no edit service yet: the permission check, validation and audit entry a
+    # service would do are done here, in one transaction.
+    tournament = _tournament(pk)
+    _require(can_manage(request.user, tournament))
+    form = TournamentForm(request.POST or None, instance=tournament)
+    if request.method == "POST" and form.is_valid():
+        with transaction.atomic():
+            before = _settings_dict(Tournament.objects.select_for_update().get(pk=tournament.pk))
+            form.save()
+            after = _settings_dict(tournament)
+            changed = [k for k in after if before[k] != after[k]]
+            services.audit(
+                tournament,
+                request.user,
+                "tournament.edited",
+                tournament,
+                before={k: before[k] for k in changed},
+                after={k: after[k] for k in changed},
+            )
+        messages.success(request, _("Tournament saved."))
+        return redirect("tournaments:console", pk=tournament.pk)
+    return render(request, "tournaments/edit.html", {"form": form, "tournament": tournament})
+
+
+# --- organiser's console --------------------------------------------------------------
+
+
+@login_required
+def console(request, pk):
+    tournament = _tournament(pk)
+    _require(can_judge(request.user, tournament))
+    context = _roles(request, tournament)
+    registrations = list(
+        tournament.registrations.select_related("player", "dice_set").order_by(
+            "player__display_name", "id"
+        )
+    )
+    rounds = list(
+        tournament.rounds.annotate(
+            match_count=Count("matches"),
+            open_count=Count("matches", filter=~Q(matches__status=Match.Status.CONFIRMED)),
+        ).order_by("number")
+    )
+    last = rounds[-1] if rounds else None
+    context.update(
+        registrations=registrations,
+        active_count=sum(not r.dropped for r in registrations),
+        checked_in_count=sum(r.checked_in and not r.dropped for r in registrations),
+        rounds=rounds,
+        last_round=last,
+        can_pair=tournament.status in (Status.REGISTRATION, Status.CHECK_IN, Status.SWISS)
+        and (last is None or last.status == Round.Status.CLOSED),
+        register_form=RegisterForm(tournament=tournament)
+        if tournament.status in (Status.REGISTRATION, Status.CHECK_IN, Status.SWISS)
+        else None,
+        Status=Status,
+    )
+    return render(request, "tournaments/console.html", context)
+
+
+STATUS_ACTIONS = {
+    "open_registration": Status.REGISTRATION,
+    "open_check_in": Status.CHECK_IN,
+    "back_to_draft": Status.DRAFT,
+}
+
+
+@staff_post(can_manage)
+def tournament_action(request, tournament, action):
+    user = request.user
+    if action in STATUS_ACTIONS:
+        to = STATUS_ACTIONS[action]
+        _run(
+            request,
+            lambda: services.change_status(tournament=tournament, to=to, by=user),
+            _("Status changed to “%(s)s”.") % {"s": Status(to).label},
+        )
+    elif action == "pair":
+        result = {}
+
+        def pair():
+            result["round"] = services.pair_next_round(tournament=tournament, by=user)
+
+        if _run(request, pair, _("Round paired as a draft: check it, then publish.")):
+            return redirect(
+                "tournaments:round_manage", pk=tournament.pk, number=result["round"].number
+            )
+    elif action == "top_cut":
+        _run(
+            request,
+            lambda: services.start_top_cut(tournament=tournament, by=user),
+            _("Top cut started."),
+        )
+    elif action == "finish":
+        _run(
+            request,
+            lambda: services.finish_tournament(tournament=tournament, by=user),
+            _("Tournament finished."),
+        )
+    else:
+        raise Http404
+    return redirect("tournaments:console", pk=tournament.pk)
+
+
+@login_required
+@require_POST
+def register(request, pk):
+    """Organisers register anyone (late entries during Swiss); players themselves."""
+    tournament = _tournament(pk)
+    manager = can_manage(request.user, tournament)
+    player = None if manager else Player.objects.filter(user=request.user).first()
+    _require(manager or player is not None)
+    form = RegisterForm(request.POST, tournament=tournament, player=player)
+    if form.is_valid():
+        dice_set = form.cleaned_data["dice_set"]
+        _run(
+            request,
+            lambda: services.register(
+                tournament=tournament, player=dice_set.player, dice_set=dice_set, by=request.user
+            ),
+            _("%(name)s registered.") % {"name": dice_set.player.display_name},
+        )
+    else:
+        messages.error(request, _("Choose a dice set to register with."))
+    if manager:
+        return redirect("tournaments:console", pk=tournament.pk)
+    return redirect("tournaments:home", pk=tournament.pk)
+
+
+@login_required
+@require_POST
+def registration_action(request, pk, registration_id, action):
+    tournament = _tournament(pk)
+    registration = get_object_or_404(
+        Registration.objects.select_related("player", "tournament"),
+        pk=registration_id,
+        tournament=tournament,
+    )
+    registration.tournament = tournament
+    user, reason = request.user, request.POST.get("reason", "")
+    name = registration.player.display_name
+    actions = {
+        "check_in": (
+            lambda: services.check_in(registration=registration, by=user),
+            _("%(name)s checked in."),
+        ),
+        "check_out": (
+            lambda: services.check_in(registration=registration, by=user, checked_in=False),
+            _("%(name)s is no longer checked in."),
+        ),
+        "drop": (
+            lambda: services.drop(registration=registration, by=user, reason=reason),
+            _("%(name)s dropped."),
+        ),
+        "reinstate": (
+            lambda: services.reinstate(registration=registration, by=user, reason=reason),
+            _("%(name)s reinstated."),
+        ),
+    }
+    if action not in actions:
+        raise Http404
+    call, message = actions[action]
+    _run(request, call, message % {"name": name})
+    if can_judge(user, tournament):
+        return redirect("tournaments:console", pk=tournament.pk)
+    return redirect("tournaments:home", pk=tournament.pk)
+
+
+# --- rounds: draft, publish, start, close ---------------------------------------------
+
+
+@login_required
+def round_manage(request, pk, number, swap_form=None):
+    tournament = _tournament(pk)
+    _require(can_judge(request.user, tournament))
+    round_ = _round(tournament, number)
+    matches = _round_matches(round_)
+    points = _points(tournament)
+    registrations = [r for m in matches for r in (m.player_a, m.player_b) if r is not None]
+    if swap_form is None and round_.status == Round.Status.DRAFT:
+        swap_form = SwapPlayersForm(registrations=registrations)
+    context = _roles(request, tournament)
+    context.update(
+        round=round_,
+        rows=[
+            {
+                "match": m,
+                "points_a": points.get(m.player_a_id, 0),
+                "points_b": points.get(m.player_b_id, 0) if m.player_b_id else None,
+                "score": _score(m),
+            }
+            for m in matches
+        ],
+        swap_form=swap_form,
+    )
+    return render(request, "tournaments/round_manage.html", context)
+
+
+@staff_post(can_manage)
+def round_action(request, tournament, number, action):
+    round_ = _round(tournament, number)
+    user = request.user
+    if action == "swap":
+        matches = _round_matches(round_)
+        registrations = [r for m in matches for r in (m.player_a, m.player_b) if r is not None]
+        form = SwapPlayersForm(request.POST, registrations=registrations)
+        if form.is_valid():
+            try:
+                services.swap_players_in_draft(
+                    round_=round_,
+                    first=form.cleaned_data["first"],
+                    second=form.cleaned_data["second"],
+                    by=user,
+                    reason=form.cleaned_data["reason"],
+                )
+            except ValidationError as exc:
+                _form_errors(form, exc)
+            else:
+                messages.success(request, _("Players swapped."))
+                return redirect("tournaments:round_manage", pk=tournament.pk, number=number)
+        return round_manage(request, tournament.pk, number, swap_form=form)
+    actions = {
+        "publish": (
+            lambda: services.publish_round(round_=round_, by=user),
+            _("Pairings published."),
+        ),
+        "start": (lambda: services.start_round(round_=round_, by=user), _("Round started.")),
+        "close": (lambda: services.close_round(round_=round_, by=user), _("Round closed.")),
+        "repair": (
+            lambda: services.repair_round(round_=round_, by=user),
+            _("Round paired again."),
+        ),
+    }
+    if action not in actions:
+        raise Http404
+    call, message = actions[action]
+    ok = _run(request, call, message)
+    if ok and action == "close":
+        return redirect("tournaments:console", pk=tournament.pk)
+    return redirect("tournaments:round_manage", pk=tournament.pk, number=number)
+
+
+# --- public pages ---------------------------------------------------------------------
+
+
+def pairings(request, pk, number):
+    tournament = _visible_tournament(request, pk)
+    round_ = _round(tournament, number)
+    _require(_pairings_visible(request, tournament, round_))
+    matches = _round_matches(round_)
+    points = _points(tournament)
+    show_results = _results_visible(request, tournament)
+    sort = request.GET.get("sort", "table")
+    if sort == "name":
+        rows = []
+        for m in matches:
+            for me, opp, side in ((m.player_a, m.player_b, "a"), (m.player_b, m.player_a, "b")):
+                if me is None:
+                    continue
+                rows.append(
+                    {
+                        "name": me.player.display_name,
+                        "points": points.get(me.pk, 0),
+                        "table": m.table,
+                        "opponent": opp.player.display_name if opp else None,
+                        "opponent_points": points.get(opp.pk, 0) if opp else None,
+                        "side": side,
+                        "match": m,
+                    }
+                )
+        rows.sort(key=lambda r: (r["name"].casefold(), r["table"] or 0))
+    else:
+        sort = "table"
+        rows = [
+            {
+                "match": m,
+                "points_a": points.get(m.player_a_id, 0),
+                "points_b": points.get(m.player_b_id, 0) if m.player_b_id else None,
+                "score": _score(m) if show_results else "",
+            }
+            for m in matches
+        ]
+    context = _roles(request, tournament)
+    context.update(round=round_, rows=rows, sort=sort, show_results=show_results)
+    return render(request, "tournaments/pairings.html", context)
+
+
+def _standings_rows(tournament):
+    table = selectors.standings(tournament)
+    rows = []
+    for row in table:
+        rows.append(
+            {
+                "row": row,
+                "match_win": format_percentage(row.match_win),
+                "game_win": format_percentage(row.game_win),
+                "omw": format_percentage(row.opponents_match_win),
+                "ogw": format_percentage(row.opponents_game_win),
+                "lines": table.explain(row.player_id).lines(),
+            }
+        )
+    return rows
+
+
+def standings(request, pk):
+    tournament = _visible_tournament(request, pk)
+    _require(_standings_visible(request, tournament))
+    context = _roles(request, tournament)
+    context["rows"] = _standings_rows(tournament)
+    context["rounds_closed"] = tournament.rounds.filter(
+        stage=Round.Stage.SWISS, status=Round.Status.CLOSED
+    ).count()
+    return render(request, "tournaments/standings.html", context)
+
+
+def standings_csv(request, pk):
+    tournament = _visible_tournament(request, pk)
+    _require(_standings_visible(request, tournament))
+    rows = (
+        [
+            r["row"].rank,
+            r["row"].name,
+            r["row"].match_points,
+            r["row"].record,
+            r["omw"],
+            r["game_win"],
+            r["ogw"],
+            r["match_win"],
+            "dropped" if r["row"].dropped else "",
+        ]
+        for r in _standings_rows(tournament)
+    )
+    header = ["rank", "player", "points", "record", "omw", "gwp", "ogw", "mwp", "status"]
+    return _csv_response(f"standings-{tournament.pk}.csv", header, rows)
+
+
+def pairings_csv(request, pk, number):
+    tournament = _visible_tournament(request, pk)
+    round_ = _round(tournament, number)
+    _require(_pairings_visible(request, tournament, round_))
+    points = _points(tournament)
+    show_results = _results_visible(request, tournament)
+    rows = []
+    for m in _round_matches(round_):
+        rows.append(
+            [
+                round_.number,
+                m.table or "",
+                m.player_a.player.display_name,
+                points.get(m.player_a_id, 0),
+                m.player_b.player.display_name if m.player_b_id else "BYE",
+                points.get(m.player_b_id, 0) if m.player_b_id else "",
+                _score(m) if show_results else "",
+            ]
+        )
+    header = ["round", "table", "player_a", "points_a", "player_b", "points_b", "result"]
+    return _csv_response(f"pairings-{tournament.pk}-round-{number}.csv", header, rows)
+
+
+def print_pairings(request, pk, number):
+    """Paper pairings boards: everyone by name, with table and opponent."""
+    tournament = _visible_tournament(request, pk)
+    round_ = _round(tournament, number)
+    _require(_pairings_visible(request, tournament, round_))
+    matches = _round_matches(round_)
+    points = _points(tournament)
+    rows = []
+    for m in matches:
+        for me, opp in ((m.player_a, m.player_b), (m.player_b, m.player_a)):
+            if me is not None:
+                rows.append(
+                    {
+                        "name": me.player.display_name,
+                        "points": points.get(me.pk, 0),
+                        "table": m.table,
+                        "opponent": opp.player.display_name if opp else None,
+                    }
+                )
+    rows.sort(key=lambda r: r["name"].casefold())
+    context = _roles(request, tournament)
+    context.update(round=round_, rows=rows)
+    return render(request, "tournaments/print_pairings.html", context)
+
+
+@login_required
+def match_slips(request, pk, number):
+    tournament = _tournament(pk)
+    _require(can_judge(request.user, tournament))
+    round_ = _round(tournament, number)
+    matches = [m for m in _round_matches(round_) if not m.is_bye]
+    context = _roles(request, tournament)
+    context.update(round=round_, matches=matches, games=range(1, 4))
+    return render(request, "tournaments/slips.html", context)
+
+
+def dice_sets(request, pk):
+    """The registered sets (set reveal): public once the Swiss rounds start."""
+    tournament = _visible_tournament(request, pk)
+    started = tournament.status in (Status.SWISS, Status.TOP_CUT, Status.FINISHED)
+    _require(started or can_judge(request.user, tournament))
+    registrations = tournament.registrations.select_related("player", "dice_set").order_by(
+        "player__display_name", "id"
+    )
+    context = _roles(request, tournament)
+    context["registrations"] = registrations
+    return render(request, "tournaments/sets.html", context)
+
+
+def bracket(request, pk):
+    tournament = _visible_tournament(request, pk)
+    _require(tournament.publish_pairings or can_judge(request.user, tournament))
+    context = _roles(request, tournament)
+    rounds = []
+    champion = None
+    if tournament.top_cut_seeds:
+        result = selectors.bracket(tournament)
+        show_winners = _results_visible(request, tournament)
+        names = dict(
+            Registration.objects.filter(pk__in=tournament.top_cut_seeds).values_list(
+                "pk", "player__display_name"
+            )
+        )
+        for bracket_round in result.rounds:
+            rounds.append(
+                {
+                    "name": bracket_round.name,
+                    "matches": [
+                        {
+                            "a": names.get(m.player_a),
+                            "seed_a": m.seed_a,
+                            "b": names.get(m.player_b),
+                            "seed_b": m.seed_b,
+                            "winner": (m.winner if show_winners else None),
+                            "player_a": m.player_a,
+                            "player_b": m.player_b,
+                        }
+                        for m in bracket_round.matches
+                    ],
+                }
+            )
+        if show_winners and result.champion is not None:
+            champion = names.get(result.champion)
+    context.update(rounds=rounds, champion=champion)
+    return render(request, "tournaments/bracket.html", context)
+
+
+# --- judges: results, disputes, history, penalties, audit -----------------------------
+
+
+QUEUE_ORDER = Case(
+    When(status=Match.Status.DISPUTED, then=Value(0)),
+    When(status=Match.Status.REPORTED, then=Value(1)),
+    When(status=Match.Status.PENDING, then=Value(2)),
+    default=Value(3),
+    output_field=IntegerField(),
+)
+
+
+@login_required
+def results_queue(request, pk):
+    """Disputed first, then reported, then pending; confirmed results last."""
+    tournament = _tournament(pk)
+    _require(can_judge(request.user, tournament))
+    rounds = list(tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("number"))
+    round_ = None
+    if rounds:
+        wanted = request.GET.get("round")
+        round_ = next((r for r in rounds if str(r.number) == wanted), rounds[-1])
+    matches = []
+    if round_ is not None:
+        matches = list(
+            round_.matches.select_related("player_a__player", "player_b__player")
+            .annotate(queue=QUEUE_ORDER)
+            .order_by("queue", "table", "id")
+        )
+    context = _roles(request, tournament)
+    context.update(
+        rounds=rounds,
+        round=round_,
+        rows=[{"match": m, "score": _score(m)} for m in matches],
+        open_count=sum(m.status != Match.Status.CONFIRMED for m in matches),
+    )
+    return render(request, "tournaments/results_queue.html", context)
+
+
+def _match(tournament, match_id) -> Match:
+    return get_object_or_404(
+        Match.objects.select_related("round", "player_a__player", "player_b__player"),
+        pk=match_id,
+        round__tournament=tournament,
+    )
+
+
+def _history(match):
+    return list(
+        match.submissions.select_related(
+            "submitted_by", "confirmed_by", "submitted_for__player"
+        ).order_by("-number")
+    )
+
+
+def _game_rows(match):
+    return list(match.games.order_by("number"))
+
+
+@login_required
+def match_detail(request, pk, match_id):
+    """A judge's result entry (confirmed at once, corrects a confirmed result) and the
+    full history of the match: every version, the games, the swaps, the penalties."""
+    tournament = _tournament(pk)
+    _require(can_judge(request.user, tournament))
+    match = _match(tournament, match_id)
+    match.round.tournament = tournament
+    form = None
+    if not match.is_bye:
+        form = ResultForm(request.POST or None, match=match)
+        if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data
+            try:
+                services.report_result(
+                    match=match,
+                    by=request.user,
+                    games=data["games"],
+                    intentional_draw=data["intentional_draw"],
+                    conceded_by=data["conceded_by"],
+                    note=data["note"],
+                    expected_version=data["expected_version"],
+                )
+            except ValidationError as exc:
+                _form_errors(form, exc)
+            else:
+                messages.success(request, _("Result confirmed."))
+                return redirect("tournaments:results", pk=tournament.pk)
+    swaps = list(
+        SetSwap.objects.filter(match=match)
+        .select_related("registration__player", "recorded_by")
+        .order_by("before_game", "created_at")
+    )
+    context = _roles(request, tournament)
+    context.update(
+        match=match,
+        form=form,
+        history=_history(match),
+        games=_game_rows(match),
+        swaps=swaps,
+        penalties=list(match.penalties.select_related("registration__player", "judge")),
+        score=_score(match),
+    )
+    return render(request, "tournaments/match_detail.html", context)
+
+
+@login_required
+def penalties(request, pk):
+    tournament = _tournament(pk)
+    _require(can_judge(request.user, tournament))
+    form = PenaltyForm(request.POST or None, tournament=tournament)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.give_penalty(
+                registration=data["registration"],
+                kind=data["kind"],
+                reason=data["reason"],
+                match=data["match"],
+                by=request.user,
+            )
+        except ValidationError as exc:
+            _form_errors(form, exc)
+        else:
+            messages.success(request, _("Penalty recorded."))
+            return redirect("tournaments:penalties", pk=tournament.pk)
+    given = Penalty.objects.filter(registration__tournament=tournament).select_related(
+        "registration__player", "judge", "match__round"
+    )
+    context = _roles(request, tournament)
+    context.update(form=form, penalties=given)
+    return render(request, "tournaments/penalties.html", context)
+
+
+@login_required
+def audit_log(request, pk):
+    tournament = _tournament(pk)
+    _require(can_judge(request.user, tournament))
+    entries = AuditEntry.objects.filter(tournament=tournament).select_related("actor")
+    action = request.GET.get("action", "").strip()
+    if action:
+        entries = entries.filter(action__startswith=action)
+    page = Paginator(entries, 100).get_page(request.GET.get("page"))
+    context = _roles(request, tournament)
+    context.update(page=page, action=action)
+    return render(request, "tournaments/audit.html", context)
+
+
+# --- player's "my match" --------------------------------------------------------------
+
+
+def _current_match_of(registration) -> Match | None:
+    return (
+        Match.objects.filter(round__tournament=registration.tournament_id)
+        .filter(Q(player_a=registration) | Q(player_b=registration))
+        .exclude(round__status=Round.Status.DRAFT)
+        .select_related("round", "player_a__player", "player_b__player")
+        .order_by("-round__number")
+        .first()
+    )
+
+
+def _next_game(match) -> int:
+    return match.current_game if match.current_game_started_at is None else match.current_game + 1
+
+
+@login_required
+def my_match(request, pk):
+    tournament = _visible_tournament(request, pk)
+    registration = _my_registration(request, tournament)
+    if registration is None:
+        messages.error(request, _("You are not registered in this tournament."))
+        return redirect("tournaments:home", pk=tournament.pk)
+    registration.tournament = tournament
+    match = _current_match_of(registration)
+    context = _roles(request, tournament)
+    context.update(registration=registration, match=match)
+    playing, additional = selectors.current_sets(registration)
+    swap_form = SwapDiceForm(playing=playing, additional=additional)
+    context.update(playing=playing, additional=additional)
+    if match is not None:
+        match.round.tournament = tournament
+        side = match.side_of(registration.pk)
+        opponent = match.player_b if side == "a" else match.player_a
+        report_form = None
+        reject_form = None
+        if request.method == "POST":
+            result = _my_match_post(request, match, registration, playing, additional)
+            if not isinstance(result, dict):
+                return result
+            report_form = result.get("report_form")
+            reject_form = result.get("reject_form")
+            swap_form = result.get("swap_form", swap_form)
+        history = _history(match)
+        pending = next((s for s in history if s.status == ResultSubmission.Status.PENDING), None)
+        opponent_swaps = []
+        if opponent is not None:
+            opponent_swaps = [
+                s
+                for s in SetSwap.objects.filter(
+                    match=match, registration=opponent, superseded=False
+                ).order_by("before_game")
+                if selectors.swap_visible_to(_with_match(s, match), registration.pk, is_judge=False)
+            ]
+        context.update(
+            side=side,
+            opponent=opponent,
+            history=history,
+            pending=pending,
+            pending_mine=pending is not None and pending.submitted_for_id == registration.pk,
+            report_form=report_form or ResultForm(match=match),
+            reject_form=reject_form or RejectForm(),
+            next_game=_next_game(match),
+            opponent_swaps=opponent_swaps,
+            score=_score(match),
+            open=not match.is_bye and match.status != Match.Status.CONFIRMED,
+        )
+    context.update(
+        swap_form=swap_form,
+        my_swaps=list(
+            SetSwap.objects.filter(registration=registration)
+            .select_related("match__round")
+            .order_by("match__round__number", "before_game", "created_at")
+        ),
+    )
+    return render(request, "tournaments/my_match.html", context)
+
+
+def _with_match(swap, match):
+    swap.match = match
+    return swap
+
+
+def _my_match_post(request, match, registration, playing, additional):
+    user = request.user
+    action = request.POST.get("action")
+    here = redirect("tournaments:my_match", pk=registration.tournament_id)
+    try:
+        if action == "report":
+            form = ResultForm(request.POST, match=match)
+            if not form.is_valid():
+                return {"report_form": form}
+            data = form.cleaned_data
+            try:
+                services.report_result(
+                    match=match,
+                    by=user,
+                    games=data["games"],
+                    intentional_draw=data["intentional_draw"],
+                    conceded_by=data["conceded_by"],
+                    note=data["note"],
+                    expected_version=data["expected_version"],
+                )
+            except ValidationError as exc:
+                _form_errors(form, exc)
+                return {"report_form": form}
+            messages.success(request, _("Result reported."))
+        elif action in ("confirm", "reject"):
+            submission = get_object_or_404(
+                ResultSubmission, pk=request.POST.get("submission"), match=match
+            )
+            if action == "confirm":
+                services.confirm_result(submission=submission, by=user)
+                messages.success(request, _("Result confirmed."))
+            else:
+                form = RejectForm(request.POST)
+                form.is_valid()
+                services.reject_result(
+                    submission=submission, by=user, note=form.cleaned_data.get("note", "")
+                )
+                messages.success(request, _("Result disputed: a judge will come to your table."))
+        elif action == "start_game":
+            number = int(request.POST.get("number") or 0)
+            services.start_game(match=match, number=number, by=user)
+            messages.success(request, _("Game %(n)s started.") % {"n": number})
+        elif action == "swap":
+            form = SwapDiceForm(request.POST, playing=playing, additional=additional)
+            if not form.is_valid():
+                return {"swap_form": form}
+            try:
+                services.record_swap(
+                    registration=registration,
+                    match=match,
+                    swap_out=sorted(form.cleaned_data["swap_out"]),
+                    swap_in=sorted(form.cleaned_data["swap_in"]),
+                    by=user,
+                )
+            except ValidationError as exc:
+                _form_errors(form, exc)
+                return {"swap_form": form}
+            messages.success(request, _("Swap recorded. It stays secret until the game starts."))
+        else:
+            raise Http404
+    except ValidationError as exc:
+        messages.error(request, _error_text(exc))
+    except ValueError:
+        messages.error(request, _("That request was not understood."))
+    return here
