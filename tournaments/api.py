@@ -156,7 +156,12 @@ class TournamentViewSet(
     @action(detail=True, methods=["post"], url_path="top-cut")
     def top_cut(self, request, pk=None):
         """Organisers: seed the top cut from the final standings and pair its first round."""
-        result = services.start_top_cut(tournament=self.tournament(), by=request.user)
+        tournament = self.tournament()
+        if tournament.top_cut_size == 0:
+            # services.start_top_cut passes 0 to effective_cut_size, which rejects it
+            # (ValueError); an event without a top cut simply finishes.
+            return self._answer(services.finish_tournament(tournament=tournament, by=request.user))
+        result = services.start_top_cut(tournament=tournament, by=request.user)
         if isinstance(result, Tournament):  # no top cut: the tournament is finished
             return self._answer(result)
         return Response(_round_answer(result, request), status=status.HTTP_201_CREATED)

@@ -357,3 +357,15 @@ def test_openapi_schema_lists_the_endpoints():
         "/api/tournaments/{id}/queue/",
     ):
         assert path in text
+
+
+def test_top_cut_without_a_cut_finishes_the_event(tournament, register_players, organiser, judge):
+    register_players(tournament, 4)
+    Tournament.objects.filter(pk=tournament.pk).update(swiss_rounds=1, top_cut_size=0)
+    round_ = services.pair_next_round(tournament=tournament, by=organiser)
+    services.publish_round(round_=round_, by=organiser)
+    play_round_by_judge(round_, judge, random.Random(5))
+    services.close_round(round_=round_, by=organiser)
+    assert api_as(judge).post(t_url(tournament, "top-cut/")).status_code == 403
+    response = api_as(organiser).post(t_url(tournament, "top-cut/"))
+    assert response.status_code == 200 and response.json()["status"] == "finished"
