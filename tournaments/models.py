@@ -4,6 +4,8 @@ The rules these rows obey are enforced in tournaments/services.py; the pure part
 (pairing, standings, top cut) live in tournaments/pairing/ and tournaments/standings.py.
 """
 
+import datetime
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -143,6 +145,10 @@ class Round(models.Model):
     )
     pairing_cost = models.JSONField(default=dict, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
+    # The round clock (tournaments/clocks.py): when the match time of the round runs out,
+    # or, while the whole round is paused, how much of it was left.
+    ends_at = models.DateTimeField(null=True, blank=True)
+    paused_remaining = models.DurationField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -191,6 +197,22 @@ class Match(models.Model):
         default=1, help_text=_("The game being played (1-3).")
     )
     current_game_started_at = models.DateTimeField(null=True, blank=True)
+    # Clocks (tournaments/clocks.py). A deadline is null while its clock is paused; the
+    # time left is then in the matching *_remaining column.
+    deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    deadline_remaining = models.DurationField(null=True, blank=True)
+    extension = models.DurationField(default=datetime.timedelta(0))
+    time_called_at = models.DateTimeField(null=True, blank=True)
+    game_deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    game_deadline_remaining = models.DurationField(null=True, blank=True)
+    sudden_death_game = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text=_("The game that passed its time limit: sudden-death turns from the next turn."),
+    )
+    clock_version = models.PositiveIntegerField(
+        default=0, help_text=_("Bumped whenever a deadline changes.")
+    )
     version = models.PositiveIntegerField(
         default=0, help_text=_("Bumped on every change (compare-and-set).")
     )

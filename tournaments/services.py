@@ -19,7 +19,7 @@ from config.dbtime import db_now
 from games.engines.irondie.dice import Die, playing_set_errors
 from players.models import DiceSet, Player
 from players.services import freeze_dice_set
-from tournaments import selectors
+from tournaments import clocks, selectors
 from tournaments.match_rules import ResultError, decide_match, swiss_rounds_for
 from tournaments.models import (
     AuditEntry,
@@ -57,6 +57,16 @@ def audit(
     )
 
 
+def is_own_player(player, user) -> bool:
+    """The signed-in user is this player (walk-in players without an account are nobody's)."""
+    return (
+        player.user_id is not None
+        and user is not None
+        and user.is_authenticated
+        and player.user_id == user.id
+    )
+
+
 def _require_manager(user, tournament):
     if not can_manage(user, tournament):
         raise PermissionDenied("Only the tournament's organisers may do this.")
@@ -80,11 +90,86 @@ def create_tournament(*, organiser, name: str, date, **options) -> Tournament:
 
     if not is_organiser(organiser):
         raise PermissionDenied("Only organisers may create tournaments.")
+    floor_judges = options.pop("floor_judges", None)
     tournament = Tournament(organiser=organiser, name=(name or "").strip(), date=date, **options)
     tournament.full_clean()
     tournament.save()
+    if floor_judges:
+        tournament.floor_judges.set(floor_judges)
     audit(tournament, organiser, "tournament.created", tournament, after={"name": tournament.name})
     return tournament
+
+
+EDITABLE_SETTINGS = (
+    "name",
+    "date",
+    "venue",
+    "head_judge",
+    "swiss_rounds",
+    "top_cut_size",
+    "match_minutes",
+    "game_minutes",
+    "late_entry",
+    "percentage_floor",
+    "tiebreakers",
+    "publish_pairings",
+    "publish_standings",
+    "publish_results",
+)
+
+
+@transaction.atomic
+def update_tournament(*, tournament, by, floor_judges=None, **changes) -> Tournament:
+    """Change a tournament's settings (and its floor judges), with the rules of when."""
+    tournament = _locked_tournament(tournament)
+    _require_manager(by, tournament)
+    unknown = set(changes) - set(EDITABLE_SETTINGS)
+    if unknown:
+        raise ValidationError(f"These settings cannot be changed: {', '.join(sorted(unknown))}.")
+    played = tournament.rounds.filter(stage=Round.Stage.SWISS).count()
+    if (
+        "swiss_rounds" in changes
+        and changes["swiss_rounds"] is not None
+        and changes["swiss_rounds"] < max(played, 1)
+    ):
+        raise ValidationError(
+            {
+                "swiss_rounds": [
+                    f"{played} Swiss rounds are already paired; choose at least that many."
+                ]
+            }
+        )
+    if "top_cut_size" in changes and tournament.status in (Status.TOP_CUT, Status.FINISHED):
+        raise ValidationError({"top_cut_size": ["The top cut has already started."]})
+    if "tiebreakers" in changes:
+        from tournaments.standings import Tiebreaker
+
+        valid = {t.value for t in Tiebreaker}
+        order = list(changes["tiebreakers"] or [])
+        if any(t not in valid for t in order) or len(set(order)) != len(order):
+            raise ValidationError(
+                {"tiebreakers": [f"Use each of {', '.join(sorted(valid))} at most once."]}
+            )
+    before = {field: _plain(getattr(tournament, field)) for field in changes}
+    for field, value in changes.items():
+        setattr(tournament, field, value)
+    tournament.full_clean()
+    tournament.save()
+    after = {field: _plain(getattr(tournament, field)) for field in changes}
+    if floor_judges is not None:
+        before["floor_judges"] = sorted(tournament.floor_judges.values_list("id", flat=True))
+        tournament.floor_judges.set(floor_judges)
+        after["floor_judges"] = sorted(u.pk for u in floor_judges)
+    audit(tournament, by, "tournament.updated", tournament, before=before, after=after)
+    return tournament
+
+
+def _plain(value):
+    if hasattr(value, "pk"):
+        return value.pk
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return value
 
 
 _STATUS_FLOW = {
@@ -122,7 +207,7 @@ def change_status(*, tournament, to: str, by) -> Tournament:
 def register(*, tournament, player: Player, dice_set: DiceSet, by) -> Registration:
     """Register a player with a dice set, frozen as a snapshot. Late entries during Swiss."""
     tournament = _locked_tournament(tournament)
-    own = player.user_id is not None and player.user_id == getattr(by, "id", None)
+    own = is_own_player(player, by)
     if not own and not can_manage(by, tournament):
         raise PermissionDenied("Players register themselves; organisers may register anyone.")
     if dice_set.player_id != player.pk:
@@ -167,7 +252,7 @@ def register(*, tournament, player: Player, dice_set: DiceSet, by) -> Registrati
 @transaction.atomic
 def check_in(*, registration: Registration, by, checked_in: bool = True) -> Registration:
     tournament = registration.tournament
-    own = registration.player.user_id == getattr(by, "id", None)
+    own = is_own_player(registration.player, by)
     if not own and not can_manage(by, tournament):
         raise PermissionDenied("Only the player or an organiser may check in.")
     if tournament.status not in (Status.REGISTRATION, Status.CHECK_IN):
@@ -196,7 +281,7 @@ def drop(*, registration: Registration, by, reason: str = "") -> Registration:
         .get(pk=registration.pk)
     )
     tournament = registration.tournament
-    own = registration.player.user_id == getattr(by, "id", None)
+    own = is_own_player(registration.player, by)
     if not own and not can_judge(by, tournament):
         raise PermissionDenied("Only the player, a judge or an organiser may drop a player.")
     if registration.dropped:
@@ -452,6 +537,7 @@ def start_round(*, round_: Round, by) -> Round:
     round_.status = Round.Status.IN_PROGRESS
     round_.started_at = db_now()
     round_.save(update_fields=["status", "started_at"])
+    clocks.start_round_clocks(round_, round_.started_at)
     audit(
         round_.tournament,
         by,
@@ -932,10 +1018,17 @@ def start_game(*, match: Match, number: int, by) -> Match:
         raise ValidationError(f"The next game of this match is game {expected}.")
     if number > 5:
         raise ValidationError("A match has at most five games.")
+    if match.time_called_at is not None and not (
+        match.round.stage == Round.Stage.TOP_CUT and match.games_a == match.games_b
+    ):
+        raise ValidationError(
+            "Time has been called: no new game starts (docs/rules.md, match time)."
+        )
     match.current_game = number
     match.current_game_started_at = db_now()
     match.version += 1
     match.save(update_fields=["current_game", "current_game_started_at", "version"])
+    clocks.start_game_clock(match, match.current_game_started_at)
     audit(tournament, by, "game.started", match, after={"game": number})
     return match
 
@@ -959,9 +1052,7 @@ def record_swap(
     )
     if match.side_of(registration.pk) is None:
         raise ValidationError("This player is not in that match.")
-    if registration.player.user_id != getattr(by, "id", None) and not can_judge(
-        by, match.round.tournament
-    ):
+    if not is_own_player(registration.player, by) and not can_judge(by, match.round.tournament):
         raise PermissionDenied("Players record their own swaps.")
     if match.is_bye or match.status == Match.Status.CONFIRMED:
         raise ValidationError("This match is over; swap before the next game of your next match.")
@@ -1036,7 +1127,11 @@ def start_top_cut(*, tournament, by) -> Round:
         raise ValidationError(f"Play and close all {tournament.swiss_rounds} Swiss rounds first.")
     standings = selectors.standings(tournament)
     ranked = standings.ranked_player_ids(include_dropped=False)
-    size = effective_cut_size(tournament.top_cut_size, len(ranked))
+    size = (
+        effective_cut_size(tournament.top_cut_size, len(ranked))
+        if tournament.top_cut_size and len(ranked) >= 2
+        else 0
+    )
     if size == 0:
         return finish_tournament(tournament=tournament, by=by)
     tournament.top_cut_seeds = ranked[:size]
