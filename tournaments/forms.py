@@ -160,10 +160,16 @@ class SwapDiceForm(forms.Form):
     """Which dice leave the playing set and which come in from the additional set."""
 
     swap_out = forms.TypedMultipleChoiceField(
-        label=_("Out of the playing set"), coerce=int, widget=forms.CheckboxSelectMultiple
+        label=_("Out of the playing set"),
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
     )
     swap_in = forms.TypedMultipleChoiceField(
-        label=_("In from the additional set"), coerce=int, widget=forms.CheckboxSelectMultiple
+        label=_("In from the additional set"),
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
     )
 
     def __init__(self, *args, playing=(), additional=(), **kwargs):
