@@ -1,0 +1,60 @@
+"""In a real browser, on a phone-sized screen: an organiser pairs and publishes a round,
+a player reports the result and the opponent confirms it."""
+
+import pytest
+
+from tournaments.models import Match, Round
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+
+def log_in(page, base, username, next_url):
+    page.context.clear_cookies()
+    page.goto(f"{base}/accounts/login/?next={next_url}")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", "correct-horse-9")
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"**{next_url}")
+
+
+def test_organiser_pairs_and_publishes_player_reports_opponent_confirms(
+    live_server, page, tournament, register_players
+):
+    first, second = register_players(tournament, 2)
+    base, pk = live_server.url, tournament.pk
+
+    log_in(page, base, "org", f"/tournaments/{pk}/console/")
+    page.click("#pair-form button[type=submit]")
+    page.wait_for_url(f"**/tournaments/{pk}/rounds/1/manage/")
+    assert "Round paired as a draft" in page.locator(".messages").inner_text()
+    assert page.locator("#draft ul.reasons li").count() >= 1
+    page.click("#publish-form button[type=submit]")
+    page.wait_for_selector(".messages li.success")
+    assert "Pairings published." in page.locator(".messages").inner_text()
+    assert Round.objects.get(tournament=tournament, number=1).status == Round.Status.PUBLISHED
+    # The published pairings are public.
+    page.goto(f"{base}/tournaments/{pk}/rounds/1/")
+    assert "Player 01" in page.locator("#pairings").inner_text()
+
+    match = Match.objects.get(round__tournament=tournament)
+    winner_side = match.side_of(first.pk)
+    log_in(page, base, "player01", f"/tournaments/{pk}/my-match/")
+    assert page.locator("#opponent").inner_text() == "Player 02"
+    page.select_option("#result-form select[name=game_1]", winner_side)
+    page.select_option("#result-form select[name=game_2]", winner_side)
+    page.click("#result-form button[type=submit]")
+    page.wait_for_selector("#waiting")
+    assert Match.objects.get(pk=match.pk).status == Match.Status.REPORTED
+
+    log_in(page, base, "player02", f"/tournaments/{pk}/my-match/")
+    assert "Player 01 reported" in page.locator("#pending-report").inner_text()
+    page.click("#confirm-form button[type=submit]")
+    page.wait_for_selector(".messages li.success")
+    assert "Result confirmed." in page.locator(".messages").inner_text()
+    match.refresh_from_db()
+    assert match.status == Match.Status.CONFIRMED and match.winner_id == first.pk
+    wide = page.evaluate(
+        "[...document.querySelectorAll('main *')].filter(e => e.getBoundingClientRect().right > window.innerWidth + 1).map(e => e.tagName + '#' + e.id + '.' + e.className).slice(0, 12)"
+    )
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), wide
+    assert second.pk in (match.player_a_id, match.player_b_id)
