@@ -84,13 +84,17 @@ def start_round_clocks(round_: Round, now: datetime.datetime) -> None:
     round_.paused_remaining = None
     round_.save(update_fields=["ends_at", "paused_remaining"])
     for match in round_.matches.all():
-        if not _running(match):
-            continue
-        match.deadline_at = round_.ends_at + match.extension
-        match.deadline_remaining = None
-        match.clock_version += 1
-        match.save(update_fields=["deadline_at", "deadline_remaining", "clock_version"])
-        _schedule(match)
+        if _running(match):
+            set_deadline(match, round_.ends_at + match.extension)
+
+
+def set_deadline(match: Match, deadline_at: datetime.datetime) -> None:
+    """Give a match a new deadline; whatever was queued for the old one becomes a no-op."""
+    match.deadline_at = deadline_at
+    match.deadline_remaining = None
+    match.clock_version += 1
+    match.save(update_fields=["deadline_at", "deadline_remaining", "clock_version"])
+    _schedule(match)
 
 
 def start_game_clock(match: Match, now: datetime.datetime) -> None:

@@ -1,0 +1,232 @@
+"""Clocks enforced by a real Celery worker on the configured broker (Redis in CI).
+
+Deadlines are set a few seconds out; the checks read the audit log, where each
+enforcement leaves exactly one "clock.time_called" entry.
+"""
+
+import datetime
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+from django.core.exceptions import ValidationError
+from django.db import connection, connections
+
+from config.celery import app as celery_app
+from config.dbtime import db_now
+from tournaments import clocks, services
+from tournaments.models import AuditEntry, Match
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def running_round(tournament, register_players, organiser, judge):
+    register_players(tournament, 4)
+    round_ = services.pair_next_round(tournament=tournament, by=organiser, seed="clock")
+    services.publish_round(round_=round_, by=organiser)
+    return services.start_round(round_=round_, by=judge)
+
+
+def _match(round_) -> Match:
+    return round_.matches.order_by("table").first()
+
+
+def _due_in(match, seconds: float) -> Match:
+    clocks.set_deadline(match, db_now() + datetime.timedelta(seconds=seconds))
+    match.refresh_from_db()
+    return match
+
+
+def _time_called(match) -> int:
+    return AuditEntry.objects.filter(action="clock.time_called", object_id=match.pk).count()
+
+
+def _wait_for(condition, timeout=20.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_round_start_gives_every_match_its_deadline(running_round, tournament):
+    match = _match(running_round)
+    limit = datetime.timedelta(minutes=tournament.match_minutes)
+    assert match.deadline_at == running_round.started_at + limit == running_round.ends_at
+    clock = clocks.match_clock(match, db_now())
+    assert clock["state"] == "running" and 44 * 60 < clock["remaining_seconds"] <= 45 * 60
+    assert clock["server_time"] and clock["deadline_at"]
+
+
+def test_deadline_is_enforced_by_the_worker_through_eta(running_round):
+    match = _due_in(_match(running_round), 2)
+    with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
+        assert _wait_for(lambda: _time_called(match) == 1)
+        time.sleep(1)
+    match.refresh_from_db()
+    assert match.time_called_at is not None and match.time_called_at >= match.deadline_at
+    assert _time_called(match) == 1
+    entry = AuditEntry.objects.get(action="clock.time_called", object_id=match.pk)
+    assert entry.after["late_seconds"] >= 0
+
+
+def test_enforced_once_when_eta_task_and_sweeper_both_fire(running_round):
+    match = _due_in(_match(running_round), 1.5)
+    outcomes = []
+
+    def sweep_repeatedly():
+        for _ in range(30):
+            outcomes.append(clocks.sweep()["time_called"])
+            time.sleep(0.1)
+        connections.close_all()
+
+    with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
+        sweeper = threading.Thread(target=sweep_repeatedly)
+        sweeper.start()
+        sweeper.join()
+        assert _wait_for(lambda: _time_called(match) >= 1)
+        time.sleep(1)
+    assert _time_called(match) == 1
+    assert clocks.enforce_match_deadline(match.pk) == "already called"
+
+
+def test_extension_or_pause_before_the_deadline_prevents_enforcement(running_round, judge):
+    first, second = list(running_round.matches.filter(player_b__isnull=False).order_by("table"))[:2]
+    first = _due_in(first, 2)
+    second = _due_in(second, 2)
+    clocks.extend_match(match=first, minutes=5, reason="judge call at table 1", by=judge)
+    clocks.pause_match(match=second, by=judge, reason="judge call at table 2")
+    with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
+        time.sleep(4)  # the eta tasks for the old deadlines run and find a newer clock version
+    assert clocks.sweep() == {"time_called": 0, "sudden_death": 0}
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert first.time_called_at is None and first.deadline_at > db_now() + datetime.timedelta(
+        minutes=4
+    )
+    assert second.time_called_at is None and second.deadline_at is None
+    assert datetime.timedelta(0) < second.deadline_remaining <= datetime.timedelta(seconds=2)
+    assert _time_called(first) == _time_called(second) == 0
+
+
+def test_result_entered_just_before_the_deadline_wins(running_round, judge):
+    match = _due_in(_match(running_round), 1.5)
+    services.report_result(match=match, by=judge, games=["a", "b", "a"])
+    with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
+        time.sleep(3)
+    match.refresh_from_db()
+    assert match.time_called_at is None and match.winner_id == match.player_a_id
+    assert _time_called(match) == 0
+
+
+def test_pause_and_resume_the_whole_round(running_round, judge):
+    running_round.refresh_from_db()
+    clocks.pause_round(round_=running_round, by=judge, reason="fire alarm")
+    running_round.refresh_from_db()
+    assert running_round.ends_at is None and running_round.paused_remaining is not None
+    assert all(m.deadline_at is None for m in running_round.matches.filter(player_b__isnull=False))
+    with pytest.raises(ValidationError, match="whole round is paused"):
+        clocks.resume_match(match=_match(running_round), by=judge)
+    clocks.resume_round(round_=running_round, by=judge)
+    running_round.refresh_from_db()
+    assert running_round.ends_at is not None
+    assert all(
+        m.deadline_at is not None for m in running_round.matches.filter(player_b__isnull=False)
+    )
+
+
+def test_time_called_puts_the_game_in_progress_into_sudden_death_and_stops_new_games(
+    running_round, judge
+):
+    match = _match(running_round)
+    services.start_game(match=match, number=1, by=judge)
+    match = _due_in(Match.objects.get(pk=match.pk), -1)
+    assert clocks.enforce_match_deadline(match.pk) == "time called"
+    match.refresh_from_db()
+    clock = clocks.match_clock(match, db_now())
+    assert clock["state"] == "time_called" and clock["sudden_death_from_next_turn"]
+    with pytest.raises(ValidationError, match="no new game starts"):
+        services.start_game(match=match, number=2, by=judge)
+
+
+def test_game_limit_switches_to_sudden_death(running_round, judge):
+    match = _match(running_round)
+    services.start_game(match=match, number=1, by=judge)
+    match = Match.objects.get(pk=match.pk)
+    assert match.game_deadline_at is not None
+    Match.objects.filter(pk=match.pk).update(
+        game_deadline_at=db_now() - datetime.timedelta(seconds=1)
+    )
+    assert clocks.sweep()["sudden_death"] == 1
+    assert clocks.sweep()["sudden_death"] == 0
+    match.refresh_from_db()
+    assert match.sudden_death_game == 1
+    assert AuditEntry.objects.filter(action="clock.sudden_death", object_id=match.pk).count() == 1
+
+
+def _worker_process(extra_args, env):
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool",
+            "solo",
+            "--loglevel",
+            "INFO",
+            "--without-mingle",
+            "--without-gossip",
+            *extra_args,
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+
+
+@pytest.mark.slow
+def test_worker_killed_while_waiting_still_enforces_once_after_restart(running_round, tmp_path):
+    if connection.vendor != "postgresql":
+        pytest.skip("the worker process needs the PostgreSQL test database")
+    settings_dict = connection.settings_dict
+    env = dict(
+        os.environ,
+        DATABASE_URL=f"postgres://{settings_dict['USER']}@{settings_dict['HOST']}:{settings_dict['PORT']}/{settings_dict['NAME']}",
+        CLOCK_SWEEP_SECONDS="1",
+        VAR_DIR=str(tmp_path),
+    )
+    match = _due_in(_match(running_round), 6)
+    worker = _worker_process([], env)
+    try:
+        time.sleep(4)  # the worker has taken the eta task and holds it, waiting
+    finally:
+        os.killpg(worker.pid, signal.SIGKILL)
+        worker.wait(timeout=10)
+    time.sleep(4)  # the deadline passes with no worker alive
+    match.refresh_from_db()
+    assert match.time_called_at is None
+    restarted = _worker_process(["--beat", "--schedule", str(tmp_path / "beat-schedule")], env)
+    try:
+        assert _wait_for(lambda: _time_called(match) >= 1, timeout=30)
+        time.sleep(3)  # a few more sweeps
+    finally:
+        os.killpg(restarted.pid, signal.SIGTERM)
+        restarted.wait(timeout=20)
+    assert _time_called(match) == 1
+    match.refresh_from_db()
+    assert match.time_called_at > match.deadline_at
