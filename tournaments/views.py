@@ -333,6 +333,9 @@ def tournament_action(request, tournament, action):
             return redirect(
                 "tournaments:round_manage", pk=tournament.pk, number=result["round"].number
             )
+    elif action == "top_cut" and not tournament.top_cut_size:
+        # services.start_top_cut raises ValueError (not ValidationError) for a cut of 0.
+        messages.error(request, _("This tournament has no top cut: finish it instead."))
     elif action == "top_cut":
         _run(
             request,

@@ -306,3 +306,18 @@ def test_staff_list_pages_run_a_constant_number_of_queries(
     for address, limit in pages:
         with django_assert_max_num_queries(limit):
             assert client.get(address).status_code == 200, address
+
+
+def test_no_top_cut_finishes_instead(client, tournament, organiser, judge, register_players):
+    register_players(tournament, 4)
+    Tournament.objects.filter(pk=tournament.pk).update(swiss_rounds=1, top_cut_size=0)
+    tournament.refresh_from_db()
+    play_rounds(tournament, organiser, judge, 1)
+    client.force_login(organiser)
+    assert "Start the top cut" not in client.get(url("console", tournament)).content.decode()
+    response = client.post(url("action", tournament, "top_cut"), follow=True)
+    assert "This tournament has no top cut: finish it instead." in messages_of(response)
+    response = client.post(url("action", tournament, "finish"), follow=True)
+    assert "Tournament finished." in messages_of(response)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
