@@ -813,6 +813,25 @@ def report_result(
     return submission
 
 
+@transaction.atomic
+def record_system_result(
+    *, match: Match, games: list[str], note: str, conceded_by: str = ""
+) -> ResultSubmission:
+    """A result the server saw itself (an online match): confirmed at once, source SYSTEM."""
+    match = _locked_match(match)
+    if match.is_bye:
+        raise ValidationError("A bye has its result already.")
+    if match.status == Match.Status.CONFIRMED:
+        raise ValidationError("This match already has a confirmed result.")
+    return _confirm(
+        match,
+        source=ResultSubmission.Source.SYSTEM,
+        by=None,
+        note=note,
+        **_result_fields(games, False, conceded_by),
+    )
+
+
 def _same_result(submission: ResultSubmission, fields: dict) -> bool:
     return (
         submission.games == fields["games"]
@@ -1001,11 +1020,15 @@ def give_penalty(
 
 
 @transaction.atomic
-def start_game(*, match: Match, number: int, by) -> Match:
-    """Mark game ``number`` of a match started: this reveals the swaps made for it."""
+def start_game(*, match: Match, number: int, by, system: bool = False) -> Match:
+    """Mark game ``number`` of a match started: this reveals the swaps made for it.
+
+    ``system=True`` (with ``by=None``) is the online-play service starting the game it
+    hosts.
+    """
     match = _locked_match(match)
     tournament = match.round.tournament
-    if not can_judge(by, tournament):
+    if not system and not can_judge(by, tournament):
         _own_registration(match, by)
     if match.is_bye or match.status == Match.Status.CONFIRMED:
         raise ValidationError("This match is over.")
