@@ -251,12 +251,21 @@ def register(*, tournament, player: Player, dice_set: DiceSet, by) -> Registrati
 
 @transaction.atomic
 def check_in(*, registration: Registration, by, checked_in: bool = True) -> Registration:
+    registration = (
+        Registration.objects.select_for_update(of=("self",))
+        .select_related("tournament", "player")
+        .get(pk=registration.pk)
+    )
     tournament = registration.tournament
     own = is_own_player(registration.player, by)
     if not own and not can_manage(by, tournament):
         raise PermissionDenied("Only the player or an organiser may check in.")
     if tournament.status not in (Status.REGISTRATION, Status.CHECK_IN):
         raise ValidationError("Check-in is over: the Swiss rounds have started.")
+    if registration.dropped:
+        raise ValidationError(
+            "A dropped player cannot check in; an organiser can reinstate them first."
+        )
     registration.checked_in = checked_in
     registration.save(update_fields=["checked_in"])
     audit(

@@ -8,7 +8,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
-from django.db import transaction
 from django.db.models import Case, Count, IntegerField, Q, Value, When
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -19,7 +18,6 @@ from players.models import Player
 from players.roles import is_organiser
 from tournaments import selectors, services
 from tournaments.forms import (
-    TOURNAMENT_FIELDS,
     PenaltyForm,
     RegisterForm,
     RejectForm,
@@ -217,12 +215,8 @@ def tournament_create(request):
     _require(is_organiser(request.user))
     form = TournamentForm(request.POST or None, initial={"top_cut_size": 8})
     if request.method == "POST" and form.is_valid():
-        data = dict(form.cleaned_data)
-        judges = data.pop("floor_judges")
         try:
-            with transaction.atomic():
-                tournament = services.create_tournament(organiser=request.user, **data)
-                tournament.floor_judges.set(judges)
+            tournament = services.create_tournament(organiser=request.user, **form.cleaned_data)
         except ValidationError as exc:
             _form_errors(form, exc)
         else:
@@ -231,42 +225,23 @@ def tournament_create(request):
     return render(request, "tournaments/edit.html", {"form": form, "tournament": None})
 
 
-def _settings_dict(tournament) -> dict:
-    data = {}
-    for name in TOURNAMENT_FIELDS:
-        if name == "floor_judges":
-            data[name] = sorted(tournament.floor_judges.values_list("id", flat=True))
-        elif name == "head_judge":
-            data[name] = tournament.head_judge_id
-        else:
-            value = getattr(tournament, name)
-            data[name] = value.isoformat() if hasattr(value, "isoformat") else value
-    return data
-
-
 @login_required
 def tournament_edit(request, pk):
-    # There is no edit service yet: the permission check, validation and audit entry a
-    # service would do are done here, in one transaction.
     tournament = _tournament(pk)
     _require(can_manage(request.user, tournament))
     form = TournamentForm(request.POST or None, instance=tournament)
     if request.method == "POST" and form.is_valid():
-        with transaction.atomic():
-            before = _settings_dict(Tournament.objects.select_for_update().get(pk=tournament.pk))
-            form.save()
-            after = _settings_dict(tournament)
-            changed = [k for k in after if before[k] != after[k]]
-            services.audit(
-                tournament,
-                request.user,
-                "tournament.edited",
-                tournament,
-                before={k: before[k] for k in changed},
-                after={k: after[k] for k in changed},
+        changes = dict(form.cleaned_data)
+        judges = list(changes.pop("floor_judges"))
+        try:
+            services.update_tournament(
+                tournament=tournament, by=request.user, floor_judges=judges, **changes
             )
-        messages.success(request, _("Tournament saved."))
-        return redirect("tournaments:console", pk=tournament.pk)
+        except ValidationError as exc:
+            _form_errors(form, exc)
+        else:
+            messages.success(request, _("Tournament saved."))
+            return redirect("tournaments:console", pk=tournament.pk)
     return render(request, "tournaments/edit.html", {"form": form, "tournament": tournament})
 
 

@@ -73,7 +73,7 @@ def test_edit_tournament_is_audited(client, tournament, organiser, judge):
     tournament.refresh_from_db()
     assert tournament.name == "Renamed Open" and tournament.date == datetime.date(2026, 12, 6)
     assert not tournament.publish_standings
-    entry = AuditEntry.objects.get(action="tournament.edited")
+    entry = AuditEntry.objects.get(action="tournament.updated")
     assert entry.before["name"] == "Test Open" and entry.after["name"] == "Renamed Open"
 
 
