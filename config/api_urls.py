@@ -4,8 +4,10 @@ from django.urls import path
 from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
+from games.api import GameViewSet
 from players.api import DiceSetViewSet, PlayerViewSet
 from tournaments.api import MatchViewSet, RegistrationViewSet, RoundViewSet, TournamentViewSet
+from tournaments.clock_urls import api_urlpatterns as clock_api_urls
 
 router = DefaultRouter()
 router.register("players", PlayerViewSet, basename="player")
@@ -14,8 +16,10 @@ router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("registrations", RegistrationViewSet, basename="registration")
 router.register("rounds", RoundViewSet, basename="round")
 router.register("matches", MatchViewSet, basename="match")
+router.register("games", GameViewSet, basename="game")
 
 urlpatterns = [
     path("auth/token/", obtain_auth_token, name="api-token"),
+    *clock_api_urls,
     *router.urls,
 ]

@@ -16,5 +16,6 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
     path("tournaments/", include("tournaments.urls")),
+    path("tournaments/", include("tournaments.clock_urls")),
     path("", include("players.urls")),
 ]

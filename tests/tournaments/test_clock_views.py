@@ -1,0 +1,155 @@
+"""Clock API and pages: visible time with the server's clock, judges' controls, urgency order."""
+
+import datetime
+import time
+
+import pytest
+
+from config.dbtime import db_now
+from tests.conftest import api_as
+from tournaments import clocks, services
+from tournaments.models import AuditEntry
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def make_running_round(tournament, register_players, organiser, judge):
+    def make(players=4):
+        register_players(tournament, players)
+        round_ = services.pair_next_round(tournament=tournament, by=organiser, seed="c")
+        services.publish_round(round_=round_, by=organiser)
+        return services.start_round(round_=round_, by=judge)
+
+    return make
+
+
+def test_round_clock_gives_deadlines_and_server_time_most_urgent_first(api, make_running_round):
+    round_ = make_running_round(6)
+    first, second, third = round_.matches.order_by("table")
+    clocks.set_deadline(second, db_now() - datetime.timedelta(seconds=1))
+    clocks.enforce_match_deadline(second.pk)
+    clocks.set_deadline(third, db_now() + datetime.timedelta(minutes=2))
+    body = api.get(f"/api/rounds/{round_.pk}/clock/").json()
+    assert (
+        body["round"]["state"] == "running"
+        and body["round"]["server_time"]
+        and body["round"]["ends_at"]
+    )
+    assert [c["match"] for c in body["matches"]] == [second.pk, third.pk, first.pk]
+    assert body["matches"][0]["state"] == "time_called" and body["matches"][0]["time_called_at"]
+    one = api.get(f"/api/matches/{first.pk}/clock/").json()
+    assert one["deadline_at"] and one["server_time"] and 0 < one["remaining_seconds"] <= 45 * 60
+
+
+def test_clocks_follow_the_pairings_release_switch(
+    api, make_running_round, tournament, organiser, judge
+):
+    round_ = make_running_round()
+    services.update_tournament(tournament=tournament, by=organiser, publish_pairings=False)
+    assert api.get(f"/api/rounds/{round_.pk}/clock/").status_code == 404
+    assert api_as(judge).get(f"/api/rounds/{round_.pk}/clock/").status_code == 200
+
+
+def test_judge_extends_with_a_reason_players_cannot(make_running_round, judge):
+    round_ = make_running_round()
+    match = round_.matches.order_by("table").first()
+    before = match.deadline_at
+    player = match.player_a.player.user
+    assert (
+        api_as(player)
+        .post(f"/api/matches/{match.pk}/clock/extend/", {"minutes": 5, "reason": "x"})
+        .status_code
+        == 403
+    )
+    bad = api_as(judge).post(
+        f"/api/matches/{match.pk}/clock/extend/", {"minutes": 500, "reason": "x"}
+    )
+    assert bad.status_code == 400 and "minutes" in bad.json()["errors"]
+    no_reason = api_as(judge).post(f"/api/matches/{match.pk}/clock/extend/", {"minutes": 5})
+    assert no_reason.status_code == 400
+    match.refresh_from_db()
+    assert match.deadline_at == before
+    ok = api_as(judge).post(
+        f"/api/matches/{match.pk}/clock/extend/", {"minutes": 5, "reason": "judge call"}
+    )
+    assert ok.status_code == 200 and ok.json()["extension_minutes"] == 5
+    match.refresh_from_db()
+    assert match.deadline_at == before + datetime.timedelta(minutes=5)
+    assert AuditEntry.objects.get(action="clock.extended").reason == "judge call"
+
+
+def test_pause_and_resume_a_match_through_the_api(make_running_round, judge):
+    round_ = make_running_round()
+    match = round_.matches.order_by("table").first()
+    paused = (
+        api_as(judge).post(f"/api/matches/{match.pk}/clock/pause/", {"reason": "judge call"}).json()
+    )
+    assert (
+        paused["state"] == "paused"
+        and paused["deadline_at"] is None
+        and paused["remaining_seconds"] > 0
+    )
+    again = api_as(judge).post(f"/api/matches/{match.pk}/clock/pause/", {})
+    assert again.status_code == 400 and "not running" in again.json()["detail"]
+    time.sleep(0.2)
+    resumed = api_as(judge).post(f"/api/matches/{match.pk}/clock/resume/").json()
+    assert resumed["state"] == "running"
+
+
+def test_round_pause_through_the_api(make_running_round, judge):
+    round_ = make_running_round()
+    body = (
+        api_as(judge)
+        .post(f"/api/rounds/{round_.pk}/clock/pause/", {"reason": "announcement"})
+        .json()
+    )
+    assert body["round"]["state"] == "paused"
+    assert {c["state"] for c in body["matches"]} == {"paused"}
+    body = api_as(judge).post(f"/api/rounds/{round_.pk}/clock/resume/").json()
+    assert body["round"]["state"] == "running"
+
+
+@pytest.mark.parametrize("players", [4, 16])
+def test_clock_endpoint_and_judges_page_use_a_constant_number_of_queries(
+    client, api, make_running_round, judge, players, django_assert_max_num_queries
+):
+    round_ = make_running_round(players)
+    with django_assert_max_num_queries(4):
+        assert len(api.get(f"/api/rounds/{round_.pk}/clock/").json()["matches"]) == players // 2
+    client.force_login(judge)
+    with django_assert_max_num_queries(12):
+        response = client.get(f"/tournaments/rounds/{round_.pk}/clocks/")
+    assert response.status_code == 200 and response.content.count(b'data-match="') == players // 2
+
+
+def test_big_screen_and_judges_page(client, make_running_round, judge):
+    round_ = make_running_round()
+    page = client.get(f"/tournaments/rounds/{round_.pk}/clock/").content.decode()
+    assert 'id="round-clock" data-deadline="' in page and "data-server-time" in page
+    match = round_.matches.order_by("table").first()
+    client.force_login(match.player_a.player.user)
+    assert client.get(f"/tournaments/rounds/{round_.pk}/clocks/").status_code == 403
+    assert (
+        client.post(f"/tournaments/matches/{match.pk}/clock/", {"action": "pause"}).status_code
+        == 403
+    )
+    client.force_login(judge)
+    response = client.post(
+        f"/tournaments/matches/{match.pk}/clock/",
+        {"action": "extend", "minutes": "3", "reason": "judge call"},
+    )
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert match.extension == datetime.timedelta(minutes=3)
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_big_screen_counts_down_in_a_browser(live_server, page, make_running_round):
+    round_ = make_running_round()
+    page.goto(f"{live_server.url}/tournaments/rounds/{round_.pk}/clock/")
+    first = page.inner_text("#round-clock")
+    time.sleep(1.3)
+    second = page.inner_text("#round-clock")
+    assert first.startswith(("44:", "45:")) and second != first

@@ -1,0 +1,144 @@
+"""Clock endpoints: read the round and match clocks (with the server's time, so clients
+count down without drifting) and the judges' controls. Rules: tournaments/clocks.py."""
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.response import Response
+
+from config.dbtime import db_now
+from tournaments import clocks
+from tournaments.models import Match, Round, Tournament
+from tournaments.permissions import can_judge
+
+CLOCKS_HIDDEN = "The organiser has not made the pairings public."
+
+
+class ExtendSerializer(serializers.Serializer):
+    minutes = serializers.IntegerField(min_value=1, max_value=60)
+    reason = serializers.CharField(max_length=300)
+
+
+class ReasonSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+
+
+def _visible(request, tournament: Tournament, round_: Round) -> bool:
+    if can_judge(request.user, tournament):
+        return True
+    return (
+        tournament.status != Tournament.Status.DRAFT
+        and tournament.publish_pairings
+        and round_.status != Round.Status.DRAFT
+    )
+
+
+def round_clocks(round_: Round) -> dict:
+    """The round clock and every match clock of the round, most urgent first (3 queries)."""
+    now = db_now()
+    matches = round_.matches.filter(player_b__isnull=False).select_related(
+        "player_a__player", "player_b__player"
+    )
+    match_clocks = []
+    for match in matches:
+        clock = clocks.match_clock(match, now)
+        clock["players"] = [match.player_a.player.display_name, match.player_b.player.display_name]
+        clock["has_result"] = match.status == Match.Status.CONFIRMED
+        match_clocks.append(clock)
+    match_clocks.sort(key=clocks.urgency_key)
+    return {"round": clocks.round_clock(round_, now), "matches": match_clocks}
+
+
+def _round(request, pk) -> Round:
+    round_ = get_object_or_404(Round.objects.select_related("tournament"), pk=pk)
+    if not _visible(request, round_.tournament, round_):
+        raise Http404(CLOCKS_HIDDEN)
+    return round_
+
+
+def _match(request, pk) -> Match:
+    match = get_object_or_404(Match.objects.select_related("round__tournament"), pk=pk)
+    if not _visible(request, match.round.tournament, match.round):
+        raise Http404(CLOCKS_HIDDEN)
+    return match
+
+
+@extend_schema(summary="Round clock and all match clocks, most urgent first", responses=dict)
+@api_view(["GET"])
+@permission_classes([permissions.AllowAny])
+def round_clock(request, pk):
+    return Response(round_clocks(_round(request, pk)))
+
+
+@extend_schema(
+    summary="Pause every running clock of the round (judges)",
+    request=ReasonSerializer,
+    responses=dict,
+)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def round_clock_pause(request, pk):
+    data = _valid(ReasonSerializer, request)
+    round_ = clocks.pause_round(round_=_round(request, pk), by=request.user, reason=data["reason"])
+    return Response(round_clocks(round_))
+
+
+@extend_schema(
+    summary="Resume the round and its paused match clocks (judges)", request=None, responses=dict
+)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def round_clock_resume(request, pk):
+    round_ = clocks.resume_round(round_=_round(request, pk), by=request.user)
+    return Response(round_clocks(round_))
+
+
+@extend_schema(summary="One match's clock", responses=dict)
+@api_view(["GET"])
+@permission_classes([permissions.AllowAny])
+def match_clock(request, pk):
+    return Response(clocks.match_clock(_match(request, pk), db_now()))
+
+
+@extend_schema(
+    summary="Extend one match's time (judges), with a reason",
+    request=ExtendSerializer,
+    responses=dict,
+)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def match_clock_extend(request, pk):
+    data = _valid(ExtendSerializer, request)
+    match = clocks.extend_match(
+        match=_match(request, pk), minutes=data["minutes"], reason=data["reason"], by=request.user
+    )
+    return Response(clocks.match_clock(match, db_now()))
+
+
+@extend_schema(
+    summary="Pause one match's clock (judges), e.g. during a judge call",
+    request=ReasonSerializer,
+    responses=dict,
+)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def match_clock_pause(request, pk):
+    data = _valid(ReasonSerializer, request)
+    match = clocks.pause_match(match=_match(request, pk), by=request.user, reason=data["reason"])
+    return Response(clocks.match_clock(match, db_now()))
+
+
+@extend_schema(summary="Resume one match's clock (judges)", request=None, responses=dict)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def match_clock_resume(request, pk):
+    match = clocks.resume_match(match=_match(request, pk), by=request.user)
+    return Response(clocks.match_clock(match, db_now()))
+
+
+def _valid(serializer_class, request) -> dict:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
