@@ -20,4 +20,10 @@ app.conf.beat_schedule = {
         "schedule": float(settings.CLOCK_SWEEP_SECONDS),
         "options": {"expires": float(settings.CLOCK_SWEEP_SECONDS)},
     },
+    # The same safety net for the decision clocks of online games (games/clocks.py).
+    "sweep-game-clocks": {
+        "task": "games.sweep_clocks",
+        "schedule": float(settings.CLOCK_SWEEP_SECONDS),
+        "options": {"expires": float(settings.CLOCK_SWEEP_SECONDS)},
+    },
 }

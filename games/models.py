@@ -1,1 +1,191 @@
+"""Online games: a session per game and its append-only action log.
 
+The action log is the truth (principle 4): a session's snapshot is a cache of
+``State.to_dict()`` that ``games.services.replayed_state`` rebuilds from the config, the
+seed and the log. The seed stays on the server until the game is over; everything
+shown to anyone passes through the engine's ``view`` (games/selectors.py).
+The rules these rows obey live in games/services.py and games/clocks.py.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class GameSession(models.Model):
+    class Kind(models.TextChoices):
+        TOURNAMENT = "tournament", _("Tournament game")
+        PRACTICE = "practice", _("Practice against a bot")
+        DEMO = "demo", _("Bot against bot (demo)")
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting to start (swap window)")
+        ACTIVE = "active", _("In play")
+        PAUSED = "paused", _("Paused by a judge")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Not played (the match was decided)")
+
+    class Bot(models.TextChoices):
+        HEURISTIC = "heuristic", _("Heuristic bot")
+        RANDOM = "random", _("Random bot")
+
+    engine = models.CharField(max_length=20, default="irondie")
+    engine_version = models.CharField(max_length=20, default="1")
+    kind = models.CharField(max_length=12, choices=Kind.choices, db_index=True)
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True
+    )
+    match = models.ForeignKey(
+        "tournaments.Match",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="online_games",
+    )
+    game_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Seats 0 and 1: a user (with their registration in a tournament game) or a bot.
+    user_0 = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    user_1 = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    registration_0 = models.ForeignKey(
+        "tournaments.Registration",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    registration_1 = models.ForeignKey(
+        "tournaments.Registration",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    bot_0 = models.CharField(max_length=10, blank=True, choices=Bot.choices)
+    bot_1 = models.CharField(max_length=10, blank=True, choices=Bot.choices)
+    name_0 = models.CharField(max_length=80, blank=True)
+    name_1 = models.CharField(max_length=80, blank=True)
+    config = models.JSONField(null=True, blank=True, help_text=_("The engine config (both sets)."))
+    seed = models.CharField(
+        max_length=128, blank=True, help_text=_("Secret until the game is over; never output.")
+    )
+    commitment = models.CharField(max_length=64, blank=True)
+    state = models.JSONField(null=True, blank=True, help_text=_("Cache of State.to_dict()."))
+    version = models.PositiveIntegerField(
+        default=0, help_text=_("Actions applied so far (the state version).")
+    )
+    decision_since = models.JSONField(
+        default=list,
+        blank=True,
+        help_text=_("Per seat: the state version at which its pending decision began."),
+    )
+    result = models.JSONField(null=True, blank=True)
+    end_cause = models.CharField(max_length=20, blank=True)
+    # Clocks (games/clocks.py). The per-decision limit in seconds; each seat's deadline
+    # (or, while paused, the seconds it had left); the earliest of them in an indexed
+    # column for the sweeper. While waiting, the deadline is the end of the swap window.
+    decision_seconds = models.PositiveIntegerField(default=60)
+    seat_deadlines = models.JSONField(default=list, blank=True)
+    paused_remaining = models.JSONField(null=True, blank=True)
+    deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    game_deadline_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        db_index=True,
+        help_text=_("Practice and demo games: sudden death from the next turn after this."),
+    )
+    clock_version = models.PositiveIntegerField(default=0)
+    ready = models.JSONField(default=list, blank=True, help_text=_("Seats ready to start."))
+    bot_delay = models.FloatField(
+        default=0, help_text=_("Seconds a bot waits before moving (demo games, for watchers).")
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "game_number"],
+                condition=Q(match__isnull=False),
+                name="one_session_per_match_game",
+            ),
+        ]
+
+    def __str__(self):
+        where = f"match {self.match_id} game {self.game_number}" if self.match_id else self.kind
+        return f"{self.engine} session {self.pk} ({where}, {self.status})"
+
+    def seat_user_id(self, seat: int):
+        return self.user_0_id if seat == 0 else self.user_1_id
+
+    def seat_bot(self, seat: int) -> str:
+        return self.bot_0 if seat == 0 else self.bot_1
+
+    def seat_of(self, user) -> int | None:
+        if user is None or not user.is_authenticated:
+            return None
+        if self.user_0_id == user.id:
+            return 0
+        if self.user_1_id == user.id:
+            return 1
+        return None
+
+    @property
+    def names(self) -> list[str]:
+        return [self.name_0, self.name_1]
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.CANCELLED)
+
+
+class GameAction(models.Model):
+    """One entry of a game's log, in order: never edited or deleted.
+
+    ``index`` is the entry's position in the engine log; ``version`` the state version
+    after it. ``actor`` is "0", "1" or "system"; ``cause`` says why it happened.
+    """
+
+    class Cause(models.TextChoices):
+        PLAYER = "player", _("Played")
+        BOT = "bot", _("Bot")
+        CLOCK = "clock", _("Decision clock ran out: the default action")
+        CONCEDE = "concede", _("Conceded")
+        RULING = "ruling", _("Judge's ruling")
+        SUDDEN_DEATH = "sudden_death", _("Game time limit: sudden death")
+        MATCH_TIME = "match_time", _("Match time limit")
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="actions")
+    index = models.PositiveIntegerField()
+    version = models.PositiveIntegerField()
+    actor = models.CharField(max_length=6)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    cause = models.CharField(max_length=12, choices=Cause.choices)
+    action = models.JSONField()
+    events = models.JSONField(default=list)
+    note = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(help_text=_("Server time (the database clock)."))
+
+    class Meta:
+        ordering = ["session_id", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "index"], name="game_action_index_unique"),
+        ]
+
+    def __str__(self):
+        return f"session {self.session_id} #{self.index}: {self.actor} {self.action.get('kind')}"
+
+    @property
+    def engine_actor(self):
+        return "system" if self.actor == "system" else int(self.actor)

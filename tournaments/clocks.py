@@ -327,6 +327,9 @@ def enforce_match_deadline(match_id: int, version: int | None = None) -> str:
                 "game_in_progress": match.current_game if match.current_game_started_at else None,
             },
         )
+        from games.services import on_match_clock_event
+
+        on_match_clock_event(match.pk, "time_called")  # the online game, if any (games/)
     log.info("time called", extra={"match": match_id, "late_seconds": round(late, 3)})
     return "time called"
 
@@ -372,6 +375,9 @@ def enforce_game_deadline(match_id: int, version: int | None = None) -> str:
                 "called_at": now.isoformat(),
             },
         )
+        from games.services import on_match_clock_event
+
+        on_match_clock_event(match.pk, "sudden_death")  # the online game, if any (games/)
     return "sudden death"
 
 

@@ -1,0 +1,267 @@
+"""REST API for online games (docs/online-play.md). Views are thin: every write goes
+through games/services.py, every read through games/selectors.py, which builds all
+output from the engine's view for the requesting viewer (a seat, a judge, a spectator).
+
+Errors: 400 ``{"detail", "errors"}`` for a refused action, 403 for the wrong person,
+409 ``{"detail", "errors", "version"}`` for a decision made on an outdated state.
+"""
+
+import random
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, permissions, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import ValidationError as ApiValidationError
+from rest_framework.response import Response
+
+from config.dbtime import db_now
+from games import selectors, services
+from games.models import GameSession
+from players.demo import random_valid_set
+from players.models import DiceSet
+from tournaments.models import Match
+
+NOT_OVER = "The full record and the seed are published when the game is over."
+
+
+class CreateGameSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["practice", "demo", "tournament"], default="practice")
+    bot = serializers.ChoiceField(choices=["heuristic", "random"], default="heuristic")
+    dice_set = serializers.IntegerField(required=False)
+    match = serializers.IntegerField(required=False)
+
+
+class ActionSerializer(serializers.Serializer):
+    action = serializers.JSONField()
+    expected_version = serializers.IntegerField(required=False, min_value=0)
+
+
+class ConcedeSerializer(serializers.Serializer):
+    match = serializers.BooleanField(default=False)
+
+
+class RulingSerializer(serializers.Serializer):
+    winner = serializers.ChoiceField(choices=[0, 1])
+    reason = serializers.CharField(max_length=300)
+
+
+class PauseSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+
+
+class GameSummarySerializer(serializers.ModelSerializer):
+    players = serializers.SerializerMethodField()
+
+    class Meta:
+        model = GameSession
+        fields = [
+            "id",
+            "kind",
+            "status",
+            "version",
+            "match",
+            "game_number",
+            "players",
+            "commitment",
+            "result",
+            "created_at",
+        ]
+
+    def get_players(self, session):
+        return selectors.players(session, None)
+
+
+def _valid(serializer_class, request):
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Online games: anyone may watch (spectator view), the two players act, judges see
+    everything and may pause or award a game."""
+
+    serializer_class = GameSummarySerializer
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    def get_queryset(self):
+        queryset = selectors.session_queryset().order_by("-created_at", "-id")
+        if match := self.request.query_params.get("match"):
+            queryset = queryset.filter(match_id=match)
+        if status_ := self.request.query_params.get("status"):
+            queryset = queryset.filter(status=status_)
+        if self.request.query_params.get("mine") and self.request.user.is_authenticated:
+            user = self.request.user
+            queryset = queryset.filter(user_0=user) | queryset.filter(user_1=user)
+        return queryset
+
+    def _session(self) -> GameSession:
+        return self.get_object()
+
+    def _state(self, session, *, code=200):
+        session = selectors.session_queryset().get(pk=session.pk)
+        viewer = services.viewer_for(session, self.request.user)
+        return Response(selectors.game_state(session, viewer, db_now()), status=code)
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def retrieve(self, request, *args, **kwargs):
+        """The game as the viewer may see it, the viewer's legal actions and the clocks."""
+        return self._state(self._session())
+
+    @extend_schema(request=CreateGameSerializer, responses={201: OpenApiTypes.OBJECT})
+    def create(self, request):
+        """Start a practice game against a bot, a demo game (judges), or open a
+        tournament match for online play (its players or judges)."""
+        data = _valid(CreateGameSerializer, request)
+        if data["kind"] == "tournament" or "match" in data:
+            match = Match.objects.filter(pk=data.get("match")).first()
+            if match is None:
+                raise ApiValidationError({"match": ["No such match."]})
+            session = services.open_match(match=match, by=request.user)
+        elif data["kind"] == "demo":
+            rng = random.Random()
+            sets = [[d.to_dict() for d in random_valid_set(rng)] for _ in range(2)]
+            session = services.create_demo_game(by=request.user, sets=sets)
+        else:
+            session = services.create_practice_game(
+                by=request.user,
+                playing_dice=_practice_dice(request.user, data.get("dice_set")),
+                bot=data["bot"],
+                bot_dice=[d.to_dict() for d in random_valid_set(random.Random())],
+            )
+        return self._state(session, code=status.HTTP_201_CREATED)
+
+    @extend_schema(request=ActionSerializer, responses=OpenApiTypes.OBJECT)
+    @action(detail=True, methods=["post"])
+    def actions(self, request, pk=None):
+        """Submit a decision: ``{"action": {...}, "expected_version": n}``."""
+        data = _valid(ActionSerializer, request)
+        try:
+            session = services.submit_action(
+                session=self._session(),
+                by=request.user,
+                action=data["action"],
+                expected_version=data.get("expected_version"),
+            )
+        except services.StaleVersion as exc:
+            errors = exc.message_dict
+            return Response(
+                {
+                    "detail": errors["expected_version"][0],
+                    "errors": errors,
+                    "version": exc.current,
+                },
+                status=status.HTTP_409_CONFLICT,
+            )
+        return self._state(session)
+
+    @extend_schema(request=ConcedeSerializer, responses=OpenApiTypes.OBJECT)
+    @action(detail=True, methods=["post"])
+    def concede(self, request, pk=None):
+        """Concede the game (``{"match": true}``: the whole match)."""
+        data = _valid(ConcedeSerializer, request)
+        session = services.concede(
+            session=self._session(), by=request.user, whole_match=data["match"]
+        )
+        return self._state(session)
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @action(detail=True, methods=["post"])
+    def ready(self, request, pk=None):
+        """A player is ready for this game (after any swap); it starts when both are."""
+        return self._state(services.mark_ready(session=self._session(), by=request.user))
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @action(detail=True, methods=["get"])
+    def poll(self, request, pk=None):
+        """The cheap question pages ask every 700 ms: has anything changed?"""
+        session = self._session()
+        return Response(
+            {
+                "id": session.pk,
+                "version": session.version,
+                "status": session.status,
+                "clock_version": session.clock_version,
+                "server_time": db_now().isoformat(),
+            }
+        )
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @action(detail=True, methods=["get"])
+    def log(self, request, pk=None):
+        """The log so far, redacted for the viewer (secret choices show as hidden)."""
+        session = self._session()
+        viewer = services.viewer_for(session, request.user)
+        return Response(
+            {
+                "id": session.pk,
+                "version": session.version,
+                "over": session.is_over,
+                "seed": selectors.game_record(session)["seed"]
+                if session.status == GameSession.Status.FINISHED
+                else None,
+                "entries": selectors.game_log(session, viewer),
+            }
+        )
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @action(detail=True, methods=["get"])
+    def record(self, request, pk=None):
+        """After the end: config, commitment, seed, the full log and every roll."""
+        session = self._session()
+        if session.status != GameSession.Status.FINISHED:
+            raise ApiValidationError({"non_field_errors": [NOT_OVER]})
+        return Response(selectors.game_record(session))
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @action(detail=True, methods=["get"])
+    def verify(self, request, pk=None):
+        """Re-derive every roll from the revealed seed and replay the log."""
+        session = self._session()
+        if session.status != GameSession.Status.FINISHED:
+            raise ApiValidationError({"non_field_errors": [NOT_OVER]})
+        return Response(selectors.verification(session))
+
+    @extend_schema(request=PauseSerializer, responses=OpenApiTypes.OBJECT)
+    @action(detail=True, methods=["post"])
+    def pause(self, request, pk=None):
+        """Judges: stop the clocks (and the match clock of a tournament game)."""
+        data = _valid(PauseSerializer, request)
+        return self._state(
+            services.pause_game(session=self._session(), by=request.user, reason=data["reason"])
+        )
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @action(detail=True, methods=["post"])
+    def resume(self, request, pk=None):
+        return self._state(services.resume_game(session=self._session(), by=request.user))
+
+    @extend_schema(request=RulingSerializer, responses=OpenApiTypes.OBJECT)
+    @action(detail=True, methods=["post"])
+    def ruling(self, request, pk=None):
+        """Judges: award the game to seat 0 or 1, with the reason (audited)."""
+        data = _valid(RulingSerializer, request)
+        return self._state(
+            services.award_game(
+                session=self._session(),
+                by=request.user,
+                winner=data["winner"],
+                reason=data["reason"],
+            )
+        )
+
+
+def _practice_dice(user, dice_set_id) -> list[dict]:
+    """The user's chosen set, else their first set, else a random valid set."""
+    sets = DiceSet.objects.filter(player__user=user) if user.is_authenticated else None
+    if dice_set_id is not None:
+        chosen = sets.filter(pk=dice_set_id).first() if sets is not None else None
+        if chosen is None:
+            raise NotFound("You have no dice set with that id.")
+        return list(chosen.playing_dice)
+    first = sets.order_by("id").first() if sets is not None else None
+    if first is not None:
+        return list(first.playing_dice)
+    return [d.to_dict() for d in random_valid_set(random.Random())]

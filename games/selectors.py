@@ -1,0 +1,253 @@
+"""Reads of online games. Everything about a game that leaves the server is built here
+from the engine's ``view(state, viewer)`` (principle 5): the board, the legal actions of
+the viewer, the log redacted by the view's own log, the clocks. The seed is added only
+once the game is over (where the view itself shows it).
+"""
+
+from __future__ import annotations
+
+from games import clocks, services
+from games.engines.irondie import legal_actions, verify, view
+from games.models import GameAction, GameSession
+
+SEAT_LABELS = ("A", "B")
+
+
+def session_queryset():
+    return GameSession.objects.select_related(
+        "match__round__tournament", "match__player_a__player", "match__player_b__player"
+    )
+
+
+def players(session: GameSession, viewer) -> list[dict]:
+    return [
+        {
+            "seat": seat,
+            "name": session.names[seat] or f"Player {SEAT_LABELS[seat]}",
+            "bot": session.seat_bot(seat) or None,
+            "you": viewer == seat,
+        }
+        for seat in (0, 1)
+    ]
+
+
+def game_state(session: GameSession, viewer, now, *, state=None) -> dict:
+    """The whole game as ``viewer`` (0, 1, "judge", "spectator") may see it."""
+    state = state if state is not None else services.state_of(session)
+    board = view(state, viewer) if state is not None else None
+    legal = []
+    if viewer in (0, 1) and state is not None and session.status == GameSession.Status.ACTIVE:
+        legal = legal_actions(state, viewer)
+    next_game = None
+    if session.match_id is not None and session.is_over:
+        next_game = (
+            GameSession.objects.filter(
+                match_id=session.match_id, game_number__gt=session.game_number
+            )
+            .order_by("game_number")
+            .values_list("pk", flat=True)
+            .first()
+        )
+    return {
+        "id": session.pk,
+        "engine": session.engine,
+        "engine_version": session.engine_version,
+        "kind": session.kind,
+        "status": session.status,
+        "version": session.version,
+        "viewer": viewer,
+        "seat": viewer if viewer in (0, 1) else None,
+        "players": players(session, viewer),
+        "match": session.match_id,
+        "game_number": session.game_number,
+        "next_game": next_game,
+        "ready": session.ready,
+        "commitment": session.commitment or None,
+        "split": _split_choice(board, viewer) if board else None,
+        "legal_actions": legal,
+        "decision_since": (session.decision_since or [0, 0])[viewer] if viewer in (0, 1) else None,
+        "end_cause": session.end_cause or None,
+        "clock": clocks.clock_dict(session, now),
+        "view": board,
+    }
+
+
+def _split_choice(board, viewer):
+    """During a split every subset of the hand is legal: the hand, for clients that
+    build the choice themselves instead of picking from the list."""
+    decision = board["decision"]
+    if viewer not in (0, 1) or not decision or decision.get("kind") != "split":
+        return None
+    if viewer not in decision.get("players", []):
+        return None
+    return {
+        "kind": "split",
+        "hand": [d["id"] for d in board["dice"] if d["owner"] == viewer and d["zone"] == "hand"],
+        "action": '{"kind": "split", "throw": [ids of the hand, ascending]}',
+    }
+
+
+def game_log(session: GameSession, viewer, *, state=None) -> list[dict]:
+    """The log so far as ``viewer`` may see it: an entry the engine's view leaves out of
+    its log (another player's secret choice before both have chosen) is listed without
+    its content."""
+    state = state if state is not None else services.state_of(session)
+    rows = list(session.actions.order_by("index"))
+    visible = view(state, viewer)["log"] if state is not None else []
+    entries, j = [], 0
+    for row in rows:
+        shown = j < len(visible) and visible[j] == [row.engine_actor, row.action]
+        if shown:
+            j += 1
+        entries.append(
+            {
+                "index": row.index,
+                "version": row.version,
+                "actor": row.engine_actor,
+                "cause": row.cause,
+                "hidden": not shown,
+                "action": row.action if shown else None,
+                "events": row.events,
+                "note": row.note,
+                "at": row.created_at.isoformat(),
+            }
+        )
+    return entries
+
+
+def game_record(session: GameSession) -> dict:
+    """A finished game in full: config, commitment, seed, log, rolls and result (the
+    spectator view of a finished game shows the seed)."""
+    state = services.state_of(session)
+    board = view(state, "spectator")
+    return {
+        "id": session.pk,
+        "engine": session.engine,
+        "engine_version": session.engine_version,
+        "config": board["config"],
+        "commitment": board["commitment"],
+        "seed": board["seed"],
+        "log": board["log"],
+        "rolls": board["rolls"],
+        "result": board["result"],
+        "actions": game_log(session, "spectator", state=state),
+    }
+
+
+def verification(session: GameSession) -> dict:
+    record = view(services.state_of(session), "spectator")
+    outcome = verify(record)
+    return {
+        "id": session.pk,
+        "commitment": record["commitment"],
+        "seed": record["seed"],
+        **outcome,
+    }
+
+
+# --- words for the play page -----------------------------------------------------------
+
+
+def die_name(board, die_id) -> str:
+    if die_id is None:
+        return "nothing"
+    d = board["dice"][die_id]
+    return f"{d['colour']} {d['type'].replace('_', ' ')} ({SEAT_LABELS[d['owner']]})"
+
+
+def describe_action(board, action: dict) -> str:
+    kind = action.get("kind")
+    if kind == "split":
+        thrown = action["throw"]
+        return "Throw " + (", ".join(die_name(board, d) for d in thrown) if thrown else "nothing")
+    if kind == "bonus":
+        parts = [die_name(board, t) for t in action["targets"] if t is not None]
+        return "Bonus to " + (" and ".join(parts) if parts else "nobody")
+    if kind == "throw":
+        targets = ", ".join(die_name(board, t) for t in action["targets"])
+        return f"Throw {die_name(board, action['die'])} at {targets}"
+    if kind == "decline":
+        return "Decline to attack"
+    if kind == "pass":
+        return "Pass"
+    if kind == "damage":
+        return "Damage: " + ", ".join(f"{p} on {die_name(board, d)}" for d, p in action["amounts"])
+    if kind == "return":
+        return (
+            "Return nothing"
+            if action["die"] is None
+            else f"Return {die_name(board, action['die'])} to hand"
+        )
+    return kind or "?"
+
+
+def describe_event(board, event: dict, names) -> str | None:
+    t = event.get("type")
+    who = names[event["player"]] if isinstance(event.get("player"), int) else None
+    if t == "turn_started":
+        return f"Turn {event.get('turn')} begins."
+    if t in ("split_committed", "damage_committed", "return_committed"):
+        return f"{who} has chosen." if who else "A player has chosen."
+    if t == "battle_throw":
+        dice = ", ".join(f"{die_name(board, d)} rolls {r}" for d, r in event.get("dice", []))
+        return f"Battle throw: {dice}." if dice else "Battle throw: no dice."
+    if t == "advantage":
+        return f"{who} has the advantage ({event.get('basis', '').replace('_', ' ')})."
+    if t == "throw":
+        return f"{die_name(board, event.get('die'))} thrown, rolls {event.get('value')}."
+    if t == "compare":
+        outcome = "beats" if event.get("won") else "does not beat"
+        return (
+            f"{die_name(board, event.get('die'))} {outcome} {die_name(board, event.get('target'))}."
+        )
+    if t == "value":
+        return f"{die_name(board, event.get('die'))} is now {event.get('value')}."
+    if t == "bonus":
+        return f"{who} gets the colour bonus of {die_name(board, event.get('die'))}."
+    if t == "damage":
+        a, b = event.get("damage", [0, 0])
+        return f"Damage: {names[0]} takes {a}, {names[1]} takes {b}."
+    if t == "duel_started":
+        return f"{names[event['attacker']]} attacks: a duel begins."
+    if t == "roll_off":
+        return f"Roll-off: {event.get('rolls')}."
+    if t == "pass":
+        return f"{who} passes."
+    if t == "attack_declined":
+        return f"{who} declines to attack."
+    if t == "to_abyss":
+        return f"{die_name(board, event.get('die'))} goes to the abyss."
+    if t == "damage_taken":
+        taken = ", ".join(f"{p} on {die_name(board, d)}" for d, p in event.get("amounts", []))
+        return f"{who} takes {taken or 'no damage'}."
+    if t == "sudden_death_called":
+        return f"Sudden death from turn {event.get('from_turn')}."
+    if t == "game_over":
+        winner = event.get("winner")
+        return "Game over: " + (f"{names[winner]} wins." if winner in (0, 1) else "no winner.")
+    if t in ("clash_started", "clash_over", "duel_over", "battle_phase_over", "clash_skipped"):
+        return t.replace("_", " ").capitalize() + "."
+    return None
+
+
+def log_in_words(session: GameSession, viewer, board, *, limit: int = 30) -> list[str]:
+    names = [p["name"] for p in players(session, viewer)]
+    lines = []
+    for entry in game_log(session, viewer):
+        actor = entry["actor"]
+        who = names[actor] if actor in (0, 1) else "Server"
+        if entry["hidden"]:
+            lines.append(f"{who} made a secret choice.")
+        elif entry["cause"] in (GameAction.Cause.PLAYER, GameAction.Cause.BOT):
+            lines.append(f"{who}: {describe_action(board, entry['action'])}.")
+        elif entry["cause"] == GameAction.Cause.CLOCK:
+            lines.append(
+                f"{who} ran out of time: {describe_action(board, entry['action']).lower()}."
+            )
+        else:
+            lines.append(f"{entry['cause'].replace('_', ' ').capitalize()}: {entry['note']}.")
+        for event in entry["events"]:
+            text = describe_event(board, event, names)
+            if text and event.get("type") not in ("split_committed",):
+                lines.append("  " + text)
+    return lines[-limit:]

@@ -1,0 +1,725 @@
+"""Every write to an online game goes through here.
+
+A game is its config, its seed commitment and an append-only log of actions
+(games/models.py). Each function locks the session row, lets the engine validate the
+action, appends the engine's logged form to the log with the database's time, refreshes
+the snapshot (a cache), resets the decision clocks (games/clocks.py) and, when the game
+ends, carries the result into the match: the next game of the match, or the match
+result written with ``tournaments.services.record_system_result``.
+
+Errors are Django ``ValidationError`` (400 in the API), ``PermissionDenied`` (403) and
+``StaleVersion`` (409): the request was made against a state that has moved on.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+
+from config.dbtime import db_now
+from games import clocks
+from games.bots import BOT_NAMES, bot_action
+from games.engines.irondie import (
+    IllegalAction,
+    State,
+    new_game,
+    new_seed,
+    replay,
+    to_act,
+)
+from games.engines.irondie import apply as engine_apply
+from games.engines.irondie import result as engine_result
+from games.models import GameAction, GameSession
+from players.roles import is_judge
+from tournaments.models import Match, Round
+from tournaments.permissions import can_judge
+
+log = logging.getLogger(__name__)
+SEATS = (0, 1)
+OPEN = (GameSession.Status.WAITING, GameSession.Status.ACTIVE, GameSession.Status.PAUSED)
+
+
+class StaleVersion(ValidationError):
+    """The caller acted on a state version that is no longer current for their decision."""
+
+    def __init__(self, current: int):
+        self.current = current
+        super().__init__(
+            {
+                "expected_version": [
+                    f"The game has moved on (it is at version {current}); reload and decide again."
+                ]
+            }
+        )
+
+
+def _setting(name: str, default):
+    return getattr(settings, name, default)
+
+
+def decision_seconds() -> int:
+    return int(_setting("GAMES_DECISION_SECONDS", 60))
+
+
+def swap_window_seconds() -> float:
+    return float(_setting("GAMES_SWAP_WINDOW_SECONDS", 120))
+
+
+def practice_game_minutes() -> float:
+    return float(_setting("GAMES_PRACTICE_GAME_MINUTES", 20))
+
+
+# --- permissions ----------------------------------------------------------------------
+
+
+def can_judge_session(user, session: GameSession) -> bool:
+    """A tournament game's judges and organisers; site judges for practice and demos."""
+    if user is None or not user.is_authenticated:
+        return False
+    if session.match_id is not None:
+        return can_judge(user, session.match.round.tournament)
+    return is_judge(user)
+
+
+def viewer_for(session: GameSession, user):
+    """The engine viewer of a user: their seat, "judge" or "spectator".
+
+    A judge who plays in the game sees it as a player (never the opponent's secrets).
+    """
+    seat = session.seat_of(user)
+    if seat is not None:
+        return seat
+    if can_judge_session(user, session):
+        return "judge"
+    return "spectator"
+
+
+def _require_judge(user, session):
+    if not can_judge_session(user, session):
+        raise PermissionDenied("Only the judges of this game may do this.")
+
+
+# --- the log and the snapshot ---------------------------------------------------------
+
+
+def state_of(session: GameSession) -> State | None:
+    return State.from_dict(session.state) if session.state else None
+
+
+def replayed_state(session: GameSession) -> State:
+    """The game rebuilt from its config, seed and log alone (the log is the truth)."""
+    entries = [(a.engine_actor, a.action) for a in session.actions.order_by("index")]
+    return replay(session.config, session.seed, entries)
+
+
+def _lock(session) -> GameSession:
+    return (
+        GameSession.objects.select_for_update(of=("self",))
+        .select_related("match__round__tournament")
+        .get(pk=session.pk)
+    )
+
+
+def _apply(session, state, actor, action, *, cause, now, user=None, note="") -> State:
+    """Apply one action, append it to the log and track whose decision is new."""
+    before = to_act(state)
+    try:
+        new, events = engine_apply(state, actor, action)
+    except IllegalAction as exc:
+        raise ValidationError({"action": [str(exc)]}) from None
+    session.version += 1
+    index = len(new.log) - 1
+    if index != session.version - 1:  # pragma: no cover - the log and the rows must agree
+        raise RuntimeError(f"log index {index} does not match version {session.version}")
+    logged_actor, logged = new.log[-1]
+    GameAction.objects.create(
+        session=session,
+        index=index,
+        version=session.version,
+        actor=str(logged_actor),
+        user=user,
+        cause=cause,
+        action=logged,
+        events=events,
+        note=note[:300],
+        created_at=now,
+    )
+    since = list(session.decision_since or [0, 0])
+    fresh = getattr(session, "_fresh", set())
+    for seat in to_act(new):
+        if seat == actor or seat not in before:
+            since[seat] = session.version
+            fresh.add(seat)
+    session.decision_since = since
+    session._fresh = fresh
+    return new
+
+
+def _save(session, state, now) -> None:
+    """Store the snapshot, set the clocks, and finish the game if it is over."""
+    session.state = state.to_dict()
+    if state.over and session.status != GameSession.Status.FINISHED:
+        session.status = GameSession.Status.FINISHED
+        session.result = engine_result(state)
+        session.ended_at = now
+    clocks.update_deadlines(session, state, now, getattr(session, "_fresh", set()))
+    session._fresh = set()
+    session.save()
+    if session.status == GameSession.Status.FINISHED:
+        _game_over(session, now)
+    else:
+        clocks.queue_bots(session, state)
+
+
+def _run_bots_inline(session, state, now) -> State:
+    """Practice games: the bot answers in the same request (bot_delay 0)."""
+    if session.bot_delay > 0:
+        return state
+    moved = True
+    while moved and not state.over:
+        moved = False
+        for seat in sorted(to_act(state)):
+            kind = session.seat_bot(seat)
+            if kind:
+                action = bot_action(kind, state, seat, seed=f"{session.pk}-{session.version}")
+                state = _apply(session, state, seat, action, cause=GameAction.Cause.BOT, now=now)
+                moved = True
+    return state
+
+
+# --- creating and starting games ------------------------------------------------------
+
+
+def _new_session(**fields) -> GameSession:
+    fields.setdefault("decision_seconds", decision_seconds())
+    return GameSession.objects.create(engine="irondie", engine_version="1", **fields)
+
+
+@transaction.atomic
+def create_practice_game(
+    *, by, playing_dice: list[dict], bot: str = "heuristic", bot_dice: list[dict] | None = None
+) -> GameSession:
+    """A game against a bot outside any tournament; the bot answers at once."""
+    if by is None or not by.is_authenticated:
+        raise PermissionDenied("Log in to practise.")
+    if bot not in BOT_NAMES:
+        raise ValidationError({"bot": [f"Choose one of: {', '.join(BOT_NAMES)}."]})
+    session = _new_session(
+        kind=GameSession.Kind.PRACTICE,
+        user_0=by,
+        name_0=_user_name(by),
+        bot_1=bot,
+        name_1=BOT_NAMES[bot],
+        created_by=by,
+    )
+    _start(session, db_now(), sets=[playing_dice, bot_dice or playing_dice])
+    return session
+
+
+@transaction.atomic
+def create_demo_game(
+    *, by, sets: list[list[dict]], bots=("heuristic", "heuristic"), bot_delay: float | None = None
+) -> GameSession:
+    """Bot against bot, for watching; each move is a Celery task ``bot_delay`` seconds
+    after the previous one (0: the whole game is played at once)."""
+    if by is not None and not is_judge(by):
+        raise PermissionDenied("Only judges and organisers start demo games.")
+    for kind in bots:
+        if kind not in BOT_NAMES:
+            raise ValidationError({"bots": [f"Choose from: {', '.join(BOT_NAMES)}."]})
+    delay = float(_setting("GAMES_DEMO_BOT_DELAY", 1.5)) if bot_delay is None else bot_delay
+    session = _new_session(
+        kind=GameSession.Kind.DEMO,
+        bot_0=bots[0],
+        bot_1=bots[1],
+        name_0=f"{BOT_NAMES[bots[0]]} A",
+        name_1=f"{BOT_NAMES[bots[1]]} B",
+        bot_delay=delay,
+        created_by=by,
+    )
+    _start(session, db_now(), sets=sets)
+    return session
+
+
+def _user_name(user) -> str:
+    player = getattr(user, "player", None) if user is not None else None
+    return player.display_name if player is not None else getattr(user, "username", "")
+
+
+def _start(session, now, *, sets=None, sudden_death_turn=None) -> None:
+    """Create the engine state: the sets are read now (for tournament games this is the
+    moment their swaps are revealed)."""
+    if session.match_id is not None:
+        from tournaments import selectors as t_selectors
+        from tournaments import services as t_services
+
+        match = t_services.start_game(
+            match=session.match, number=session.game_number, by=None, system=True
+        )
+        sets = [
+            t_selectors.playing_set_for_game(match.player_a, match, session.game_number),
+            t_selectors.playing_set_for_game(match.player_b, match, session.game_number),
+        ]
+        if match.time_called_at is not None:
+            sudden_death_turn = 1  # the top-cut decider after time (docs/rules.md)
+        game_id = f"m{match.pk}-g{session.game_number}"
+    else:
+        game_id = f"s{session.pk}"
+        session.game_deadline_at = now + datetime.timedelta(minutes=practice_game_minutes())
+    config = {"game_id": game_id, "sets": sets, "sudden_death_turn": sudden_death_turn}
+    seed = new_seed()
+    try:
+        state = new_game(config, seed)
+    except ValueError as exc:
+        raise ValidationError({"dice": [str(exc)]}) from None
+    session.config = state.config
+    session.seed = seed
+    session.commitment = state.commitment
+    session.status = GameSession.Status.ACTIVE
+    session.started_at = now
+    session.version = 0
+    session.decision_since = [0, 0]
+    session._fresh = set(to_act(state))
+    state = _run_bots_inline(session, state, now)
+    _save(session, state, now)
+    if session.game_deadline_at is not None:
+        clocks.schedule_game_limit(session)
+
+
+@transaction.atomic
+def open_match(*, match: Match, by) -> GameSession:
+    """Play a match online: its players (or a judge) open it; the first game waits for
+    both players (or the swap window) and later games follow by themselves."""
+    match = (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("round__tournament", "player_a__player", "player_b__player")
+        .get(pk=match.pk)
+    )
+    tournament = match.round.tournament
+    mine = by is not None and any(
+        r is not None and r.player.user_id == by.id for r in (match.player_a, match.player_b)
+    )
+    if not mine and not can_judge(by, tournament):
+        raise PermissionDenied("Only the players of this match and its judges may open it online.")
+    existing = match.online_games.filter(status__in=OPEN).order_by("-game_number").first()
+    if existing is not None:
+        return existing
+    if match.is_bye or match.status == Match.Status.CONFIRMED:
+        raise ValidationError("This match is over.")
+    if match.round.status not in (Round.Status.PUBLISHED, Round.Status.IN_PROGRESS):
+        raise ValidationError("The round has not started.")
+    for registration in (match.player_a, match.player_b):
+        if registration.player.user_id is None:
+            raise ValidationError(
+                f"{registration.player.display_name} has no account and cannot play online."
+            )
+    number = match.current_game if match.current_game_started_at is None else match.current_game + 1
+    return _create_match_game(match, number, db_now())
+
+
+def _create_match_game(match, number, now, *, start_now=False) -> GameSession:
+    session = _new_session(
+        kind=GameSession.Kind.TOURNAMENT,
+        match=match,
+        game_number=number,
+        user_0_id=match.player_a.player.user_id,
+        user_1_id=match.player_b.player.user_id,
+        registration_0=match.player_a,
+        registration_1=match.player_b,
+        name_0=match.player_a.player.display_name,
+        name_1=match.player_b.player.display_name,
+    )
+    window = swap_window_seconds()
+    if start_now or window <= 0:
+        _start(session, now)
+    else:
+        session.deadline_at = now + datetime.timedelta(seconds=window)
+        session.clock_version += 1
+        session.save(update_fields=["deadline_at", "clock_version"])
+        clocks.schedule(session)
+    return session
+
+
+@transaction.atomic
+def mark_ready(*, session: GameSession, by) -> GameSession:
+    """A player is ready for the next game (their swap, if any, is recorded); the game
+    starts when both are, or when the swap window closes."""
+    session = _lock(session)
+    seat = session.seat_of(by)
+    if seat is None:
+        raise PermissionDenied("Only the two players of this game may start it.")
+    if session.status != GameSession.Status.WAITING:
+        raise ValidationError("This game has already started.")
+    ready = set(session.ready or [])
+    ready.add(seat)
+    session.ready = sorted(ready)
+    session.save(update_fields=["ready"])
+    if ready == set(SEATS):
+        _start(session, db_now())
+    return session
+
+
+def start_waiting(session_id: int) -> str:
+    """The swap window closed (clock handler): start the game. Caller holds the lock."""
+    session = GameSession.objects.select_related("match__round__tournament").get(pk=session_id)
+    try:
+        with transaction.atomic():
+            _start(session, db_now())
+    except ValidationError as exc:
+        session.status = GameSession.Status.CANCELLED
+        session.end_cause = "not_started"
+        session.deadline_at = None
+        session.save(update_fields=["status", "end_cause", "deadline_at"])
+        log.warning("online game not started", extra={"session": session_id, "why": str(exc)})
+        return "cancelled"
+    return "started"
+
+
+# --- playing --------------------------------------------------------------------------
+
+
+@transaction.atomic
+def submit_action(
+    *, session: GameSession, by, action, expected_version: int | None = None
+) -> GameSession:
+    """A player's decision. ``expected_version``: the state version the player decided
+    on. It is checked against the version at which *their* pending decision began, so
+    the two secret choices of a simultaneous decision never conflict with each other,
+    while a duplicate or a decision made on an outdated board is refused."""
+    session = _lock(session)
+    seat = session.seat_of(by)
+    if seat is None:
+        raise PermissionDenied("Only the two players of this game may act in it.")
+    _require_running(session)
+    state = state_of(session)
+    if expected_version is not None:
+        since = (session.decision_since or [0, 0])[seat]
+        if (
+            seat not in to_act(state)
+            or expected_version < since
+            or expected_version > session.version
+        ):
+            raise StaleVersion(session.version)
+    if seat not in to_act(state):
+        raise ValidationError({"action": ["It is not your decision now; wait for your opponent."]})
+    if not isinstance(action, dict):
+        raise ValidationError({"action": ["An action is an object with a 'kind'."]})
+    now = db_now()
+    state = _apply(session, state, seat, action, cause=GameAction.Cause.PLAYER, now=now, user=by)
+    state = _run_bots_inline(session, state, now)
+    _save(session, state, now)
+    return session
+
+
+def _require_running(session):
+    if session.status == GameSession.Status.WAITING:
+        raise ValidationError("The game has not started yet: both players must be ready.")
+    if session.status == GameSession.Status.PAUSED:
+        raise ValidationError("A judge has paused this game.")
+    if session.is_over:
+        raise ValidationError("The game is over.")
+
+
+@transaction.atomic
+def concede(*, session: GameSession, by, whole_match: bool = False) -> GameSession:
+    """A player concedes the game (or, in a tournament, the whole match)."""
+    session = _lock(session)
+    seat = session.seat_of(by)
+    if seat is None:
+        raise PermissionDenied("Only the two players of this game may concede it.")
+    if whole_match and session.match_id is None:
+        raise ValidationError({"match": ["Only a tournament game belongs to a match."]})
+    if session.status == GameSession.Status.WAITING and whole_match:
+        session.status = GameSession.Status.CANCELLED
+        session.end_cause = "conceded"
+        session.deadline_at = None
+        session.save(update_fields=["status", "end_cause", "deadline_at"])
+        _decide_match(session, db_now(), conceded_by="ab"[seat])
+        return session
+    if session.is_over or session.status == GameSession.Status.WAITING:
+        raise ValidationError("There is no game in play to concede.")
+    now = db_now()
+    state = _apply(
+        session,
+        state_of(session),
+        "system",
+        {"kind": "forfeit", "player": seat},
+        cause=GameAction.Cause.CONCEDE,
+        now=now,
+        user=by,
+        note="conceded the match" if whole_match else "conceded the game",
+    )
+    session.end_cause = "conceded"
+    if whole_match:
+        session._conceded_by = "ab"[seat]
+    _save(session, state, now)
+    return session
+
+
+# --- judges ---------------------------------------------------------------------------
+
+
+def _audit(session, by, action, *, after=None, reason=""):
+    if session.match_id is None:
+        return
+    from tournaments.services import audit
+
+    audit(
+        session.match.round.tournament,
+        by,
+        action,
+        session.match,
+        after={"game_session": session.pk, "game": session.game_number, **(after or {})},
+        reason=reason,
+    )
+
+
+@transaction.atomic
+def award_game(*, session: GameSession, by, winner: int, reason: str) -> GameSession:
+    """A judge's ruling: the game goes to ``winner`` (logged in the game and the audit)."""
+    session = _lock(session)
+    _require_judge(by, session)
+    if winner not in SEATS or isinstance(winner, bool):
+        raise ValidationError({"winner": ["The winner is seat 0 or seat 1."]})
+    if not (reason or "").strip():
+        raise ValidationError({"reason": ["Say why the game is awarded."]})
+    if session.status not in (GameSession.Status.ACTIVE, GameSession.Status.PAUSED):
+        raise ValidationError("Only a game in play can be awarded.")
+    now = db_now()
+    state = _apply(
+        session,
+        state_of(session),
+        "system",
+        {"kind": "forfeit", "player": 1 - winner},
+        cause=GameAction.Cause.RULING,
+        now=now,
+        user=by,
+        note=reason,
+    )
+    session.end_cause = "ruling"
+    _audit(session, by, "game.awarded", after={"winner_seat": winner}, reason=reason)
+    _save(session, state, now)
+    return session
+
+
+@transaction.atomic
+def pause_game(*, session: GameSession, by, reason: str = "") -> GameSession:
+    """A judge stops the decision clocks (and, in a tournament, the match clock)."""
+    session = _lock(session)
+    _require_judge(by, session)
+    if session.status != GameSession.Status.ACTIVE:
+        raise ValidationError("Only a game in play can be paused.")
+    clocks.pause(session, db_now())
+    _audit(session, by, "game.paused", reason=reason)
+    if session.match_id is not None:
+        _match_clock(session, by, pause=True, reason=reason)
+    return session
+
+
+@transaction.atomic
+def resume_game(*, session: GameSession, by) -> GameSession:
+    session = _lock(session)
+    _require_judge(by, session)
+    if session.status != GameSession.Status.PAUSED:
+        raise ValidationError("This game is not paused.")
+    clocks.resume(session, db_now())
+    _audit(session, by, "game.resumed")
+    if session.match_id is not None:
+        _match_clock(session, by, pause=False)
+    return session
+
+
+def _match_clock(session, by, *, pause: bool, reason: str = "") -> None:
+    from tournaments import clocks as t_clocks
+
+    try:
+        with transaction.atomic():
+            if pause:
+                t_clocks.pause_match(match=session.match, by=by, reason=reason)
+            else:
+                t_clocks.resume_match(match=session.match, by=by)
+    except ValidationError:
+        pass  # the match clock was not running (or is paused with the whole round)
+
+
+# --- clocks (called by games/clocks.py and the tournament clock hook) -----------------
+
+
+def apply_defaults(session, state, seats, now) -> State:
+    """The decision clock ran out for ``seats``: the engine's default action (a bot seat
+    plays its own move). Caller holds the row lock."""
+    from games.engines.irondie import default_action
+
+    for seat in seats:
+        if seat not in to_act(state):
+            continue
+        kind = session.seat_bot(seat)
+        if kind:
+            action = bot_action(kind, state, seat, seed=f"{session.pk}-{session.version}")
+            cause = GameAction.Cause.BOT
+        else:
+            action = default_action(state, seat)
+            cause = GameAction.Cause.CLOCK
+        state = _apply(session, state, seat, action, cause=cause, now=now)
+    state = _run_bots_inline(session, state, now)
+    _save(session, state, now)
+    return state
+
+
+def play_bots(session_id: int, version: int) -> str:
+    """Demo games: the bots to act move (Celery task). Idempotent by the state version."""
+    with transaction.atomic():
+        session = (
+            GameSession.objects.select_for_update(of=("self",))
+            .select_related("match__round__tournament")
+            .filter(pk=session_id)
+            .first()
+        )
+        if session is None:
+            return "gone"
+        if session.version != version:
+            return "stale"
+        if session.status != GameSession.Status.ACTIVE:
+            return "not running"
+        state = state_of(session)
+        seats = [s for s in sorted(to_act(state)) if session.seat_bot(s)]
+        if not seats:
+            return "no bot to act"
+        now = db_now()
+        for seat in seats:
+            action = bot_action(
+                session.seat_bot(seat), state, seat, seed=f"{session.pk}-{session.version}"
+            )
+            state = _apply(session, state, seat, action, cause=GameAction.Cause.BOT, now=now)
+        _save(session, state, now)
+    return "moved"
+
+
+def switch_to_sudden_death(session, now, *, note: str) -> bool:
+    """The game limit: sudden death from the next turn (once). Caller holds the lock."""
+    if session.status not in (GameSession.Status.ACTIVE, GameSession.Status.PAUSED):
+        return False
+    state = state_of(session)
+    if state.sudden_death_from is not None and state.sudden_death_from <= state.turn + 1:
+        return False
+    state = _apply(
+        session,
+        state,
+        "system",
+        {"kind": "sudden_death"},
+        cause=GameAction.Cause.SUDDEN_DEATH,
+        now=now,
+        note=note,
+    )
+    session.game_deadline_at = None
+    _save(session, state, now)
+    return True
+
+
+def on_match_clock_event(match_id: int, event: str) -> str:
+    """Called by tournaments/clocks.py inside its transaction (the match row locked):
+    ``"sudden_death"`` when the game limit passes, ``"time_called"`` when the match limit
+    does. The online game of the match, if any, follows (docs/online-play.md)."""
+    session = (
+        GameSession.objects.select_for_update(of=("self",))
+        .select_related("match__round__tournament")
+        .filter(match_id=match_id, status__in=OPEN)
+        .order_by("-game_number")
+        .first()
+    )
+    if session is None:
+        return "no online game"
+    now = db_now()
+    if event == "sudden_death":
+        done = switch_to_sudden_death(session, now, note="game time limit")
+        return "sudden death" if done else "nothing to do"
+    if event != "time_called":
+        raise ValueError(f"unknown clock event {event!r}")
+    if session.status == GameSession.Status.WAITING:
+        session.status = GameSession.Status.CANCELLED
+        session.end_cause = "match_time"
+        session.deadline_at = None
+        session.save(update_fields=["status", "end_cause", "deadline_at"])
+        _decide_match(session, now)
+        return "match decided"
+    state = _apply(
+        session,
+        state_of(session),
+        "system",
+        {"kind": "match_time_over"},
+        cause=GameAction.Cause.MATCH_TIME,
+        now=now,
+        note="match time limit",
+    )
+    session.end_cause = "match_time"
+    _save(session, state, now)
+    return "game ended"
+
+
+# --- the end of a game ----------------------------------------------------------------
+
+
+def match_games(match_id: int) -> list[str]:
+    """Outcomes of the match's finished online games, in order ("a", "b"); a game ended
+    unfinished by the match limit has no winner and does not count (docs/rules.md)."""
+    outcomes = []
+    for result in (
+        GameSession.objects.filter(match_id=match_id, status=GameSession.Status.FINISHED)
+        .order_by("game_number")
+        .values_list("result", flat=True)
+    ):
+        winner = (result or {}).get("winner")
+        if winner in SEATS:
+            outcomes.append("ab"[winner])
+    return outcomes
+
+
+def _game_over(session, now) -> None:
+    if session.match_id is None:
+        return
+    _decide_match(session, now, conceded_by=getattr(session, "_conceded_by", ""))
+
+
+def _decide_match(session, now, *, conceded_by: str = "") -> None:
+    """After a game: write the match result if it is decided, else open the next game."""
+    from tournaments import services as t_services
+
+    match = (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("round__tournament", "player_a__player", "player_b__player")
+        .get(pk=session.match_id)
+    )
+    if match.status == Match.Status.CONFIRMED:
+        return  # a judge entered the result meanwhile; theirs stands
+    games = match_games(match.pk)
+    wins_a, wins_b = games.count("a"), games.count("b")
+    top_cut = match.round.stage == Round.Stage.TOP_CUT
+    decided = conceded_by or max(wins_a, wins_b) >= 2
+    if not decided and match.time_called_at is not None:
+        decided = not (top_cut and wins_a == wins_b)
+    if decided:
+        note = f"Online games {' '.join(f'#{s}' for s in _session_ids(match))}"
+        if conceded_by:
+            note += f"; conceded by {'AB'['ab'.index(conceded_by)]}"
+        elif match.time_called_at is not None:
+            note += "; match time limit"
+        try:
+            with transaction.atomic():
+                t_services.record_system_result(
+                    match=match, games=games, note=note, conceded_by=conceded_by
+                )
+        except ValidationError as exc:
+            log.warning("online result not recorded", extra={"match": match.pk, "why": str(exc)})
+        return
+    number = (session.game_number or 0) + 1
+    if number > 5:
+        return
+    _create_match_game(match, number, now, start_now=match.time_called_at is not None)
+
+
+def _session_ids(match) -> list[int]:
+    return list(match.online_games.order_by("game_number").values_list("pk", flat=True))

@@ -1,0 +1,26 @@
+"""Celery tasks of online games; the rules and the handlers are in games/clocks.py and
+games/services.py."""
+
+from celery import shared_task
+
+from games import clocks, services
+
+
+@shared_task(name="games.enforce_deadline", acks_late=True)
+def enforce_deadline(session_id: int, version: int) -> str:
+    return clocks.enforce_deadline(session_id, version)
+
+
+@shared_task(name="games.enforce_game_limit", acks_late=True)
+def enforce_game_limit(session_id: int) -> str:
+    return clocks.enforce_game_limit(session_id)
+
+
+@shared_task(name="games.play_bots", acks_late=True)
+def play_bots(session_id: int, version: int) -> str:
+    return services.play_bots(session_id, version)
+
+
+@shared_task(name="games.sweep_clocks", ignore_result=True)
+def sweep_clocks() -> dict:
+    return clocks.sweep()
