@@ -21,6 +21,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 
+from config.dbtime import db_now
 from players.models import Player
 from players.roles import is_organiser
 from tournaments import selectors, services
@@ -218,12 +219,13 @@ class TournamentViewSet(
             return Response({"published": False, "detail": PAIRINGS_HIDDEN, "results": []})
         show_results = staff or tournament.publish_results
         rounds = _visible_rounds(tournament, staff=staff)
+        now = db_now()
         return Response(
             {
                 "published": True,
                 "detail": None if show_results else RESULTS_HIDDEN,
                 "results": [
-                    s.round_data(r, show_results=show_results, staff=staff) for r in rounds
+                    s.round_data(r, show_results=show_results, staff=staff, now=now) for r in rounds
                 ],
             }
         )
@@ -459,8 +461,9 @@ class TournamentViewSet(
             key=lambda m: (order.get(m.status, 3), m.table or 0, m.pk),
         )
         results = []
+        now = db_now()
         for match in matches:
-            data = s.match_data(match, show_results=True)
+            data = s.match_data(match, show_results=True, now=now)
             data["submissions"] = s.SubmissionSerializer(match.open_submissions, many=True).data
             results.append(data)
         return Response({"round": round_.number, "results": results})

@@ -6,8 +6,10 @@ Writes never happen here: the views pass validated data to tournaments/services.
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
+from config.dbtime import db_now
 from players.api import DieSerializer
 from players.models import DiceSet, Player
+from tournaments.clocks import match_clock, round_clock
 from tournaments.models import (
     AuditEntry,
     Match,
@@ -174,8 +176,12 @@ def result_data(match: Match) -> dict | None:
     }
 
 
-def match_data(match: Match, *, show_results: bool) -> dict:
-    """One pairing. ``show_results`` False hides the status and result (results not public)."""
+def match_data(match: Match, *, show_results: bool, now=None) -> dict:
+    """One pairing. ``show_results`` False hides the status and result (results not public).
+
+    ``clock`` carries the match deadline with the server's time (tournaments/clocks.py);
+    pass ``now`` (config.dbtime.db_now()) once per request when listing many matches.
+    """
     return {
         "id": match.pk,
         "round": match.round_id,
@@ -190,10 +196,12 @@ def match_data(match: Match, *, show_results: bool) -> dict:
         "current_game": match.current_game,
         "current_game_started": match.current_game_started_at is not None,
         "version": match.version,
+        "clock": match_clock(match, now or db_now()),
     }
 
 
-def round_data(round_: Round, *, show_results: bool, staff: bool) -> dict:
+def round_data(round_: Round, *, show_results: bool, staff: bool, now=None) -> dict:
+    now = now or db_now()
     data = {
         "id": round_.pk,
         "tournament": round_.tournament_id,
@@ -202,7 +210,10 @@ def round_data(round_: Round, *, show_results: bool, staff: bool) -> dict:
         "status": round_.status,
         "started_at": round_.started_at,
         "closed_at": round_.closed_at,
-        "matches": [match_data(m, show_results=show_results) for m in round_.matches.all()],
+        "clock": round_clock(round_, now),
+        "matches": [
+            match_data(m, show_results=show_results, now=now) for m in round_.matches.all()
+        ],
     }
     if staff:
         data["pairing_seed"] = round_.pairing_seed

@@ -14,9 +14,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from config.dbtime import db_now
 from players.models import Player
 from players.roles import is_organiser
-from tournaments import selectors, services
+from tournaments import clocks, selectors, services
 from tournaments.forms import (
     PenaltyForm,
     RegisterForm,
@@ -874,6 +875,7 @@ def my_match(request, pk):
                 if selectors.swap_visible_to(_with_match(s, match), registration.pk, is_judge=False)
             ]
         context.update(
+            clock=clocks.match_clock(match, db_now()),
             side=side,
             opponent=opponent,
             history=history,

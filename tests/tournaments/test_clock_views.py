@@ -153,3 +153,24 @@ def test_big_screen_counts_down_in_a_browser(live_server, page, make_running_rou
     time.sleep(1.3)
     second = page.inner_text("#round-clock")
     assert first.startswith(("44:", "45:")) and second != first
+
+
+def test_match_answers_carry_the_clock_with_the_server_time(make_running_round, judge):
+    round_ = make_running_round()
+    match = round_.matches.order_by("table").first()
+    body = api_as(judge).get(f"/api/matches/{match.pk}/").json()
+    assert (
+        body["clock"]["state"] == "running"
+        and body["clock"]["server_time"]
+        and body["clock"]["deadline_at"]
+    )
+    rounds = api_as(judge).get(f"/api/tournaments/{round_.tournament_id}/rounds/").json()["results"]
+    assert rounds[0]["clock"]["ends_at"] and rounds[0]["matches"][0]["clock"]["server_time"]
+
+
+def test_my_match_page_counts_down_from_the_server_deadline(client, make_running_round):
+    round_ = make_running_round()
+    match = round_.matches.order_by("table").first()
+    client.force_login(match.player_a.player.user)
+    page = client.get(f"/tournaments/{round_.tournament_id}/my-match/").content.decode()
+    assert f'data-deadline="{match.deadline_at.isoformat()}"' in page and "data-server-time" in page
