@@ -61,12 +61,21 @@ def make_config(game):
     }
 
 
+CLOCK_TURN = 20  # stands in for the tournament clock's 20-minute sudden death
+
+
 def play_random(game, on_state, max_decisions=3000):
-    """Play a random game, calling ``on_state(state, rng)`` before every decision."""
+    """Play a random game, calling ``on_state(state, rng)`` before every decision.
+
+    Without sudden death nothing in the rulebook bounds a game (two passive players can
+    go on for ever), so like the clock layer we switch it on at turn CLOCK_TURN.
+    """
     rng = random.Random(game["choices"])
     s = E.new_game(make_config(game), game["seed"])
     decisions = 0
     while not E.is_over(s):
+        if s.turn >= CLOCK_TURN and s.sudden_death_from is None:
+            s, _ = E.enable_sudden_death(s)
         on_state(s, rng)
         player = rng.choice(sorted(E.to_act(s)))
         s, _ = E.apply(s, player, rng.choice(E.legal_actions(s, player)))

@@ -149,14 +149,24 @@ class DieInfo:
 
     __slots__ = ("id", "owner", "cls", "type", "colour", "rare", "specialised")
 
-    def __init__(self, die_id: int, owner: int, die: Die):
+    def __init__(self, die_id: int, owner: int, facts: tuple[int, int, int, bool, bool]):
         self.id = die_id
         self.owner = owner
-        self.cls = _CLASS_CODE[die.die_class]
-        self.type = TYPES.index(die.type)
-        self.colour = _COLOUR_CODE[die.colour]
-        self.rare = die.rare
-        self.specialised = die.specialised
+        self.cls, self.type, self.colour, self.rare, self.specialised = facts
+
+
+_FACTS: dict[tuple[str, str, bool], tuple[int, int, int, bool, bool]] = {
+    (t.value, c.value, rare): (
+        _CLASS_CODE[t.die_class],
+        TYPES.index(t),
+        _COLOUR_CODE[c],
+        rare,
+        t.specialisation == c,
+    )
+    for t in DieType
+    for c in Colour
+    for rare in (False, True)
+}
 
 
 class DiceTable:
@@ -187,7 +197,7 @@ def _dice_table(config: dict) -> DiceTable:
     if table is None:
         table = DiceTable(
             tuple(
-                DieInfo(p * DICE_PER_SET + i, p, Die.from_dict(d))
+                DieInfo(p * DICE_PER_SET + i, p, _FACTS[d["type"], d["colour"], d["rare"]])
                 for p, dice in enumerate(config["sets"])
                 for i, d in enumerate(dice)
             )
