@@ -8,9 +8,10 @@ docs/timing.md):
   extensions.
 - A game's limit (20 minutes by default) runs from the moment the game is marked
   started; past it the game goes to sudden-death turns from the next turn.
-- When the match limit is reached, time is called: no new game starts, the game in
-  progress goes to sudden death from the next turn, and the match is decided on games
-  won (a draw in Swiss; in the top cut one more game under sudden death).
+- When the match limit is reached, time is called: the game in progress stops
+  unfinished and does not count, no new game starts, and the match is decided on games
+  won (a draw in Swiss when level; in the top cut one more game under sudden death from
+  its first turn).
 
 How it is enforced: every deadline is an indexed column, "now" is the database's
 clock, and a pause stores the time left. Setting a deadline queues a Celery task with
@@ -300,15 +301,12 @@ def enforce_match_deadline(match_id: int, version: int | None = None) -> str:
         if match.deadline_at is None or match.deadline_at > now:
             return "not due"
         match.time_called_at = now
-        if match.current_game_started_at is not None and match.sudden_death_game is None:
-            match.sudden_death_game = match.current_game
         match.game_deadline_at = None
         match.clock_version += 1
         match.version += 1
         match.save(
             update_fields=[
                 "time_called_at",
-                "sudden_death_game",
                 "game_deadline_at",
                 "clock_version",
                 "version",

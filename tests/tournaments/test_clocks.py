@@ -144,18 +144,20 @@ def test_pause_and_resume_the_whole_round(running_round, judge):
     )
 
 
-def test_time_called_puts_the_game_in_progress_into_sudden_death_and_stops_new_games(
-    running_round, judge
-):
+def test_time_called_stops_the_match_no_new_game_in_swiss(running_round, judge):
     match = _match(running_round)
     services.start_game(match=match, number=1, by=judge)
     match = _due_in(Match.objects.get(pk=match.pk), -1)
     assert clocks.enforce_match_deadline(match.pk) == "time called"
     match.refresh_from_db()
     clock = clocks.match_clock(match, db_now())
-    assert clock["state"] == "time_called" and clock["sudden_death_from_next_turn"]
+    assert clock["state"] == "time_called" and match.game_deadline_at is None
     with pytest.raises(ValidationError, match="no new game starts"):
         services.start_game(match=match, number=2, by=judge)
+    # The unfinished game does not count: a 0-0 match at time is a draw in Swiss.
+    services.report_result(match=match, by=judge, games=[])
+    match.refresh_from_db()
+    assert match.status == Match.Status.CONFIRMED and match.winner_id is None
 
 
 def test_game_limit_switches_to_sudden_death(running_round, judge):
