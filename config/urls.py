@@ -16,6 +16,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
     path("tournaments/", include("tournaments.urls")),
+    path("games/", include("games.urls")),
     path("tournaments/", include("tournaments.clock_urls")),
     path("", include("players.urls")),
 ]

@@ -1,0 +1,140 @@
+"""The play page: a server-rendered board that polls a tiny JSON endpoint every 700 ms
+and re-renders its fragment when the state version changes (docs/online-play.md says
+why polling). Every write goes through the API (games/api.py) and so through
+games/services.py; every read through games/selectors.py and the engine's view."""
+
+import json
+import random
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from config.dbtime import db_now
+from games import selectors, services
+from games.api import _practice_dice
+from games.models import GameSession
+from players.demo import random_valid_set
+from players.dice_svg import die_svg
+
+ZONES = ("hand", "battle", "clash", "storage", "abyss")
+SECTORS = ("attack", "defense", "life")
+
+
+def _session(pk) -> GameSession:
+    return get_object_or_404(selectors.session_queryset(), pk=pk)
+
+
+def games_home(request):
+    """My games, games to watch, and a practice game against the bot."""
+    mine = []
+    if request.user.is_authenticated:
+        mine = list(
+            (
+                GameSession.objects.filter(user_0=request.user)
+                | GameSession.objects.filter(user_1=request.user)
+            ).order_by("-created_at")[:20]
+        )
+    watch = list(
+        GameSession.objects.filter(status=GameSession.Status.ACTIVE).order_by("-created_at")[:20]
+    )
+    return render(request, "games/home.html", {"mine": mine, "watch": watch})
+
+
+@login_required
+@require_POST
+def practice(request):
+    try:
+        session = services.create_practice_game(
+            by=request.user,
+            playing_dice=_practice_dice(request.user, None),
+            bot=request.POST.get("bot", "heuristic"),
+            bot_dice=[d.to_dict() for d in random_valid_set(random.Random())],
+        )
+    except (ValidationError, PermissionDenied) as exc:
+        messages.error(request, " ".join(getattr(exc, "messages", [str(exc)])))
+        return redirect("games:home")
+    return redirect("games:play", pk=session.pk)
+
+
+def _die(d: dict, *, size=44) -> dict:
+    return {
+        **d,
+        "svg": die_svg(d["type"], d["colour"], d["rare"], d["value"], size),
+        "label": f"{d['colour']} {d['type'].replace('_', ' ')}"
+        + (f" {d['value']}" if d["value"] is not None else ""),
+    }
+
+
+def _side(board, seat) -> dict:
+    dice = [_die(d) for d in board["dice"] if d["owner"] == seat]
+    zones = {zone: [d for d in dice if d["zone"] == zone] for zone in ZONES}
+    battle = {sector: [d for d in zones["battle"] if d["class"] == sector] for sector in SECTORS}
+    return {"seat": seat, "zones": zones, "battle": battle}
+
+
+def board_context(session, user) -> dict:
+    now = db_now()
+    viewer = services.viewer_for(session, user)
+    data = selectors.game_state(session, viewer, now)
+    board = data["view"]
+    context = {"session": session, "game": data, "viewer": viewer, "board": board}
+    if board is None:
+        return context
+    bottom = viewer if viewer in (0, 1) else 0
+    context["sides"] = [_side(board, 1 - bottom), _side(board, bottom)]
+    names = [p["name"] for p in data["players"]]
+    for side in context["sides"]:
+        side["name"] = names[side["seat"]]
+        side["deadline"] = data["clock"]["seat_deadlines"][side["seat"]]
+        side["remaining"] = data["clock"]["seat_remaining_seconds"][side["seat"]]
+        side["committed"] = board["committed"][side["seat"]]
+    choices = []
+    split = None
+    if data["legal_actions"]:
+        if data["split"]:
+            split = [_die(board["dice"][d]) for d in data["split"]["hand"]]
+        else:
+            choices = [
+                {"json": json.dumps(a), "text": selectors.describe_action(board, a)}
+                for a in data["legal_actions"]
+            ]
+    context.update(
+        {
+            "choices": choices,
+            "split": split,
+            "pending": [
+                selectors.describe_action(board, a)
+                for a in (
+                    [
+                        {"kind": board["phase"], **_pending(board["phase"], v)}
+                        for v in board["pending"].values()
+                    ]
+                )
+            ],
+            "log_lines": selectors.log_in_words(session, viewer, board),
+            "names": names,
+        }
+    )
+    return context
+
+
+def _pending(phase, choice):
+    """The viewer's own pending secret choice in the shape of an action, to show it."""
+    if phase == "split":
+        return {"throw": list(choice)}
+    if phase == "damage":
+        return {"amounts": [list(p) for p in choice]}
+    return {"die": choice[0] if isinstance(choice, list | tuple) and choice else choice}
+
+
+def play(request, pk):
+    session = _session(pk)
+    return render(request, "games/play.html", board_context(session, request.user))
+
+
+def board(request, pk):
+    session = _session(pk)
+    return render(request, "games/_board.html", board_context(session, request.user))
