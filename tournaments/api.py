@@ -437,7 +437,7 @@ class TournamentViewSet(
     @action(detail=True, methods=["get"])
     def queue(self, request, pk=None):
         """The judges' queue: matches of the current round without a confirmed result,
-        disputed first, then reported, then pending; with their open submissions."""
+        time called first, then disputed, reported, pending; with their open submissions."""
         tournament = self.tournament()
         _require_judge(request, tournament)
         round_ = tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("-number").first()
@@ -452,13 +452,12 @@ class TournamentViewSet(
             .order_by("number"),
             to_attr="open_submissions",
         )
-        order = {Match.Status.DISPUTED: 0, Match.Status.REPORTED: 1, Match.Status.PENDING: 2}
         matches = sorted(
             _matches_queryset()
             .filter(round=round_)
             .exclude(status=Match.Status.CONFIRMED)
             .prefetch_related(open_versions),
-            key=lambda m: (order.get(m.status, 3), m.table or 0, m.pk),
+            key=selectors.judges_queue_key,
         )
         results = []
         now = db_now()

@@ -160,3 +160,22 @@ def bracket(tournament):
 
 def match_is_decided(games_a: int, games_b: int) -> bool:
     return max(games_a, games_b) >= GAMES_TO_WIN
+
+
+_QUEUE_STATUS_ORDER = {
+    Match.Status.DISPUTED: 1,
+    Match.Status.REPORTED: 2,
+    Match.Status.PENDING: 3,
+    Match.Status.CONFIRMED: 4,
+}
+
+
+def judges_queue_key(match: Match) -> tuple:
+    """The order of the judges' queue: matches whose time was called without a result
+    first, then disputed, reported and pending ones; confirmed last; by table."""
+    time_called_open = match.time_called_at is not None and match.status != Match.Status.CONFIRMED
+    return (
+        0 if time_called_open else _QUEUE_STATUS_ORDER.get(match.status, 5),
+        match.table or 0,
+        match.pk,
+    )

@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
-from django.db.models import Case, Count, IntegerField, Q, Value, When
+from django.db.models import Count, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -674,18 +674,9 @@ def bracket(request, pk):
 # --- judges: results, disputes, history, penalties, audit -----------------------------
 
 
-QUEUE_ORDER = Case(
-    When(status=Match.Status.DISPUTED, then=Value(0)),
-    When(status=Match.Status.REPORTED, then=Value(1)),
-    When(status=Match.Status.PENDING, then=Value(2)),
-    default=Value(3),
-    output_field=IntegerField(),
-)
-
-
 @login_required
 def results_queue(request, pk):
-    """Disputed first, then reported, then pending; confirmed results last."""
+    """Time called without a result first, then disputed, reported, pending; confirmed last."""
     tournament = _tournament(pk)
     _require(can_judge(request.user, tournament))
     rounds = list(tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("number"))
@@ -695,10 +686,9 @@ def results_queue(request, pk):
         round_ = next((r for r in rounds if str(r.number) == wanted), rounds[-1])
     matches = []
     if round_ is not None:
-        matches = list(
-            round_.matches.select_related("player_a__player", "player_b__player")
-            .annotate(queue=QUEUE_ORDER)
-            .order_by("queue", "table", "id")
+        matches = sorted(
+            round_.matches.select_related("player_a__player", "player_b__player"),
+            key=selectors.judges_queue_key,
         )
     context = _roles(request, tournament)
     context.update(

@@ -174,3 +174,23 @@ def test_my_match_page_counts_down_from_the_server_deadline(client, make_running
     client.force_login(match.player_a.player.user)
     page = client.get(f"/tournaments/{round_.tournament_id}/my-match/").content.decode()
     assert f'data-deadline="{match.deadline_at.isoformat()}"' in page and "data-server-time" in page
+
+
+def test_time_called_without_a_result_tops_the_judges_queue(
+    client, make_running_round, judge, tournament
+):
+    round_ = make_running_round(6)
+    first, second, third = round_.matches.order_by("table")
+    services.report_result(match=first, by=first.player_a.player.user, games=["a", "a"])
+    services.report_result(match=first, by=first.player_b.player.user, games=["b", "b"])  # disputed
+    clocks.set_deadline(third, db_now() - datetime.timedelta(seconds=1))
+    clocks.enforce_match_deadline(third.pk)
+    queue = api_as(judge).get(f"/api/tournaments/{tournament.pk}/queue/").json()["results"]
+    assert [m["id"] for m in queue] == [third.pk, first.pk, second.pk]
+    client.force_login(judge)
+    page = client.get(f"/tournaments/{tournament.pk}/results/").content.decode()
+    assert (
+        page.index(f"/matches/{third.pk}/")
+        < page.index(f"/matches/{first.pk}/")
+        < page.index(f"/matches/{second.pk}/")
+    )
