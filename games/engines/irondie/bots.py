@@ -221,8 +221,9 @@ def play_game(config: dict, seed: str, bots, sudden_death_turn: int | None = 30)
             and state.sudden_death_from is None
         ):
             state, _ = E.enable_sudden_death(state)
-        for seat in sorted(E.to_act(state)):
-            if seat in E.to_act(state):
-                state, _ = E.apply(state, seat, bots[seat].choose(state, seat))
-                decisions += 1
+        # During simultaneous choices player 0 commits first; the order cannot matter
+        # because neither sees the other's choice.
+        seat = min(E.to_act(state))
+        state, _ = E.apply(state, seat, bots[seat].choose(state, seat))
+        decisions += 1
     return state, decisions

@@ -561,13 +561,15 @@ def _wins(state: State, die: int, target: int) -> bool:
 
 
 def _throw_options(state: State, player: int, first: bool) -> list[tuple[int, tuple[int, ...]]]:
-    """Cached per state (states are never changed once ``apply`` returns them)."""
-    key = (player, first)
+    """Cached per zone layout: states sharing a cache dict have identical zones, and
+    every zone change replaces the state's cache instead of editing it."""
     cache = state.cache
-    if cache is not None and cache[0] == key:
-        return cache[1]
-    options = _compute_throw_options(state, player, first)
-    state.cache = (key, options)
+    if cache is None:
+        cache = state.cache = {}
+    key = (player, first)
+    options = cache.get(key)
+    if options is None:
+        options = cache[key] = _compute_throw_options(state, player, first)
     return options
 
 
