@@ -236,6 +236,18 @@ def test_sudden_death_from_the_config_and_twice_is_an_error():
         E.enable_sudden_death(s2)
 
 
+def test_sudden_death_from_the_first_turn_has_no_clash_and_no_returns():
+    # The tournament layer's decider after time is played under sudden death throughout.
+    s = E.new_game(config(sudden_death_turn=1), "seed")
+    s, _ = E.apply(s, 0, {"kind": "split", "throw": [ABSORBER, FORTRESS]})
+    s, events = E.apply(s, 1, {"kind": "split", "throw": [P1 + ABSORBER, P1 + FORTRESS]})
+    assert {"type": "clash_skipped"} in events
+    # No damage, and nobody was asked about returning a LIFE die: turn 2 has begun.
+    assert s.turn == 2 and s.phase == E.SPLIT
+    with pytest.raises(E.ConfigError, match="turn number"):
+        E.new_game(config(sudden_death_turn=0), "seed")
+
+
 def test_match_time_over_ends_the_game_without_a_winner():
     s = scenario(battle=LIVES)
     s, events = E.apply(s, "system", {"kind": "match_time_over"})

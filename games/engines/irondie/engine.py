@@ -261,9 +261,9 @@ def normalise_config(config: dict) -> dict:
     if sudden_death_turn is not None and (
         not isinstance(sudden_death_turn, int)
         or isinstance(sudden_death_turn, bool)
-        or sudden_death_turn < 2
+        or sudden_death_turn < 1
     ):
-        raise ConfigError("'sudden_death_turn' must be null or a turn number of at least 2.")
+        raise ConfigError("'sudden_death_turn' must be null or a turn number (1 or more).")
     return {"game_id": game_id, "sets": canonical_sets, "sudden_death_turn": sudden_death_turn}
 
 
