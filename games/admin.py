@@ -1,0 +1,51 @@
+"""Admin for online games. The action log is read-only (append-only by design); the
+seed is not shown while a game is running."""
+
+from django.contrib import admin
+
+from games.models import GameAction, GameSession
+
+
+class GameActionInline(admin.TabularInline):
+    model = GameAction
+    extra = 0
+    can_delete = False
+    fields = ["index", "version", "actor", "cause", "action", "note", "created_at"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(GameSession)
+class GameSessionAdmin(admin.ModelAdmin):
+    list_display = ["id", "kind", "status", "match", "game_number", "name_0", "name_1", "version"]
+    list_filter = ["kind", "status"]
+    search_fields = ["name_0", "name_1"]
+    raw_id_fields = ["match", "user_0", "user_1", "registration_0", "registration_1", "created_by"]
+    exclude = ["seed", "state"]
+    readonly_fields = ["commitment", "version", "result", "config", "revealed_seed"]
+    inlines = [GameActionInline]
+
+    @admin.display(description="seed")
+    def revealed_seed(self, obj):
+        return obj.seed if obj.status == GameSession.Status.FINISHED else "(secret until the end)"
+
+    def has_change_permission(self, request, obj=None):
+        return False  # games change only through games/services.py
+
+
+@admin.register(GameAction)
+class GameActionAdmin(admin.ModelAdmin):
+    list_display = ["session", "index", "actor", "cause", "created_at"]
+    list_filter = ["cause"]
+    raw_id_fields = ["session", "user"]
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def has_add_permission(self, request):
+        return False
