@@ -8,6 +8,7 @@ Errors: 400 ``{"detail", "errors"}`` for a refused action, 403 for the wrong per
 
 import random
 
+from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, permissions, serializers, status, viewsets
@@ -100,15 +101,18 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     def _session(self) -> GameSession:
         return self.get_object()
 
+    def _target(self) -> GameSession:
+        """For writes: just the row's id; the service locks and loads the row once."""
+        return get_object_or_404(GameSession.objects.only("id"), pk=self.kwargs["pk"])
+
     def _state(self, session, *, code=200):
-        session = selectors.session_queryset().get(pk=session.pk)
         viewer = services.viewer_for(session, self.request.user)
         return Response(selectors.game_state(session, viewer, db_now()), status=code)
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def retrieve(self, request, *args, **kwargs):
         """The game as the viewer may see it, the viewer's legal actions and the clocks."""
-        return self._state(self._session())
+        return self._state(self.get_object())
 
     @extend_schema(request=CreateGameSerializer, responses={201: OpenApiTypes.OBJECT})
     def create(self, request):
@@ -131,7 +135,9 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
                 bot=data["bot"],
                 bot_dice=[d.to_dict() for d in random_valid_set(random.Random())],
             )
-        return self._state(session, code=status.HTTP_201_CREATED)
+        return self._state(
+            selectors.session_queryset().get(pk=session.pk), code=status.HTTP_201_CREATED
+        )
 
     @extend_schema(request=ActionSerializer, responses=OpenApiTypes.OBJECT)
     @action(detail=True, methods=["post"])
@@ -140,7 +146,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         data = _valid(ActionSerializer, request)
         try:
             session = services.submit_action(
-                session=self._session(),
+                session=self._target(),
                 by=request.user,
                 action=data["action"],
                 expected_version=data.get("expected_version"),
@@ -163,7 +169,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         """Concede the game (``{"match": true}``: the whole match)."""
         data = _valid(ConcedeSerializer, request)
         session = services.concede(
-            session=self._session(), by=request.user, whole_match=data["match"]
+            session=self._target(), by=request.user, whole_match=data["match"]
         )
         return self._state(session)
 
@@ -171,13 +177,15 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     @action(detail=True, methods=["post"])
     def ready(self, request, pk=None):
         """A player is ready for this game (after any swap); it starts when both are."""
-        return self._state(services.mark_ready(session=self._session(), by=request.user))
+        return self._state(services.mark_ready(session=self._target(), by=request.user))
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     @action(detail=True, methods=["get"])
     def poll(self, request, pk=None):
         """The cheap question pages ask every 700 ms: has anything changed?"""
-        session = self._session()
+        session = get_object_or_404(
+            GameSession.objects.only("id", "version", "status", "clock_version"), pk=pk
+        )
         return Response(
             {
                 "id": session.pk,
@@ -230,13 +238,13 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         """Judges: stop the clocks (and the match clock of a tournament game)."""
         data = _valid(PauseSerializer, request)
         return self._state(
-            services.pause_game(session=self._session(), by=request.user, reason=data["reason"])
+            services.pause_game(session=self._target(), by=request.user, reason=data["reason"])
         )
 
     @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
     @action(detail=True, methods=["post"])
     def resume(self, request, pk=None):
-        return self._state(services.resume_game(session=self._session(), by=request.user))
+        return self._state(services.resume_game(session=self._target(), by=request.user))
 
     @extend_schema(request=RulingSerializer, responses=OpenApiTypes.OBJECT)
     @action(detail=True, methods=["post"])
@@ -245,7 +253,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         data = _valid(RulingSerializer, request)
         return self._state(
             services.award_game(
-                session=self._session(),
+                session=self._target(),
                 by=request.user,
                 winner=data["winner"],
                 reason=data["reason"],
