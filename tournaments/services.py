@@ -77,6 +77,20 @@ def _require_judge(user, tournament):
         raise PermissionDenied("Only the tournament's judges and organisers may do this.")
 
 
+def _locked_round(round_) -> Round:
+    return (
+        Round.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=round_.pk)
+    )
+
+
+def _locked_registration(registration) -> Registration:
+    return (
+        Registration.objects.select_for_update(of=("self",))
+        .select_related("tournament", "player")
+        .get(pk=registration.pk)
+    )
+
+
 def _locked_tournament(tournament) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
@@ -251,11 +265,7 @@ def register(*, tournament, player: Player, dice_set: DiceSet, by) -> Registrati
 
 @transaction.atomic
 def check_in(*, registration: Registration, by, checked_in: bool = True) -> Registration:
-    registration = (
-        Registration.objects.select_for_update(of=("self",))
-        .select_related("tournament", "player")
-        .get(pk=registration.pk)
-    )
+    registration = _locked_registration(registration)
     tournament = registration.tournament
     own = is_own_player(registration.player, by)
     if not own and not can_manage(by, tournament):
@@ -284,11 +294,7 @@ def _last_round_number(tournament) -> int:
 @transaction.atomic
 def drop(*, registration: Registration, by, reason: str = "") -> Registration:
     """A dropped player is never paired again and keeps their standing."""
-    registration = (
-        Registration.objects.select_for_update(of=("self",))
-        .select_related("tournament", "player")
-        .get(pk=registration.pk)
-    )
+    registration = _locked_registration(registration)
     tournament = registration.tournament
     own = is_own_player(registration.player, by)
     if not own and not can_judge(by, tournament):
@@ -311,11 +317,7 @@ def drop(*, registration: Registration, by, reason: str = "") -> Registration:
 
 @transaction.atomic
 def reinstate(*, registration: Registration, by, reason: str = "") -> Registration:
-    registration = (
-        Registration.objects.select_for_update(of=("self",))
-        .select_related("tournament")
-        .get(pk=registration.pk)
-    )
+    registration = _locked_registration(registration)
     _require_manager(by, registration.tournament)
     if not registration.dropped:
         raise ValidationError("This player has not dropped.")
@@ -447,9 +449,7 @@ def _create_matches(round_, pairs: Iterable[tuple[int, int, list]]):
 @transaction.atomic
 def repair_round(*, round_: Round, by, seed: str | None = None) -> Round:
     """Throw away a draft pairing and pair the round again."""
-    round_ = (
-        Round.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=round_.pk)
-    )
+    round_ = _locked_round(round_)
     _require_manager(by, round_.tournament)
     if round_.status != Round.Status.DRAFT or round_.stage != Round.Stage.SWISS:
         raise ValidationError("Only a draft Swiss round can be paired again.")
@@ -470,9 +470,7 @@ def swap_players_in_draft(
     *, round_: Round, first: Registration, second: Registration, by, reason: str
 ) -> Round:
     """The organiser exchanges two players between pairings of a draft, with a reason."""
-    round_ = (
-        Round.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=round_.pk)
-    )
+    round_ = _locked_round(round_)
     _require_manager(by, round_.tournament)
     if round_.status != Round.Status.DRAFT:
         raise ValidationError("Pairings can be edited by hand only while the round is a draft.")
@@ -518,9 +516,7 @@ def swap_players_in_draft(
 
 @transaction.atomic
 def publish_round(*, round_: Round, by) -> Round:
-    round_ = (
-        Round.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=round_.pk)
-    )
+    round_ = _locked_round(round_)
     _require_manager(by, round_.tournament)
     if round_.status != Round.Status.DRAFT:
         raise ValidationError("This round's pairings are already published.")
@@ -537,9 +533,7 @@ def publish_round(*, round_: Round, by) -> Round:
 
 @transaction.atomic
 def start_round(*, round_: Round, by) -> Round:
-    round_ = (
-        Round.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=round_.pk)
-    )
+    round_ = _locked_round(round_)
     _require_judge(by, round_.tournament)
     if round_.status != Round.Status.PUBLISHED:
         raise ValidationError("Publish the pairings before starting the round.")
@@ -567,9 +561,7 @@ def _refresh_round_status(round_: Round) -> None:
 
 @transaction.atomic
 def close_round(*, round_: Round, by) -> Round:
-    round_ = (
-        Round.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=round_.pk)
-    )
+    round_ = _locked_round(round_)
     _require_manager(by, round_.tournament)
     _refresh_round_status(round_)
     if round_.status != Round.Status.COMPLETE:
@@ -935,11 +927,7 @@ def _current_match(registration: Registration) -> Match | None:
 def give_penalty(
     *, registration: Registration, kind: str, reason: str, by, match: Match | None = None
 ) -> Penalty:
-    registration = (
-        Registration.objects.select_for_update(of=("self",))
-        .select_related("tournament", "player")
-        .get(pk=registration.pk)
-    )
+    registration = _locked_registration(registration)
     tournament = registration.tournament
     _require_judge(by, tournament)
     if kind not in Penalty.Kind.values:
@@ -1077,11 +1065,7 @@ def record_swap(
     A second swap for the same game replaces the first (it is still secret).
     """
     match = _locked_match(match)
-    registration = (
-        Registration.objects.select_for_update(of=("self",))
-        .select_related("player")
-        .get(pk=registration.pk)
-    )
+    registration = _locked_registration(registration)
     if match.side_of(registration.pk) is None:
         raise ValidationError("This player is not in that match.")
     if not is_own_player(registration.player, by) and not can_judge(by, match.round.tournament):
