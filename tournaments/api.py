@@ -94,6 +94,7 @@ class TournamentViewSet(
     mixins.RetrieveModelMixin,
     viewsets.GenericViewSet,
 ):
+    http_method_names = ["get", "post", "patch", "head", "options"]
     """Tournaments. Drafts are seen by their organisers only."""
 
     serializer_class = s.TournamentSerializer
@@ -123,11 +124,26 @@ class TournamentViewSet(
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
+        if "floor_judge_ids" in data:
+            data["floor_judges"] = data.pop("floor_judge_ids")
         tournament = services.create_tournament(
             organiser=request.user, name=data.pop("name"), date=data.pop("date"), **data
         )
         tournament = self.get_queryset().get(pk=tournament.pk)
         return Response(self.get_serializer(tournament).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.TournamentSerializer, responses=s.TournamentSerializer)
+    def partial_update(self, request, *args, **kwargs):
+        """Organisers change settings, release switches and judges (logged)."""
+        tournament = self.get_object()
+        serializer = self.get_serializer(tournament, data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        judges = data.pop("floor_judge_ids", None)
+        services.update_tournament(
+            tournament=tournament, by=request.user, floor_judges=judges, **data
+        )
+        return self._answer(tournament)
 
     # lifecycle -------------------------------------------------------------------------
 

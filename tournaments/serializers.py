@@ -39,6 +39,13 @@ class TournamentSerializer(serializers.ModelSerializer):
     )
     head_judge_username = serializers.SerializerMethodField()
     floor_judges = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
+    floor_judge_ids = serializers.PrimaryKeyRelatedField(
+        queryset=User.objects.all(),
+        many=True,
+        write_only=True,
+        required=False,
+        help_text="User ids of the floor judges (replaces the list).",
+    )
     players = serializers.IntegerField(source="player_count", read_only=True, default=None)
 
     class Meta:
@@ -52,6 +59,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "head_judge",
             "head_judge_username",
             "floor_judges",
+            "floor_judge_ids",
             "status",
             "swiss_rounds",
             "top_cut_size",

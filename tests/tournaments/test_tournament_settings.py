@@ -76,3 +76,22 @@ def test_no_top_cut_finishes_after_swiss(tournament, register_players, organiser
     services.start_top_cut(tournament=tournament, by=organiser)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
+
+
+def test_settings_change_through_the_api(tournament, organiser, judge, make_user):
+    from tests.conftest import api_as
+
+    floor = make_user("floor2")
+    url = f"/api/tournaments/{tournament.pk}/"
+    assert api_as(judge).patch(url, {"publish_results": False}, format="json").status_code == 403
+    bad = api_as(organiser).patch(url, {"tiebreakers": ["luck"]}, format="json")
+    assert bad.status_code == 400 and "tiebreakers" in bad.json()["errors"]
+    response = api_as(organiser).patch(
+        url, {"publish_results": False, "floor_judge_ids": [floor.pk]}, format="json"
+    )
+    assert response.status_code == 200, response.json()
+    assert response.json()["publish_results"] is False and response.json()["floor_judges"] == [
+        "floor2"
+    ]
+    tournament.refresh_from_db()
+    assert not tournament.publish_results
