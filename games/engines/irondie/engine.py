@@ -169,16 +169,46 @@ _FACTS: dict[tuple[str, str, bool], tuple[int, int, int, bool, bool]] = {
 }
 
 
-class DiceTable:
-    """Per game: every die's facts, plus the ids of each player's LIFE dice."""
+# How a die is thrown in the CLASH: at one target, at every eligible target, or (the
+# Regenerator) at one of its owner's dice in storage, on the opening throw only.
+_SINGLE, _MULTI, _REGENERATE = range(3)
 
-    __slots__ = ("dice", "life_ids")
+
+class DiceTable:
+    """Per game: every die's facts, the ids of each player's LIFE dice, and per die how it
+    is thrown and which dice it may target wherever they are (``targets``, ascending;
+    the throw options keep those in the right zone)."""
+
+    __slots__ = ("dice", "life_ids", "throw_mode", "targets")
 
     def __init__(self, dice: tuple[DieInfo, ...]):
         self.dice = dice
         self.life_ids = tuple(
             tuple(d.id for d in dice if d.owner == p and d.cls == LIFE) for p in PLAYERS
         )
+        ids = tuple(range(DICE_COUNT))
+        owned = (ids[:DICE_PER_SET], ids[DICE_PER_SET:])
+        by_class = tuple(tuple(d.id for d in dice if d.cls == c) for c in range(3))
+        owned_by_class = tuple(
+            tuple(tuple(d for d in ids_ if d in owned[p]) for ids_ in by_class) for p in PLAYERS
+        )
+        modes, targets = [], []
+        for d in dice:
+            kind, player = d.type, d.owner
+            wanted = _TARGET_CLASS.get(kind)
+            if kind in _OPPONENT_ONLY:
+                pool = owned[1 - player] if wanted is None else owned_by_class[1 - player][wanted]
+            elif kind in _OWN_ONLY:
+                pool = owned[player] if wanted is None else owned_by_class[player][wanted]
+            else:
+                pool = ids if wanted is None else by_class[wanted]
+            if kind == REGENERATOR:
+                modes.append(_REGENERATE)
+            else:
+                modes.append(_MULTI if kind in _MULTI_TARGET else _SINGLE)
+            targets.append(pool)
+        self.throw_mode = tuple(modes)
+        self.targets = tuple(targets)
 
 
 _TABLE_CACHE: dict[tuple, DiceTable] = {}
@@ -578,35 +608,24 @@ def _compute_throw_options(state: State, player: int, first: bool) -> list:
     throw (targets in the battle zone, or the storage for a Regenerator); every later
     throw of a duel targets dice in the clash zone (rule "Order of conducting a duel" 2a, 3a).
     """
-    info, zone = state.info, state.zone
-    base = player * DICE_PER_SET
-    hand = [d for d in range(base, base + DICE_PER_SET) if zone[d] == HAND]
-    if not hand:
-        return []
+    zone = state.zone
+    table = state.table
+    modes, all_targets = table.throw_mode, table.targets
     where = BATTLE if first else CLASH
-    in_zone = [d for d in range(DICE_COUNT) if zone[d] == where]
     options = []
-    for die in hand:
-        kind = info[die].type
-        if kind == REGENERATOR:
-            if first:
-                options.extend((die, (t,)) for t in _dice_of(state, player, STORAGE))
+    base = player * DICE_PER_SET
+    for die in range(base, base + DICE_PER_SET):
+        if zone[die] != HAND:
             continue
-        if kind in _OPPONENT_ONLY:
-            pool = [t for t in in_zone if info[t].owner != player]
-        elif kind in _OWN_ONLY:
-            pool = [t for t in in_zone if info[t].owner == player]
-        else:
-            pool = in_zone
-        wanted = _TARGET_CLASS.get(kind)
-        if wanted is not None:
-            pool = [t for t in pool if info[t].cls == wanted]
-        if not pool:
-            continue
-        if kind in _MULTI_TARGET:
-            options.append((die, tuple(pool)))
-        else:
-            options.extend((die, (t,)) for t in pool)
+        mode = modes[die]
+        if mode == _SINGLE:
+            options.extend((die, (t,)) for t in all_targets[die] if zone[t] == where)
+        elif mode == _MULTI:
+            pool = tuple(t for t in all_targets[die] if zone[t] == where)
+            if pool:
+                options.append((die, pool))
+        elif first:
+            options.extend((die, (t,)) for t in all_targets[die] if zone[t] == STORAGE)
     return options
 
 
