@@ -159,6 +159,11 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # each deadline also gets an eta task (off only to measure the sweeper alone).
 CLOCK_SWEEP_SECONDS = env_int("CLOCK_SWEEP_SECONDS", 2, minimum=1)
 CLOCKS_USE_ETA = env_bool("CLOCKS_USE_ETA", True)
+# Online games (games/clocks.py, docs/online-play.md).
+GAMES_DECISION_SECONDS = env_int("GAMES_DECISION_SECONDS", 60, minimum=5)
+GAMES_SWAP_WINDOW_SECONDS = env_int("GAMES_SWAP_WINDOW_SECONDS", 120, minimum=0)
+GAMES_PRACTICE_GAME_MINUTES = env_int("GAMES_PRACTICE_GAME_MINUTES", 20, minimum=1)
+GAMES_DEMO_BOT_DELAY = float(env_int("GAMES_DEMO_BOT_DELAY_MS", 1500, minimum=0)) / 1000
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 # --- REST framework and OpenAPI -------------------------------------------------------
