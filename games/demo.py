@@ -19,10 +19,15 @@ def load_demo_game(*, judge, seed: int = 6) -> GameSession:
     rng = random.Random(seed)
     sets = [[d.to_dict() for d in random_valid_set(rng)] for _ in range(2)]
     session = services.create_demo_game(
-        by=judge, sets=sets, bots=("heuristic", "random"), bot_delay=2.0
+        by=judge, sets=sets, bots=("heuristic", "heuristic"), bot_delay=2.0
     )
-    for _ in range(12):  # a few moves in, so the board is not empty
+    # A few moves in, so the board is not empty, but never to the end: the demo shows a
+    # game in progress that the worker then plays on.
+    for _ in range(4):
         session.refresh_from_db()
-        if services.play_bots(session.pk, session.version) != "moved":
+        if (
+            session.status != GameSession.Status.ACTIVE
+            or services.play_bots(session.pk, session.version) != "moved"
+        ):
             break
     return GameSession.objects.get(pk=session.pk)

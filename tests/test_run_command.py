@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from games.models import GameSession
 from tournaments.models import Round, Tournament
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,6 +31,8 @@ def test_demo_data_loads_twice_and_has_a_tournament_mid_swiss():
         Round.Status.IN_PROGRESS,
     ]
     assert tournament.rounds.get(number=3).matches.filter(status="disputed").exists()
+    demo_game = GameSession.objects.get(kind=GameSession.Kind.DEMO)
+    assert demo_game.status == GameSession.Status.ACTIVE and demo_game.version > 0
 
 
 def _free_port() -> int:
