@@ -173,3 +173,27 @@ def test_the_docs_example_runs():
     namespace = {}
     exec(compile(example, "docs/engine.md", "exec"), namespace)
     assert namespace["result"]["winner"] in (0, 1)
+
+
+def test_random_action_draws_what_choice_over_legal_actions_draws():
+    """Outside the battle split, random_action(state, p, rng) picks exactly
+    rng.choice(legal_actions(state, p)) for the same rng state."""
+    import random
+
+    from games.engines.irondie.bots import RandomBot
+
+    checked = set()
+    for game in range(60):
+        s = E.new_game(config(game_id=f"draw-{game}"), f"seed-{game}")
+        bots = (RandomBot(game), RandomBot(game + 1000))
+        while not E.is_over(s):
+            player = min(E.to_act(s))
+            decision = E._decision(s, player)
+            if decision != E.SPLIT:
+                for k in range(3):
+                    legal = E.legal_actions(s, player)
+                    expected = random.Random(k).choice(legal)
+                    assert E.random_action(s, player, random.Random(k)) == expected
+                checked.add(decision)
+            s, _ = E.apply(s, player, bots[player].choose(s, player))
+    assert checked >= {"bonus", E.OFFER, E.DUEL, E.DAMAGE, E.END_TURN}

@@ -176,42 +176,46 @@ _SINGLE, _MULTI, _REGENERATE = range(3)
 
 class DiceTable:
     """Per game: every die's facts, the ids of each player's LIFE dice, and per die how it
-    is thrown and which dice it may target wherever they are (``targets``, ascending;
+    is thrown and which dice it may target wherever they are (``eligible[die]``, a set;
     the throw options keep those in the right zone)."""
 
-    __slots__ = ("dice", "life_ids", "throw_mode", "targets")
+    __slots__ = ("dice", "life_ids", "throw_mode", "eligible")
 
     def __init__(self, dice: tuple[DieInfo, ...]):
         self.dice = dice
-        self.life_ids = tuple(
-            tuple(d.id for d in dice if d.owner == p and d.cls == LIFE) for p in PLAYERS
-        )
-        ids = tuple(range(DICE_COUNT))
-        owned = (ids[:DICE_PER_SET], ids[DICE_PER_SET:])
-        by_class = tuple(tuple(d.id for d in dice if d.cls == c) for c in range(3))
-        owned_by_class = tuple(
-            tuple(tuple(d for d in ids_ if d in owned[p]) for ids_ in by_class) for p in PLAYERS
-        )
-        modes, targets = [], []
+        by_owner_class: tuple[list[list[int]], ...] = ([[], [], []], [[], [], []])
+        for d in dice:
+            by_owner_class[d.owner][d.cls].append(d.id)
+        self.life_ids = (tuple(by_owner_class[0][LIFE]), tuple(by_owner_class[1][LIFE]))
+        pools: dict[tuple[tuple[int, ...], int | None], frozenset[int]] = {}
+        modes, eligible = [], []
         for d in dice:
             kind, player = d.type, d.owner
-            wanted = _TARGET_CLASS.get(kind)
             if kind in _OPPONENT_ONLY:
-                pool = owned[1 - player] if wanted is None else owned_by_class[1 - player][wanted]
+                owners: tuple[int, ...] = (1 - player,)
             elif kind in _OWN_ONLY:
-                pool = owned[player] if wanted is None else owned_by_class[player][wanted]
+                owners = (player,)
             else:
-                pool = ids if wanted is None else by_class[wanted]
+                owners = PLAYERS
+            wanted = _TARGET_CLASS.get(kind)
+            key = (owners, wanted)
+            pool = pools.get(key)
+            if pool is None:
+                classes = (ATTACK, DEFENSE, LIFE) if wanted is None else (wanted,)
+                pool = pools[key] = frozenset(
+                    t for p in owners for c in classes for t in by_owner_class[p][c]
+                )
             if kind == REGENERATOR:
                 modes.append(_REGENERATE)
             else:
                 modes.append(_MULTI if kind in _MULTI_TARGET else _SINGLE)
-            targets.append(pool)
+            eligible.append(pool)
         self.throw_mode = tuple(modes)
-        self.targets = tuple(targets)
+        self.eligible = tuple(eligible)
 
 
 _TABLE_CACHE: dict[tuple, DiceTable] = {}
+_ALL_IDS = tuple(range(DICE_COUNT))
 _TYPE_NAMES = frozenset(t.value for t in DieType)
 _COLOUR_NAMES = frozenset(c.value for c in Colour)
 _CLASS_OF_TYPE = {t.value: t.die_class for t in DieType}
@@ -574,7 +578,10 @@ def _life_in_zone(state: State, player: int) -> list[int]:
 
 def _has_life(state: State, player: int) -> bool:
     z = state.zone
-    return any(z[d] == BATTLE for d in state.table.life_ids[player])
+    for d in state.table.life_ids[player]:  # noqa: SIM110 - a loop is faster than any()
+        if z[d] == BATTLE:
+            return True
+    return False
 
 
 def _wins(state: State, die: int, target: int) -> bool:
@@ -609,23 +616,27 @@ def _compute_throw_options(state: State, player: int, first: bool) -> list:
     throw of a duel targets dice in the clash zone (rule "Order of conducting a duel" 2a, 3a).
     """
     zone = state.zone
-    table = state.table
-    modes, all_targets = table.throw_mode, table.targets
-    where = BATTLE if first else CLASH
-    options = []
     base = player * DICE_PER_SET
-    for die in range(base, base + DICE_PER_SET):
-        if zone[die] != HAND:
-            continue
+    hand = [d for d in range(base, base + DICE_PER_SET) if zone[d] == HAND]
+    if not hand:
+        return []
+    table = state.table
+    modes, eligible = table.throw_mode, table.eligible
+    where = BATTLE if first else CLASH
+    in_zone = [t for t in _ALL_IDS if zone[t] == where]
+    options = []
+    for die in hand:
         mode = modes[die]
         if mode == _SINGLE:
-            options.extend((die, (t,)) for t in all_targets[die] if zone[t] == where)
+            ok = eligible[die]
+            options += [(die, (t,)) for t in in_zone if t in ok]
         elif mode == _MULTI:
-            pool = tuple(t for t in all_targets[die] if zone[t] == where)
+            ok = eligible[die]
+            pool = tuple([t for t in in_zone if t in ok])
             if pool:
                 options.append((die, pool))
         elif first:
-            options.extend((die, (t,)) for t in all_targets[die] if zone[t] == STORAGE)
+            options += [(die, (t,)) for t in range(base, base + DICE_PER_SET) if zone[t] == STORAGE]
     return options
 
 
@@ -1471,15 +1482,24 @@ def random_action(state: State, player, rng) -> dict | None:
     """A uniformly random legal action of ``player`` (``rng``: a ``random.Random``).
 
     Same distribution as ``rng.choice(legal_actions(state, player))`` but draws a battle
-    split die by die instead of listing all 2**n splits.
+    split die by die instead of listing all 2**n splits. Every other decision draws
+    exactly what ``rng.choice(legal_actions(state, player))`` would, without building
+    the action list (a damage distribution is picked by its rank among all of them).
     """
     decision = _decision(state, player)
     if decision is None:
         return None
     if decision == SPLIT:
-        hand = _dice_of(state, player, HAND)
+        zone = state.zone
+        base = player * DICE_PER_SET
+        hand = [d for d in range(base, base + DICE_PER_SET) if zone[d] == HAND]
         bits = rng.getrandbits(len(hand)) if hand else 0
-        return {"kind": "split", "throw": [d for i, d in enumerate(hand) if bits >> i & 1]}
+        throw = []
+        for d in hand:
+            if bits & 1:
+                throw.append(d)
+            bits >>= 1
+        return {"kind": "split", "throw": throw}
     if decision in (OFFER, DUEL):
         options = _throw_options(state, player, decision == OFFER)
         pick = rng.randrange(len(options) + 1)
@@ -1487,4 +1507,40 @@ def random_action(state: State, player, rng) -> dict | None:
             return {"kind": "decline" if decision == OFFER else "pass"}
         die, targets = options[pick]
         return {"kind": "throw", "die": die, "targets": list(targets)}
-    return rng.choice(legal_actions(state, player))
+    if decision == "bonus":
+        options = _bonus_options(state, player, state.bonus_queue[0][1])
+        return {"kind": "bonus", "targets": list(rng.choice(options))}
+    if decision == END_TURN:
+        return {"kind": "return", "die": rng.choice(_return_options(state, player))}
+    return _random_damage(state, player, rng)
+
+
+def _random_damage(state: State, player: int, rng) -> dict:
+    """``rng.choice`` over the damage distributions in ``_damage_options`` order, by
+    counting them instead of listing them."""
+    dice = _life_in_zone(state, player)
+    values = [state.value[d] for d in dice]
+    n = len(dice)
+    total = min(state.damage[player], sum(values))
+    # ways[i][left]: the distributions of exactly ``left`` points over dice i, i+1, ...
+    ways = [[0] * (total + 1) for _ in range(n + 1)]
+    ways[n][0] = 1
+    for i in range(n - 1, -1, -1):
+        row, after, cap = ways[i], ways[i + 1], values[i]
+        for left in range(total + 1):
+            row[left] = sum(after[left - a] for a in range(min(cap, left) + 1))
+    index = rng.choice(range(ways[0][total]))
+    amounts = []
+    left = total
+    for i in range(n):
+        after = ways[i + 1]
+        amount = 0
+        for amount in range(min(values[i], left) + 1):
+            count = after[left - amount]
+            if index < count:
+                break
+            index -= count
+        if amount:
+            amounts.append([dice[i], amount])
+        left -= amount
+    return {"kind": "damage", "amounts": amounts}
