@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.dbtime import db_now
+from games import services as game_services
 from players.models import Player
 from players.roles import is_organiser
 from tournaments import clocks, selectors, services
@@ -865,6 +866,9 @@ def my_match(request, pk):
                 if selectors.swap_visible_to(_with_match(s, match), registration.pk, is_judge=False)
             ]
         context.update(
+            online_game=match.online_games.exclude(status="cancelled")
+            .order_by("-game_number")
+            .first(),
             clock=clocks.match_clock(match, db_now()),
             side=side,
             opponent=opponent,
@@ -932,6 +936,9 @@ def _my_match_post(request, match, registration, playing, additional):
                     submission=submission, by=user, note=form.cleaned_data.get("note", "")
                 )
                 messages.success(request, _("Result disputed: a judge will come to your table."))
+        elif action == "play_online":
+            session = game_services.open_match(match=match, by=user)
+            return redirect("games:play", pk=session.pk)
         elif action == "start_game":
             number = int(request.POST.get("number") or 0)
             services.start_game(match=match, number=number, by=user)

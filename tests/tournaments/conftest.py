@@ -55,3 +55,14 @@ def play_round_by_judge(round_, judge, rng):
     for match in round_.matches.filter(player_b__isnull=False):
         games = rng.choice(outcomes if stage_draws else outcomes[:4])
         services.report_result(match=match, by=judge, games=games)
+
+
+@pytest.fixture
+def make_running_round(tournament, register_players, organiser, judge):
+    def make(players=4):
+        register_players(tournament, players)
+        round_ = services.pair_next_round(tournament=tournament, by=organiser, seed="c")
+        services.publish_round(round_=round_, by=organiser)
+        return services.start_round(round_=round_, by=judge)
+
+    return make

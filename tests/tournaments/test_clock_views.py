@@ -13,17 +13,6 @@ from tournaments.models import AuditEntry
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def make_running_round(tournament, register_players, organiser, judge):
-    def make(players=4):
-        register_players(tournament, players)
-        round_ = services.pair_next_round(tournament=tournament, by=organiser, seed="c")
-        services.publish_round(round_=round_, by=organiser)
-        return services.start_round(round_=round_, by=judge)
-
-    return make
-
-
 def test_round_clock_gives_deadlines_and_server_time_most_urgent_first(api, make_running_round):
     round_ = make_running_round(6)
     first, second, third = round_.matches.order_by("table")
