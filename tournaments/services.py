@@ -777,16 +777,7 @@ def report_result(
             return _confirm(
                 match, source=ResultSubmission.Source.PLAYER, by=by, existing=pending, **fields
             )
-        submission = ResultSubmission.objects.create(
-            match=match,
-            number=_next_version(match),
-            source=ResultSubmission.Source.PLAYER,
-            submitted_by=by,
-            submitted_for=registration,
-            status=ResultSubmission.Status.PENDING,
-            note=note,
-            **fields,
-        )
+        submission = _player_report(match, by, registration, note, fields)
         _set_match_status(match, Match.Status.DISPUTED)
         audit(
             tournament,
@@ -799,7 +790,15 @@ def report_result(
     match.submissions.filter(
         status=ResultSubmission.Status.PENDING, submitted_for=registration
     ).update(status=ResultSubmission.Status.SUPERSEDED)
-    submission = ResultSubmission.objects.create(
+    submission = _player_report(match, by, registration, note, fields)
+    _set_match_status(match, Match.Status.REPORTED)
+    audit(tournament, by, "result.reported", match, after=fields)
+    return submission
+
+
+def _player_report(match, by, registration, note: str, fields: dict) -> ResultSubmission:
+    """A player's report, waiting for the opponent's confirmation."""
+    return ResultSubmission.objects.create(
         match=match,
         number=_next_version(match),
         source=ResultSubmission.Source.PLAYER,
@@ -809,9 +808,6 @@ def report_result(
         note=note,
         **fields,
     )
-    _set_match_status(match, Match.Status.REPORTED)
-    audit(tournament, by, "result.reported", match, after=fields)
-    return submission
 
 
 @transaction.atomic
