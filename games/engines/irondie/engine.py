@@ -25,7 +25,7 @@ from .dice import (
     affinity,
     playing_set_errors,
 )
-from .randomness import commitment, next_roll
+from .randomness import ACCEPT_BELOW, BLOCK_BYTES, commitment, stream_block
 
 PLAYERS = (0, 1)
 JUDGE = "judge"
@@ -528,12 +528,16 @@ def new_game(config: dict, seed: str) -> State:
 
 def to_act(state: State) -> set[int]:
     """The players who must decide now (both during simultaneous choices)."""
-    if state.phase == OVER:
+    phase = state.phase
+    if phase == OVER:
         return set()
     if state.bonus_queue:
         return {state.bonus_queue[0][0]}
-    if state.phase in _SIMULTANEOUS:
-        return {p for p in PLAYERS if state.choices[p] is None}
+    if phase in _SIMULTANEOUS:
+        first, second = state.choices
+        if first is None:
+            return {0, 1} if second is None else {0}
+        return {1} if second is None else set()
     return {state.actor}
 
 
@@ -598,16 +602,21 @@ def _wins(state: State, die: int, target: int) -> bool:
 
 
 def _throw_options(state: State, player: int, first: bool) -> list[tuple[int, tuple[int, ...]]]:
-    """Cached per zone layout: states sharing a cache dict have identical zones, and
-    every zone change replaces the state's cache instead of editing it."""
+    """Cached per zone layout: states sharing a cache have identical zones, and every
+    zone change replaces the state's cache instead of editing it. Slot 2 * player +
+    first."""
     cache = state.cache
     if cache is None:
-        cache = state.cache = {}
-    key = (player, first)
-    options = cache.get(key)
+        cache = state.cache = [None, None, None, None]
+    key = 2 * player + 1 if first else 2 * player
+    options = cache[key]
     if options is None:
         options = cache[key] = _compute_throw_options(state, player, first)
     return options
+
+
+# (die, (target,)): the single-target throw options, shared by every game.
+_PAIRS = tuple(tuple((d, (t,)) for t in range(DICE_COUNT)) for d in range(DICE_COUNT))
 
 
 def _compute_throw_options(state: State, player: int, first: bool) -> list:
@@ -617,26 +626,39 @@ def _compute_throw_options(state: State, player: int, first: bool) -> list:
     """
     zone = state.zone
     base = player * DICE_PER_SET
-    hand = [d for d in range(base, base + DICE_PER_SET) if zone[d] == HAND]
-    if not hand:
-        return []
     table = state.table
     modes, eligible = table.throw_mode, table.eligible
     where = BATTLE if first else CLASH
-    in_zone = [t for t in _ALL_IDS if zone[t] == where]
-    options = []
-    for die in hand:
+    in_zone = None
+    options: list = []
+    for die in range(base, base + DICE_PER_SET):
+        if zone[die] != HAND:
+            continue
         mode = modes[die]
+        pairs = _PAIRS[die]
+        if mode == _REGENERATE:
+            if first:
+                for t in range(base, base + DICE_PER_SET):
+                    if zone[t] == STORAGE:
+                        options.append(pairs[t])
+            continue
+        if in_zone is None:
+            in_zone = []
+            for t in _ALL_IDS:
+                if zone[t] == where:
+                    in_zone.append(t)
+        ok = eligible[die]
         if mode == _SINGLE:
-            ok = eligible[die]
-            options += [(die, (t,)) for t in in_zone if t in ok]
-        elif mode == _MULTI:
-            ok = eligible[die]
-            pool = tuple([t for t in in_zone if t in ok])
+            for t in in_zone:
+                if t in ok:
+                    options.append(pairs[t])
+        else:
+            pool = []
+            for t in in_zone:
+                if t in ok:
+                    pool.append(t)
             if pool:
-                options.append((die, pool))
-        elif first:
-            options += [(die, (t,)) for t in range(base, base + DICE_PER_SET) if zone[t] == STORAGE]
+                options.append((die, tuple(pool)))
     return options
 
 
@@ -647,22 +669,18 @@ def _bonus_options(state: State, owner: int, die: int) -> list[tuple]:
     colour = info[die].colour
     parts = _BONUS_PARTS[colour]
     base = owner * DICE_PER_SET
-    in_play = [
-        d
-        for d in range(base, base + DICE_PER_SET)
-        if d != die and (zone[d] == BATTLE or zone[d] == CLASH)
-    ]
+    in_play = []
+    for d in range(base, base + DICE_PER_SET):
+        if d != die and (zone[d] == BATTLE or zone[d] == CLASH):
+            in_play.append(info[d])
     row = AFFINITY[colour]
     candidates = []
     for _amount, classes, relations in parts:
-        candidates.append(
-            [
-                d
-                for d in in_play
-                if info[d].cls in classes
-                and (relations is None or row[info[d].colour] in relations)
-            ]
-        )
+        allowed = []
+        for d in in_play:
+            if d.cls in classes and (relations is None or row[d.colour] in relations):
+                allowed.append(d.id)
+        candidates.append(allowed)
     if len(parts) == 1:
         return [(t,) for t in candidates[0]]
     first, second = candidates
@@ -820,23 +838,9 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
     decision = _decision(state, player)
     if decision is None:
         raise IllegalAction("Game", f"Player {player} has no decision to make now.")
-    kind = action.get("kind")
     s = state.clone()
     events: list[dict] = []
-    if decision == "bonus":
-        logged = _act_bonus(s, player, action, events)
-    elif decision == SPLIT:
-        logged = _act_split(s, player, action, events)
-    elif decision == OFFER:
-        logged = _act_offer(s, player, action, events)
-    elif decision == DUEL:
-        logged = _act_duel(s, player, action, events)
-    elif decision == DAMAGE:
-        logged = _act_damage(s, player, action, events)
-    elif decision == END_TURN:
-        logged = _act_return(s, player, action, events)
-    else:  # pragma: no cover - _decision returns only the kinds above
-        raise AssertionError(kind)
+    logged = _ACTS[decision](s, player, action, events)
     s.log.append((player, logged))
     if decision in _SIMULTANEOUS:
         s.secret_log.append(len(s.log) - 1)
@@ -847,8 +851,14 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
     return s, events
 
 
+_KEYSETS: dict[tuple[str, ...], frozenset[str]] = {}
+
+
 def _expect(action: dict, kind: str, keys: tuple[str, ...], rule: str) -> None:
-    if action.get("kind") != kind or set(action) != {"kind", *keys}:
+    keyset = _KEYSETS.get(keys)
+    if keyset is None:
+        keyset = _KEYSETS[keys] = frozenset(("kind", *keys))
+    if action.get("kind") != kind or action.keys() != keyset:
         raise IllegalAction(rule, f"Expected an action of kind '{kind}' with keys {list(keys)}.")
 
 
@@ -864,11 +874,16 @@ def _act_split(s: State, player: int, action: dict, events: list) -> dict:
     throw = action["throw"]
     if not isinstance(throw, list):
         raise IllegalAction(rule, "'throw' must be a list of die ids.")
-    ids = [_die_id(d, rule) for d in throw]
+    ids = []
+    for d in throw:
+        if type(d) is not int or not 0 <= d < DICE_COUNT:
+            d = _die_id(d, rule)
+        ids.append(d)
     if ids != sorted(set(ids)):
         raise IllegalAction(rule, "List the dice to throw once each, in ascending order.")
+    zone, base = s.zone, player * DICE_PER_SET
     for d in ids:
-        if s.info[d].owner != player or s.zone[d] != HAND:
+        if not base <= d < base + DICE_PER_SET or zone[d] != HAND:
             raise IllegalAction(rule, f"Die {d} is not in your hand.")
     s.choices[player] = tuple(ids)
     events.append({"type": "split_committed", "player": player})
@@ -988,6 +1003,17 @@ def _act_return(s: State, player: int, action: dict, events: list) -> dict:
     return {"kind": "return", "die": die}
 
 
+# The handler of each decision (``_decision`` returns only these).
+_ACTS = {
+    "bonus": _act_bonus,
+    SPLIT: _act_split,
+    OFFER: _act_offer,
+    DUEL: _act_duel,
+    DAMAGE: _act_damage,
+    END_TURN: _act_return,
+}
+
+
 def _apply_system(state: State, action: dict) -> tuple[State, list[dict]]:
     rule = "Tournament Rules"
     if not isinstance(action, dict):
@@ -1034,10 +1060,19 @@ def enable_sudden_death(state: State) -> tuple[State, list[dict]]:
 
 
 def _roll(s: State) -> int:
+    """The next roll: ``randomness.next_roll`` inlined."""
     if s.scripted_rolls:
         value = s.scripted_rolls.pop(0)
     else:
-        value, s.roll_position = next_roll(s.seed, s.game_id, s.roll_position)
+        position = s.roll_position
+        while True:
+            block, offset = divmod(position, BLOCK_BYTES)
+            byte = stream_block(s.seed, s.game_id, block)[offset]
+            position += 1
+            if byte < ACCEPT_BELOW:
+                break
+        s.roll_position = position
+        value = byte % 6 + 1
     s.rolls.append(value)
     return value
 
@@ -1243,11 +1278,21 @@ def _check_end(s: State, events: list) -> bool:
         return True
     if not s.first_battle_done:
         return False
-    alive = [_has_life(s, 0), _has_life(s, 1)]
-    if alive[0] and alive[1]:
+    zone = s.zone
+    life0, life1 = s.table.life_ids
+    alive0 = alive1 = False
+    for d in life0:
+        if zone[d] == BATTLE:
+            alive0 = True
+            break
+    for d in life1:
+        if zone[d] == BATTLE:
+            alive1 = True
+            break
+    if alive0 and alive1:
         return False
-    if alive[0] or alive[1]:
-        _finish(s, 0 if alive[0] else 1, "no_life_dice", events)
+    if alive0 or alive1:
+        _finish(s, 0 if alive0 else 1, "no_life_dice", events)
     else:
         _finish(s, _roll_off(s, "end_of_game", events), "roll_off", events)
     return True

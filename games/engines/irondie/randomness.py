@@ -16,7 +16,8 @@ from functools import lru_cache
 
 BLOCK_BYTES = 32
 # 252 is the largest multiple of 6 not above 256: rejecting 252-255 removes the bias.
-_ACCEPT_BELOW = 252
+ACCEPT_BELOW = 252
+_ACCEPT_BELOW = ACCEPT_BELOW
 
 
 def new_seed() -> str:
@@ -40,7 +41,7 @@ def next_roll(seed: str, game_id: str, position: int) -> tuple[int, int]:
         block, offset = divmod(position, BLOCK_BYTES)
         byte = stream_block(seed, game_id, block)[offset]
         position += 1
-        if byte < _ACCEPT_BELOW:
+        if byte < ACCEPT_BELOW:
             return byte % 6 + 1, position
 
 
