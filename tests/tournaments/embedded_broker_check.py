@@ -1,0 +1,51 @@
+"""Run by test_clocks_embedded_broker: in a fresh process whose settings select the
+embedded (filesystem) broker, give a match a deadline two seconds out and let a real
+worker enforce it through the eta task. Prints the outcome as one JSON line."""
+
+import datetime
+import json
+import os
+import sys
+import time
+
+import django
+
+
+def main(match_id: int) -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    django.setup()
+    from celery.contrib.testing.worker import start_worker
+
+    from config.celery import app
+    from config.dbtime import db_now
+    from tournaments import clocks
+    from tournaments.models import AuditEntry, Match
+
+    assert app.conf.broker_url.startswith("filesystem"), app.conf.broker_url
+    match = Match.objects.get(pk=match_id)
+    clocks.set_deadline(match, db_now() + datetime.timedelta(seconds=2))
+    with start_worker(app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if AuditEntry.objects.filter(action="clock.time_called", object_id=match_id).exists():
+                break
+            time.sleep(0.1)
+        time.sleep(1)
+    match.refresh_from_db()
+    print(
+        json.dumps(
+            {
+                "called": match.time_called_at is not None,
+                "late_seconds": (match.time_called_at - match.deadline_at).total_seconds()
+                if match.time_called_at
+                else None,
+                "entries": AuditEntry.objects.filter(
+                    action="clock.time_called", object_id=match_id
+                ).count(),
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]))
