@@ -29,8 +29,11 @@ BROKER_URL = "redis://127.0.0.1:6379/12"
 def setup_django(use_eta: bool):
     sys.path.insert(0, str(ROOT))
     os.environ.update(
-        DJANGO_SETTINGS_MODULE="config.settings", DATABASE_URL=DATABASE_URL, CELERY_BROKER_URL=BROKER_URL,
-        CLOCKS_USE_ETA="true" if use_eta else "false", LOG_LEVEL="WARNING",
+        DJANGO_SETTINGS_MODULE="config.settings",
+        DATABASE_URL=DATABASE_URL,
+        CELERY_BROKER_URL=BROKER_URL,
+        CLOCKS_USE_ETA="true" if use_eta else "false",
+        LOG_LEVEL="WARNING",
     )
     import django
 
@@ -56,29 +59,71 @@ def build_round(matches: int):
 
     call_command("migrate", verbosity=0)
     organiser = User.objects.create(username="bench-organiser")
-    tournament = Tournament.objects.create(name="Clock bench", date=datetime.date.today(), organiser=organiser,
-                                           status=Tournament.Status.SWISS, swiss_rounds=1)
+    tournament = Tournament.objects.create(
+        name="Clock bench",
+        date=datetime.date.today(),
+        organiser=organiser,
+        status=Tournament.Status.SWISS,
+        swiss_rounds=1,
+    )
     players = Player.objects.bulk_create(
-        Player(display_name=f"P{i}", player_number=str(5_000_000_000 + i)) for i in range(matches * 2)
+        Player(display_name=f"P{i}", player_number=str(5_000_000_000 + i))
+        for i in range(matches * 2)
     )
     registrations = Registration.objects.bulk_create(
-        Registration(tournament=tournament, player=p, playing_dice=[], additional_dice=[]) for p in players
+        Registration(tournament=tournament, player=p, playing_dice=[], additional_dice=[])
+        for p in players
     )
-    round_ = Round.objects.create(tournament=tournament, number=1, status=Round.Status.IN_PROGRESS,
-                                  pairing_seed="bench", started_at=db_now())
+    round_ = Round.objects.create(
+        tournament=tournament,
+        number=1,
+        status=Round.Status.IN_PROGRESS,
+        pairing_seed="bench",
+        started_at=db_now(),
+    )
     return Match.objects.bulk_create(
-        Match(round=round_, table=i + 1, player_a=registrations[2 * i], player_b=registrations[2 * i + 1])
+        Match(
+            round=round_,
+            table=i + 1,
+            player_a=registrations[2 * i],
+            player_b=registrations[2 * i + 1],
+        )
         for i in range(matches)
     )
 
 
 def start_worker(use_eta: bool, var_dir: str):
-    env = dict(os.environ, CLOCKS_USE_ETA="true" if use_eta else "false", CLOCK_SWEEP_SECONDS="2", VAR_DIR=var_dir)
+    env = dict(
+        os.environ,
+        CLOCKS_USE_ETA="true" if use_eta else "false",
+        CLOCK_SWEEP_SECONDS="2",
+        VAR_DIR=var_dir,
+    )
     return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--beat", "--pool", "threads", "--concurrency",
-         "8", "--loglevel", "WARNING", "--without-mingle", "--without-gossip",
-         "--schedule", os.path.join(var_dir, "beat-schedule")],
-        cwd=ROOT, env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--beat",
+            "--pool",
+            "threads",
+            "--concurrency",
+            "8",
+            "--loglevel",
+            "WARNING",
+            "--without-mingle",
+            "--without-gossip",
+            "--schedule",
+            os.path.join(var_dir, "beat-schedule"),
+        ],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
 
 
@@ -98,7 +143,9 @@ def measure(matches: int, spread: float, use_eta: bool) -> dict:
             now = db_now()
             with transaction.atomic():
                 for match in rows:
-                    clocks.set_deadline(match, now + datetime.timedelta(seconds=5 + rng.uniform(0, spread)))
+                    clocks.set_deadline(
+                        match, now + datetime.timedelta(seconds=5 + rng.uniform(0, spread))
+                    )
             deadline = time.monotonic() + spread + 60
             while time.monotonic() < deadline:
                 if not Match.objects.filter(time_called_at__isnull=True).exists():
@@ -108,14 +155,23 @@ def measure(matches: int, spread: float, use_eta: bool) -> dict:
         finally:
             os.killpg(worker.pid, signal.SIGTERM)
             worker.wait(timeout=30)
-    done = list(Match.objects.exclude(time_called_at__isnull=True).values_list("deadline_at", "time_called_at"))
+    done = list(
+        Match.objects.exclude(time_called_at__isnull=True).values_list(
+            "deadline_at", "time_called_at"
+        )
+    )
     late = sorted((called - due).total_seconds() for due, called in done)
     counts = {}
-    for object_id in AuditEntry.objects.filter(action="clock.time_called").values_list("object_id", flat=True):
+    for object_id in AuditEntry.objects.filter(action="clock.time_called").values_list(
+        "object_id", flat=True
+    ):
         counts[object_id] = counts.get(object_id, 0) + 1
     return {
-        "enforced": len(done), "missing": matches - len(done),
-        "median": statistics.median(late), "p99": late[max(0, int(len(late) * 0.99) - 1)], "max": late[-1],
+        "enforced": len(done),
+        "missing": matches - len(done),
+        "median": statistics.median(late),
+        "p99": late[max(0, int(len(late) * 0.99) - 1)],
+        "max": late[-1],
         "duplicates": sum(1 for c in counts.values() if c > 1),
     }
 
@@ -129,15 +185,34 @@ def main():
     if args.mode:
         setup_django(args.mode == "eta")
         r = measure(args.matches, args.spread, args.mode == "eta")
-        print(f"{args.mode:6} {r['enforced']:>8} {r['missing']:>7} {r['median']:>9.3f} {r['p99']:>9.3f} "
-              f"{r['max']:>9.3f} {r['duplicates']:>10}", flush=True)
+        print(
+            f"{args.mode:6} {r['enforced']:>8} {r['missing']:>7} {r['median']:>9.3f} {r['p99']:>9.3f} "
+            f"{r['max']:>9.3f} {r['duplicates']:>10}",
+            flush=True,
+        )
         return
-    print(f"{args.matches} matches, deadlines spread over {args.spread:.0f} s, sweep every 2 s; lateness in seconds")
-    print(f"{'path':6} {'enforced':>8} {'missing':>7} {'median':>9} {'p99':>9} {'max':>9} {'duplicates':>10}")
+    print(
+        f"{args.matches} matches, deadlines spread over {args.spread:.0f} s, sweep every 2 s; lateness in seconds"
+    )
+    print(
+        f"{'path':6} {'enforced':>8} {'missing':>7} {'median':>9} {'p99':>9} {'max':>9} {'duplicates':>10}"
+    )
     for mode in ("eta", "sweep"):
         create_database()
-        subprocess.run([sys.executable, __file__, "--mode", mode, "--matches", str(args.matches),
-                        "--spread", str(args.spread)], check=True, cwd=ROOT)
+        subprocess.run(
+            [
+                sys.executable,
+                __file__,
+                "--mode",
+                mode,
+                "--matches",
+                str(args.matches),
+                "--spread",
+                str(args.spread),
+            ],
+            check=True,
+            cwd=ROOT,
+        )
 
 
 if __name__ == "__main__":
