@@ -172,6 +172,16 @@ _FACTS: dict[tuple[str, str, bool], tuple[int, int, int, bool, bool]] = {
 # How a die is thrown in the CLASH: at one target, at every eligible target, or (the
 # Regenerator) at one of its owner's dice in storage, on the opening throw only.
 _SINGLE, _MULTI, _REGENERATE = range(3)
+_THROW_MODES = tuple(
+    _REGENERATE if kind == REGENERATOR else _MULTI if kind in _MULTI_TARGET else _SINGLE
+    for kind in range(len(TYPES))
+)
+# Every die of player 0, of player 1, of both.
+_OWNED_IDS = (
+    frozenset(range(DICE_PER_SET)),
+    frozenset(range(DICE_PER_SET, DICE_COUNT)),
+    frozenset(range(DICE_COUNT)),
+)
 
 
 class DiceTable:
@@ -187,28 +197,29 @@ class DiceTable:
         for d in dice:
             by_owner_class[d.owner][d.cls].append(d.id)
         self.life_ids = (tuple(by_owner_class[0][LIFE]), tuple(by_owner_class[1][LIFE]))
-        pools: dict[tuple[tuple[int, ...], int | None], frozenset[int]] = {}
+        pools: dict[tuple[int, int | None], frozenset[int]] = {}
         modes, eligible = [], []
         for d in dice:
             kind, player = d.type, d.owner
+            # Whose dice: 0 or 1, or 2 for either player's.
             if kind in _OPPONENT_ONLY:
-                owners: tuple[int, ...] = (1 - player,)
+                owners = 1 - player
             elif kind in _OWN_ONLY:
-                owners = (player,)
+                owners = player
             else:
-                owners = PLAYERS
+                owners = 2
             wanted = _TARGET_CLASS.get(kind)
             key = (owners, wanted)
             pool = pools.get(key)
             if pool is None:
-                classes = (ATTACK, DEFENSE, LIFE) if wanted is None else (wanted,)
-                pool = pools[key] = frozenset(
-                    t for p in owners for c in classes for t in by_owner_class[p][c]
-                )
-            if kind == REGENERATOR:
-                modes.append(_REGENERATE)
-            else:
-                modes.append(_MULTI if kind in _MULTI_TARGET else _SINGLE)
+                if wanted is None:
+                    pool = _OWNED_IDS[owners]
+                elif owners == 2:
+                    pool = frozenset(by_owner_class[0][wanted] + by_owner_class[1][wanted])
+                else:
+                    pool = frozenset(by_owner_class[owners][wanted])
+                pools[key] = pool
+            modes.append(_THROW_MODES[kind])
             eligible.append(pool)
         self.throw_mode = tuple(modes)
         self.eligible = tuple(eligible)
@@ -219,6 +230,14 @@ _ALL_IDS = tuple(range(DICE_COUNT))
 _TYPE_NAMES = frozenset(t.value for t in DieType)
 _COLOUR_NAMES = frozenset(c.value for c in Colour)
 _CLASS_OF_TYPE = {t.value: t.die_class for t in DieType}
+_DIE_KEYS = frozenset({"type", "colour", "rare"})
+
+
+# The DieInfo of every possible die at every id, shared by all games.
+_DIE_INFOS: tuple[dict[tuple[str, str, bool], DieInfo], ...] = tuple(
+    {key: DieInfo(i, i // DICE_PER_SET, facts) for key, facts in _FACTS.items()}
+    for i in range(DICE_COUNT)
+)
 
 
 def _set_key(config: dict) -> tuple:
@@ -226,16 +245,17 @@ def _set_key(config: dict) -> tuple:
 
 
 def _dice_table(config: dict) -> DiceTable:
-    key = _set_key(config)
+    keys = []
+    for dice in config["sets"]:
+        for d in dice:
+            keys.append((d["type"], d["colour"], d["rare"]))
+    key = tuple(keys)
     table = _TABLE_CACHE.get(key)
     if table is None:
-        table = DiceTable(
-            tuple(
-                DieInfo(p * DICE_PER_SET + i, p, _FACTS[d["type"], d["colour"], d["rare"]])
-                for p, dice in enumerate(config["sets"])
-                for i, d in enumerate(dice)
-            )
-        )
+        infos = []
+        for i, k in enumerate(keys):
+            infos.append(_DIE_INFOS[i][k])
+        table = DiceTable(tuple(infos))
         if len(_TABLE_CACHE) > 4096:
             _TABLE_CACHE.clear()
         _TABLE_CACHE[key] = table
@@ -249,7 +269,7 @@ def _quick_set(dice) -> list[dict] | None:
         return None
     out, classes, rare_count = [], set(), 0
     for d in dice:
-        if not isinstance(d, dict) or not set(d) <= {"type", "colour", "rare"}:
+        if not isinstance(d, dict) or not d.keys() <= _DIE_KEYS:
             return None
         kind, colour, rare = d.get("type"), d.get("colour"), d.get("rare", False)
         if kind not in _TYPE_NAMES or colour not in _COLOUR_NAMES or not isinstance(rare, bool):
