@@ -1,20 +1,29 @@
 """Online play under load: many concurrent games of bots playing through the HTTP API.
 
 Run (PostgreSQL and Redis on 127.0.0.1):
-    .venv/bin/python bench/play_load.py [--games 200] [--think 1.0] [--seconds 60]
+    .venv/bin/python bench/play_load.py [--games 200] [--think 2.5] [--seconds 60]
 
 It builds a started round with ``--games`` matches between users with API tokens in its
 own database (irondie_play_bench), starts gunicorn on a free port, and plays every match
-online at once: each game has one client thread that acts for both players the way a bot
-program would (GET the game, pick from its legal actions, POST the action with the
-state version it saw), waiting ``--think`` seconds between a player's decisions. It
-prints actions per second, the latency of action submissions and of all requests
-(median, p95, max) and the number of errors (any non-2xx answer or failed request).
+online at once. Each player is a bot program of its own with one keep-alive connection,
+the way a client of the API works: it reads the game, and when it has a decision it
+thinks ``--think`` seconds on average (uniformly 0.5x to 1.5x), picks one of its legal
+actions (``games.selectors.legal_choices``: the list, or every subset of the hand during
+a split) and POSTs it with the state version it saw, taking the answer as its new state;
+with nothing to decide it asks ``poll/`` every ``--poll`` seconds and reads the game
+again when the version or status changed. All players run as coroutines on one event
+loop in this process (a few percent of one core), optionally at a lower priority
+(``--client-nice``), so the client does not take the server's CPU.
+
+It prints actions per second, the latency of action submissions, game reads, polls and
+all requests as the client saw them (median, p95, max), the same percentiles as
+gunicorn measured them (its access log: from the request read to the answer written),
+and the number of errors (any non-2xx answer or failed request).
 """
 
 import argparse
+import asyncio
 import datetime
-import http.client
 import json
 import os
 import random
@@ -24,7 +33,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -119,7 +127,7 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_gunicorn(port: int, workers: int, threads: int, var_dir: str):
+def start_gunicorn(port: int, workers: int, threads: int, var_dir: str, access_log: Path):
     env = dict(os.environ, VAR_DIR=var_dir)
     process = subprocess.Popen(
         [
@@ -139,6 +147,10 @@ def start_gunicorn(port: int, workers: int, threads: int, var_dir: str):
             "30",
             "--log-level",
             "warning",
+            "--access-logfile",
+            str(access_log),
+            "--access-logformat",
+            "%(D)s %(m)s %(U)s",
         ],
         cwd=ROOT,
         env=env,
@@ -153,96 +165,155 @@ def start_gunicorn(port: int, workers: int, threads: int, var_dir: str):
     raise SystemExit("gunicorn did not start")
 
 
-class Client:
-    """One keep-alive HTTP connection with a token, recording every request's latency."""
-
-    def __init__(self, port, token, stats):
-        self.port, self.token, self.stats = port, token, stats
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-
-    def request(self, method, path, body=None, kind="read"):
-        headers = {"Authorization": f"Token {self.token}", "Accept": "application/json"}
-        payload = None
-        if body is not None:
-            payload = json.dumps(body)
-            headers["Content-Type"] = "application/json"
-        started = time.perf_counter()
-        try:
-            self.conn.request(method, path, payload, headers)
-            response = self.conn.getresponse()
-            data = response.read()
-        except (OSError, http.client.HTTPException) as exc:
-            self.conn.close()
-            self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-            self.stats.record(kind, time.perf_counter() - started, f"{type(exc).__name__}")
-            return None
-        self.stats.record(kind, time.perf_counter() - started, response.status)
-        if response.status >= 300:
-            return None
-        return json.loads(data)
-
-
 class Stats:
     def __init__(self):
-        self.lock = threading.Lock()
-        self.latency = {"action": [], "read": []}
+        self.latency = {"action": [], "state": [], "poll": []}
         self.errors = []
         self.games_finished = 0
 
     def record(self, kind, seconds, status):
-        with self.lock:
-            self.latency[kind].append(seconds)
-            if not (isinstance(status, int) and status < 300):
-                self.errors.append((kind, status))
+        self.latency[kind].append(seconds)
+        if not (isinstance(status, int) and status < 300):
+            self.errors.append((kind, status))
 
 
-def play_match(port, match_id, tokens, think, stop_at, stats, seed):
-    from games.engines.irondie.bots import HeuristicBot, RandomBot
+class Connection:
+    """One keep-alive HTTP/1.1 connection of one player (asyncio streams), timing every
+    request from the first byte sent to the last byte of the answer read."""
 
-    clients = [Client(port, t, stats) for t in tokens]
-    bots = [HeuristicBot(seed=seed), RandomBot(seed=seed)]
-    game = clients[0].request("POST", "/api/games/", {"match": match_id}, kind="action")
-    if game is None:
-        return
-    game_id = game["id"]
-    while time.monotonic() < stop_at:
-        if game["status"] == "waiting":
-            for client in clients:
-                client.request("POST", f"/api/games/{game_id}/ready/", {}, kind="action")
-        moved = False
-        for seat, client in enumerate(clients):
-            state = client.request("GET", f"/api/games/{game_id}/")
-            if state is None:
-                continue
-            game = state
-            if state["status"] in ("finished", "cancelled"):
-                if state["next_game"] is None:
-                    with stats.lock:
-                        stats.games_finished += 1
-                    return
-                with stats.lock:
-                    stats.games_finished += 1
-                game_id = state["next_game"]
-                game = client.request("GET", f"/api/games/{game_id}/") or state
+    def __init__(self, port, token, stats):
+        self.port, self.stats = port, stats
+        self.auth = f"Authorization: Token {token}\r\n"
+        self.reader = self.writer = None
+
+    async def close(self):
+        if self.writer is not None:
+            self.writer.close()
+            self.reader = self.writer = None
+
+    async def _exchange(self, head: bytes, payload: bytes):
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        self.writer.write(head + payload)
+        await self.writer.drain()
+        status_line = await self.reader.readline()
+        if not status_line:
+            raise ConnectionResetError("closed by the server")
+        status = int(status_line.split()[1])
+        length, close = 0, False
+        while True:
+            line = await self.reader.readline()
+            if line in (b"\r\n", b"\n", b""):
                 break
-            legal = state["legal_actions"]
-            if not legal:
-                continue
-            bot = bots[seat]
+            name, _, value = line.partition(b":")
+            name = name.strip().lower()
+            if name == b"content-length":
+                length = int(value)
+            elif name == b"connection" and value.strip().lower() == b"close":
+                close = True
+        body = await self.reader.readexactly(length) if length else b""
+        if close:
+            await self.close()
+        return status, body
+
+    async def request(self, method, path, body=None, kind="state"):
+        payload = json.dumps(body).encode() if body is not None else b""
+        head = (
+            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{self.auth}"
+            f"Accept: application/json\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(payload)}\r\n\r\n"
+        ).encode()
+        for attempt in (0, 1):
+            reused = self.writer is not None
+            started = time.perf_counter()
+            try:
+                status, data = await self._exchange(head, payload)
+                break
+            except (OSError, asyncio.IncompleteReadError, ValueError, IndexError) as exc:
+                await self.close()
+                if reused and attempt == 0:
+                    continue  # an idle keep-alive connection the server had closed: retry
+                self.stats.record(kind, time.perf_counter() - started, type(exc).__name__)
+                return None
+        self.stats.record(kind, time.perf_counter() - started, status)
+        if status >= 300:
+            return None
+        return json.loads(data)
+
+
+async def play_seat(conn, seat, game_id, bot, think, poll, stop_at, stats):
+    """One player: read, decide (thinking), submit; poll while the other one decides."""
+    from games.engines.irondie.bots import HeuristicBot
+    from games.selectors import legal_choices
+
+    rng = random.Random(f"{game_id}-{seat}")
+    state = await conn.request("GET", f"/api/games/{game_id}/")
+    while time.monotonic() < stop_at:
+        if state is None:
+            await asyncio.sleep(poll)
+            state = await conn.request("GET", f"/api/games/{game_id}/")
+            continue
+        if state["status"] in ("finished", "cancelled"):
+            if seat == 0:
+                stats.games_finished += 1
+            if state["next_game"] is None:
+                return
+            game_id = state["next_game"]
+            state = await conn.request("GET", f"/api/games/{game_id}/")
+            continue
+        if state["status"] == "waiting" and seat not in state["ready"]:
+            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+            state = await conn.request("POST", f"/api/games/{game_id}/ready/", {}, "action")
+            continue
+        legal = legal_choices(state) if state["status"] == "active" else []
+        if legal:
+            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
             if isinstance(bot, HeuristicBot):
                 action = bot.decide(state["view"], legal, seat)
             else:
                 action = bot.rng.choice(legal)
-            time.sleep(think * random.uniform(0.5, 1.5))
-            client.request(
+            state = await conn.request(
                 "POST",
                 f"/api/games/{game_id}/actions/",
                 {"action": action, "expected_version": state["version"]},
-                kind="action",
+                "action",
             )
-            moved = True
-        if not moved:
-            time.sleep(0.2)
+            continue
+        await asyncio.sleep(poll * rng.uniform(0.8, 1.2))
+        news = await conn.request("GET", f"/api/games/{game_id}/poll/", kind="poll")
+        if news is not None and (
+            news["version"] != state["version"] or news["status"] != state["status"]
+        ):
+            state = await conn.request("GET", f"/api/games/{game_id}/")
+
+
+async def play_match(port, match_id, tokens, think, poll, stop_at, stats, seed):
+    from games.engines.irondie.bots import HeuristicBot, RandomBot
+
+    await asyncio.sleep(random.Random(seed).uniform(0, think))  # not all at once
+    conns = [Connection(port, t, stats) for t in tokens]
+    game = await conns[0].request("POST", "/api/games/", {"match": match_id}, "action")
+    if game is None:
+        return
+    bots = [HeuristicBot(seed=seed), RandomBot(seed=seed)]
+    await asyncio.gather(
+        *(
+            play_seat(conns[seat], seat, game["id"], bots[seat], think, poll, stop_at, stats)
+            for seat in (0, 1)
+        )
+    )
+    for conn in conns:
+        await conn.close()
+
+
+async def play_all(port, pairs, args, stats):
+    stop_at = time.monotonic() + args.seconds
+    await asyncio.gather(
+        *(
+            play_match(port, match_id, (a, b), args.think, args.poll, stop_at, stats, i)
+            for i, (match_id, a, b) in enumerate(pairs)
+        )
+    )
 
 
 def percentile(values, p):
@@ -252,13 +323,45 @@ def percentile(values, p):
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
+def server_latency(access_log: Path) -> dict:
+    """Request times from gunicorn's access log (microseconds), by the bench's kinds."""
+    kinds = {"action": [], "state": [], "poll": []}
+    for line in access_log.read_text().splitlines():
+        micros, method, path = line.split(" ", 2)
+        if method == "POST":
+            kind = "action"
+        elif path.endswith("/poll/"):
+            kind = "poll"
+        else:
+            kind = "state"
+        kinds[kind].append(int(micros) / 1e6)
+    return kinds
+
+
+def summary(name, values):
+    if not values:
+        return f"{name}: none"
+    return (
+        f"{name}: {len(values)}, median {statistics.median(values) * 1000:.1f} ms, "
+        f"p95 {percentile(values, 95) * 1000:.1f} ms, max {max(values) * 1000:.1f} ms"
+    )
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--think", type=float, default=1.0, help="seconds per decision")
+    parser.add_argument(
+        "--think", type=float, default=2.5, help="mean seconds a player takes per decision"
+    )
+    parser.add_argument(
+        "--poll", type=float, default=1.0, help="seconds between polls while waiting"
+    )
     parser.add_argument("--seconds", type=float, default=60)
-    parser.add_argument("--workers", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument(
+        "--client-nice", type=int, default=0, help="lower the client's priority by this"
+    )
     args = parser.parse_args()
 
     create_database()
@@ -266,53 +369,57 @@ def main():
     pairs = build_round(args.games)
     port = free_port()
     with tempfile.TemporaryDirectory() as var_dir:
-        server = start_gunicorn(port, args.workers, args.threads, var_dir)
+        access_log = Path(var_dir) / "access.log"
+        server = start_gunicorn(port, args.workers, args.threads, var_dir, access_log)
+        if args.client_nice:
+            os.nice(args.client_nice)  # after the fork: gunicorn keeps the normal priority
         stats = Stats()
         try:
-            stop_at = time.monotonic() + args.seconds
             started = time.perf_counter()
-            threads = [
-                threading.Thread(
-                    target=play_match,
-                    args=(port, match_id, (a, b), args.think, stop_at, stats, i),
-                    daemon=True,
-                )
-                for i, (match_id, a, b) in enumerate(pairs)
-            ]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join(timeout=args.seconds + 60)
+            cpu_before = os.times()
+            asyncio.run(play_all(port, pairs, args, stats))
             elapsed = time.perf_counter() - started
+            cpu = os.times()
+            client_cpu = (cpu.user - cpu_before.user) + (cpu.system - cpu_before.system)
         finally:
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=20)
-    from django.db.models import Count
-
+        served = server_latency(access_log)
     from games.models import GameAction, GameSession
     from tournaments.models import Match
 
     actions = stats.latency["action"]
-    reads = stats.latency["read"]
-    everything = actions + reads
+    everything = [v for values in stats.latency.values() for v in values]
+    served_all = [v for values in served.values() for v in values]
     print(
-        f"games: {args.games} concurrent, think {args.think} s, {elapsed:.1f} s, "
-        f"gunicorn gthread {args.workers}x{args.threads}"
+        f"games: {args.games} concurrent, think {args.think} s (x0.5-1.5), poll {args.poll} s, "
+        f"{elapsed:.1f} s, gunicorn gthread {args.workers}x{args.threads}, "
+        f"client nice {args.client_nice}, client CPU {client_cpu / elapsed * 100:.0f}% of a core"
     )
     print(
         f"action submissions: {len(actions)} ({len(actions) / elapsed:.1f}/s); "
         f"all requests: {len(everything)} ({len(everything) / elapsed:.1f}/s)"
     )
-    for name, values in (("actions", actions), ("all requests", everything)):
-        print(
-            f"latency {name}: median {statistics.median(values) * 1000:.1f} ms, "
-            f"p95 {percentile(values, 95) * 1000:.1f} ms, max {max(values) * 1000:.1f} ms"
-        )
+    print("latency seen by the client:")
+    for name, values in (
+        ("  actions", actions),
+        ("  game reads", stats.latency["state"]),
+        ("  polls", stats.latency["poll"]),
+        ("  all requests", everything),
+    ):
+        print(summary(name, values))
+    print("latency in the server (gunicorn access log):")
+    for name, values in (
+        ("  actions", served["action"]),
+        ("  game reads", served["state"]),
+        ("  polls", served["poll"]),
+        ("  all requests", served_all),
+    ):
+        print(summary(name, values))
     print(f"errors: {len(stats.errors)}" + (f" {stats.errors[:10]}" if stats.errors else ""))
-    logged = GameAction.objects.count()
-    sessions = GameSession.objects.aggregate(n=Count("id"))["n"]
     print(
-        f"games finished: {stats.games_finished}; sessions: {sessions}; logged actions: {logged}; "
+        f"games finished: {stats.games_finished}; sessions: {GameSession.objects.count()}; "
+        f"logged actions: {GameAction.objects.count()}; "
         f"matches confirmed: {Match.objects.filter(status='confirmed').count()}"
     )
 

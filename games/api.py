@@ -8,7 +8,6 @@ Errors: 400 ``{"detail", "errors"}`` for a refused action, 403 for the wrong per
 
 import random
 
-from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, permissions, serializers, status, viewsets
@@ -102,17 +101,34 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         return self.get_object()
 
     def _target(self) -> GameSession:
-        """For writes: just the row's id; the service locks and loads the row once."""
-        return get_object_or_404(GameSession.objects.only("id"), pk=self.kwargs["pk"])
+        """For writes: just the id; the service locks and loads the row once (a missing
+        row is a 404, see ``handle_exception``)."""
+        try:
+            return GameSession(pk=int(self.kwargs["pk"]))
+        except (TypeError, ValueError):
+            raise NotFound("No such game.") from None
+
+    def handle_exception(self, exc):
+        if isinstance(exc, GameSession.DoesNotExist):
+            exc = NotFound("No such game.")
+        return super().handle_exception(exc)
 
     def _state(self, session, *, code=200):
+        """The answer after a read or a write: the time of the database read with the row
+        (or of the write) stands for now, so no extra query asks the clock."""
         viewer = services.viewer_for(session, self.request.user)
-        return Response(selectors.game_state(session, viewer, db_now()), status=code)
+        now = getattr(session, "_db_now", None) or db_now()
+        every = self.request.query_params.get("legal") == "all"
+        return Response(
+            selectors.game_state(session, viewer, now, all_legal=every), status=code
+        )
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def retrieve(self, request, *args, **kwargs):
-        """The game as the viewer may see it, the viewer's legal actions and the clocks."""
-        return self._state(self.get_object())
+        """The game as the viewer may see it, the viewer's legal actions and the clocks.
+        ``?legal=all`` lists every legal split too (by default a split of more than 16
+        choices is described by ``split`` and ``legal_count``, docs/online-play.md)."""
+        return self._state(selectors.viewed_session(self.kwargs["pk"]))
 
     @extend_schema(request=CreateGameSerializer, responses={201: OpenApiTypes.OBJECT})
     def create(self, request):
@@ -183,18 +199,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     @action(detail=True, methods=["get"])
     def poll(self, request, pk=None):
         """The cheap question pages ask every 700 ms: has anything changed?"""
-        session = get_object_or_404(
-            GameSession.objects.only("id", "version", "status", "clock_version"), pk=pk
-        )
-        return Response(
-            {
-                "id": session.pk,
-                "version": session.version,
-                "status": session.status,
-                "clock_version": session.clock_version,
-                "server_time": db_now().isoformat(),
-            }
-        )
+        return Response(selectors.poll(pk))
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     @action(detail=True, methods=["get"])

@@ -6,8 +6,16 @@ once the game is over (where the view itself shows it).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from django.conf import settings
+from django.db import connection
+from django.db.models import DateTimeField, Func
+from django.http import Http404
+from django.utils import timezone
+
 from games import clocks, services
-from games.engines.irondie import legal_actions, verify, view
+from games.engines.irondie import State, legal_actions, verify, view
 from games.models import GameAction, GameSession
 
 SEAT_LABELS = ("A", "B")
@@ -17,6 +25,81 @@ def session_queryset():
     return GameSession.objects.select_related(
         "match__round__tournament", "match__player_a__player", "match__player_b__player"
     )
+
+
+def split_list_limit() -> int:
+    """Up to how many splits an answer lists in ``legal_actions`` (``?legal=all``: all)."""
+    return int(getattr(settings, "GAMES_SPLIT_LIST_LIMIT", 16))
+
+
+def _with_server_time(queryset):
+    """The database's clock read in the same query (config/dbtime.py: one clock)."""
+    if connection.vendor != "postgresql":
+        return queryset
+    return queryset.annotate(
+        server_now=Func(function="statement_timestamp", output_field=DateTimeField())
+    )
+
+
+def server_time(row) -> object:
+    value = row.get("server_now") if isinstance(row, dict) else getattr(row, "server_now", None)
+    return value or timezone.now()
+
+
+def poll(pk) -> dict:
+    """What the play page asks every 700 ms: one indexed read of four small columns."""
+    try:
+        row = (
+            _with_server_time(GameSession.objects.filter(pk=int(pk)))
+            .values("id", "version", "status", "clock_version", *_server_now_field())
+            .get()
+        )
+    except (GameSession.DoesNotExist, TypeError, ValueError):
+        raise Http404("No such game.") from None
+    return {
+        "id": row["id"],
+        "version": row["version"],
+        "status": row["status"],
+        "clock_version": row["clock_version"],
+        "server_time": server_time(row).isoformat(),
+    }
+
+
+def _server_now_field() -> tuple:
+    return ("server_now",) if connection.vendor == "postgresql" else ()
+
+
+def viewed_session(pk) -> GameSession:
+    """A session to show, with its engine state at hand and the database's time in
+    ``_db_now``: the row without its snapshot and config, the state from the per-process
+    cache (games/services.py) or, on a miss, the snapshot of exactly that version. Three
+    queries at most with the token lookup; no snapshot read while the cache is warm."""
+    try:
+        pk = int(pk)
+    except (TypeError, ValueError):
+        raise Http404("No such game.") from None
+    lean = _with_server_time(
+        GameSession.objects.select_related("match").defer("state", "config", "seed")
+    )
+    for _ in range(3):
+        session = lean.filter(pk=pk).first()
+        if session is None:
+            raise Http404("No such game.")
+        session._db_now = server_time(session)
+        if not session.commitment or services.cached_state(session) is not None:
+            return session
+        data = (
+            GameSession.objects.filter(pk=pk, version=session.version)
+            .values_list("state", flat=True)
+            .first()
+        )
+        if data:
+            services.remember_state(session, State.from_dict(data))
+            return session
+        # The game moved on between the two reads: read the row again.
+    session = _with_server_time(GameSession.objects.select_related("match")).get(pk=pk)
+    session._db_now = server_time(session)
+    return session
 
 
 def players(session: GameSession, viewer) -> list[dict]:
@@ -31,13 +114,26 @@ def players(session: GameSession, viewer) -> list[dict]:
     ]
 
 
-def game_state(session: GameSession, viewer, now, *, state=None) -> dict:
-    """The whole game as ``viewer`` (0, 1, "judge", "spectator") may see it."""
+def game_state(session: GameSession, viewer, now, *, state=None, all_legal=False) -> dict:
+    """The whole game as ``viewer`` (0, 1, "judge", "spectator") may see it.
+
+    ``legal_count`` is how many legal actions the viewer has (0: nothing to decide).
+    ``legal_actions`` lists them, except during a battle split of more than
+    ``split_list_limit()`` choices (any subset of the hand is legal: 2**n of them), where
+    it is null and ``split`` describes the choice; ``all_legal`` lists them anyway.
+    """
     state = state if state is not None else services.state_of(session)
     board = view(state, viewer) if state is not None else None
-    legal = []
+    split = _split_choice(board, viewer) if board else None
+    legal, count = [], 0
     if viewer in (0, 1) and state is not None and session.status == GameSession.Status.ACTIVE:
-        legal = legal_actions(state, viewer)
+        if split is not None:
+            count = split["count"]
+            listed = all_legal or count <= split_list_limit()
+            legal = legal_actions(state, viewer) if listed else None
+        else:
+            legal = legal_actions(state, viewer)
+            count = len(legal)
     next_game = None
     if session.match_id is not None and session.is_over:
         next_game = (
@@ -63,7 +159,8 @@ def game_state(session: GameSession, viewer, now, *, state=None) -> dict:
         "next_game": next_game,
         "ready": session.ready,
         "commitment": session.commitment or None,
-        "split": _split_choice(board, viewer) if board else None,
+        "split": split,
+        "legal_count": count,
         "legal_actions": legal,
         "decision_since": (session.decision_since or [0, 0])[viewer] if viewer in (0, 1) else None,
         "end_cause": session.end_cause or None,
@@ -80,11 +177,57 @@ def _split_choice(board, viewer):
         return None
     if viewer not in decision.get("players", []):
         return None
+    hand = [d["id"] for d in board["dice"] if d["owner"] == viewer and d["zone"] == "hand"]
     return {
         "kind": "split",
-        "hand": [d["id"] for d in board["dice"] if d["owner"] == viewer and d["zone"] == "hand"],
+        "hand": hand,
+        "choose": "any subset of hand",
+        "count": 1 << len(hand),
         "action": '{"kind": "split", "throw": [ids of the hand, ascending]}',
     }
+
+
+class SplitChoices(Sequence):
+    """Every legal split of ``hand`` in the order of the engine's ``legal_actions``
+    (the i-th throws the hand dice whose bit is set in i), without building the 2**n
+    actions: what a client that picks from a list uses when an answer describes a split
+    instead of listing it (``legal_choices``)."""
+
+    def __init__(self, hand):
+        self.hand = sorted(hand)
+
+    def __len__(self):
+        return 1 << len(self.hand)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return {"kind": "split", "throw": [d for i, d in enumerate(self.hand) if index >> i & 1]}
+
+    def __contains__(self, action):
+        if not isinstance(action, dict) or set(action) != {"kind", "throw"}:
+            return False
+        throw = action["throw"]
+        return (
+            action["kind"] == "split"
+            and isinstance(throw, list)
+            and throw == sorted(set(throw))
+            and set(throw) <= set(self.hand)
+        )
+
+
+def legal_choices(answer: dict) -> Sequence:
+    """The legal actions of a game answer (``GET /api/games/{id}/``) as a sequence to
+    pick from: the listed ``legal_actions``, or every split of ``split.hand``."""
+    if answer.get("legal_actions") is not None:
+        return answer["legal_actions"]
+    if answer.get("split") and answer.get("legal_count"):
+        return SplitChoices(answer["split"]["hand"])
+    return []
 
 
 def game_log(session: GameSession, viewer, *, state=None) -> list[dict]:

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import datetime
 import logging
+import threading
+from collections import OrderedDict
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 
 from config.dbtime import db_now
 from games import clocks
@@ -106,8 +108,69 @@ def _require_judge(user, session):
 # --- the log and the snapshot ---------------------------------------------------------
 
 
+# Parsed engine states, per process: session id -> (commitment, version, State). The
+# state of a game at a version never changes (the version counts the actions applied and
+# every write locks the row), and the commitment tells two games apart, so an entry is
+# right in any worker for as long as the row has that version. Writes add their new state
+# only once their transaction has committed. States are never edited (``apply`` returns a
+# new one), so requests may share them.
+_states: OrderedDict[int, tuple[str, int, State]] = OrderedDict()
+_states_lock = threading.Lock()
+
+
+def state_cache_size() -> int:
+    return int(_setting("GAMES_STATE_CACHE_SIZE", 2000))
+
+
+def cached_state(session: GameSession) -> State | None:
+    """The session's engine state if this process has it for the session's version."""
+    mine = getattr(session, "_engine_state", None)
+    if mine is not None and mine[0] == session.version:
+        return mine[1]
+    with _states_lock:
+        entry = _states.get(session.pk)
+        if entry is None or entry[0] != session.commitment or entry[1] != session.version:
+            return None
+        _states.move_to_end(session.pk)
+        return entry[2]
+
+
+def remember_state(session: GameSession, state: State) -> State:
+    """Keep ``state`` as the session's state at its current version (a committed row)."""
+    session._engine_state = (session.version, state)
+    _store(session.pk, session.commitment, session.version, state)
+    return state
+
+
+def _store(pk, commitment, version, state) -> None:
+    with _states_lock:
+        _states[pk] = (commitment, version, state)
+        _states.move_to_end(pk)
+        while len(_states) > state_cache_size():
+            _states.popitem(last=False)
+
+
+def forget_states() -> None:
+    with _states_lock:
+        _states.clear()
+
+
 def state_of(session: GameSession) -> State | None:
-    return State.from_dict(session.state) if session.state else None
+    """The engine state of the session's row: from the cache, else parsed from the
+    snapshot (loaded now if the row was read without it)."""
+    if not session.commitment:
+        return None  # not started: no state yet
+    state = cached_state(session)
+    if state is not None:
+        return state
+    data = session.state  # a deferred snapshot is read here, from the same row
+    if not data:
+        return None
+    state = State.from_dict(data)
+    if connection.in_atomic_block:
+        session._engine_state = (session.version, state)  # known committed only later
+        return state
+    return remember_state(session, state)
 
 
 def replayed_state(session: GameSession) -> State:
@@ -117,9 +180,13 @@ def replayed_state(session: GameSession) -> State:
 
 
 def _lock(session) -> GameSession:
+    """The session row, locked for the rest of the transaction, without the snapshot and
+    the config (``state_of`` takes the parsed state from the cache or reads the snapshot;
+    the rare paths that need more load it on access)."""
     return (
         GameSession.objects.select_for_update(of=("self",))
-        .select_related("match__round__tournament")
+        .select_related("match")
+        .defer("state", "config")
         .get(pk=session.pk)
     )
 
@@ -159,7 +226,25 @@ def _apply(session, state, actor, action, *, cause, now, user=None, note="") -> 
     return new
 
 
-def _save(session, state, now) -> None:
+# The columns a played action may change (the rest of the row is written once).
+PLAY_FIELDS = (
+    "state",
+    "version",
+    "decision_since",
+    "status",
+    "result",
+    "ended_at",
+    "end_cause",
+    "seat_deadlines",
+    "deadline_at",
+    "game_deadline_at",
+    "paused_remaining",
+    "clock_version",
+)
+START_FIELDS = (*PLAY_FIELDS, "config", "seed", "commitment", "started_at")
+
+
+def _save(session, state, now, *, fields=PLAY_FIELDS) -> None:
     """Store the snapshot, set the clocks, and finish the game if it is over."""
     session.state = state.to_dict()
     if state.over and session.status != GameSession.Status.FINISHED:
@@ -168,11 +253,21 @@ def _save(session, state, now) -> None:
         session.ended_at = now
     clocks.update_deadlines(session, state, now, getattr(session, "_fresh", set()))
     session._fresh = set()
-    session.save()
+    session.save(update_fields=fields)
+    session._engine_state = (session.version, state)
+    session._db_now = now
+    _remember_on_commit(session, state)
     if session.status == GameSession.Status.FINISHED:
         _game_over(session, now)
     else:
         clocks.queue_bots(session, state)
+
+
+def _remember_on_commit(session, state) -> None:
+    """Cache the new state once it is the committed state of its version."""
+    pk, commitment, version = session.pk, session.commitment, session.version
+
+    transaction.on_commit(lambda: _store(pk, commitment, version, state))
 
 
 def _run_bots_inline(session, state, now) -> State:
@@ -285,7 +380,7 @@ def _start(session, now, *, sets=None, sudden_death_turn=None) -> None:
     session.decision_since = [0, 0]
     session._fresh = set(to_act(state))
     state = _run_bots_inline(session, state, now)
-    _save(session, state, now)
+    _save(session, state, now, fields=START_FIELDS)
     if session.game_deadline_at is not None:
         clocks.schedule_game_limit(session)
 

@@ -9,7 +9,7 @@ import random
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from config.dbtime import db_now
@@ -24,7 +24,7 @@ SECTORS = ("attack", "defense", "life")
 
 
 def _session(pk) -> GameSession:
-    return get_object_or_404(selectors.session_queryset(), pk=pk)
+    return selectors.viewed_session(pk)
 
 
 def games_home(request):
@@ -76,7 +76,7 @@ def _side(board, seat) -> dict:
 
 
 def board_context(session, user) -> dict:
-    now = db_now()
+    now = getattr(session, "_db_now", None) or db_now()
     viewer = services.viewer_for(session, user)
     data = selectors.game_state(session, viewer, now)
     board = data["view"]
@@ -93,7 +93,7 @@ def board_context(session, user) -> dict:
         side["committed"] = board["committed"][side["seat"]]
     choices = []
     split = None
-    if data["legal_actions"]:
+    if data["legal_count"]:
         if data["split"]:
             split = [_die(board["dice"][d]) for d in data["split"]["hand"]]
         else:

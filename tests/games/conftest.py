@@ -9,6 +9,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.engines.irondie.bots import HeuristicBot, RandomBot
+from games.selectors import legal_choices
 from players import services as player_services
 from players.demo import random_valid_set
 from tournaments import services as t_services
@@ -78,13 +79,17 @@ def api_move(client, game_id, bot, *, seen=None):
     """One decision through the API if the client has one; returns the response or None.
 
     The bot decides from the API's view and legal actions only (HeuristicBot.decide);
-    the random bot picks uniformly from the legal actions."""
+    the random bot picks uniformly from the legal actions. A split of many dice is not
+    listed but described (``split.hand``, ``legal_count``): ``legal_choices`` turns the
+    answer into a sequence of every legal action either way."""
     state = client.get(f"/api/games/{game_id}/").json()
     if seen is not None:
         seen.append(state)
-    legal = state["legal_actions"]
+    legal = legal_choices(state)
     if not legal:
+        assert state["legal_count"] == 0
         return None
+    assert len(legal) == state["legal_count"]
     if isinstance(bot, HeuristicBot):
         action = bot.decide(state["view"], legal, state["seat"])
     else:
