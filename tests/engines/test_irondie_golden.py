@@ -7,6 +7,7 @@ deliberate rules change, run this file as a script and paste its output below.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import random
@@ -171,3 +172,20 @@ if __name__ == "__main__":
     for kind in sorted(GAMES):
         print(f"    {kind!r}: {[GAMES[kind](i) for i in range(COUNTS[kind])]!r},")
     print("}")
+
+
+def test_earlier_states_stay_unchanged_while_the_game_goes_on():
+    """apply shares unchanged parts between a state and the next one: playing on (and
+    rejected actions) must leave every earlier state exactly as it was."""
+    for index in range(12):
+        bots = (RandomBot(index), RandomBot(index + 100))
+        state = E.new_game(config(index), f"keep-{index}")
+        history = [(state, json.dumps(state.to_dict(), sort_keys=True))]
+        while not E.is_over(state):
+            seat = min(E.to_act(state))
+            with contextlib.suppress(E.IllegalAction):
+                E.apply(state, 1 - seat, {"kind": "pass"})
+            state, _ = E.apply(state, seat, bots[seat].choose(state, seat))
+            history.append((state, json.dumps(state.to_dict(), sort_keys=True)))
+        for old, snapshot in history:
+            assert json.dumps(old.to_dict(), sort_keys=True) == snapshot

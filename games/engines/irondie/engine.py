@@ -399,6 +399,44 @@ class State:
         c.scripted_rolls = self.scripted_rolls[:]
         return c
 
+    def _fork(self) -> State:
+        """The copy ``apply`` works on. ``zone``, ``value``, ``log`` and ``rolls`` are
+        copied; the other lists are shared with this state, and the engine never edits
+        them in place (it assigns a new list), so this state stays as it was."""
+        c = State.__new__(State)
+        c.config = self.config
+        c.table = self.table
+        c.info = self.info
+        c.cache = self.cache
+        c.game_id = self.game_id
+        c.seed = self.seed
+        c.commitment = self.commitment
+        c.zone = self.zone[:]
+        c.value = self.value[:]
+        c.turn = self.turn
+        c.phase = self.phase
+        c.first_battle_done = self.first_battle_done
+        c.sudden_death_from = self.sudden_death_from
+        c.advantage = self.advantage
+        c.choices = self.choices
+        c.bonus_queue = self.bonus_queue
+        c.attack_right = self.attack_right
+        c.preferred = self.preferred
+        c.actor = self.actor
+        c.attacker = self.attacker
+        c.step = self.step
+        c.defender_passed = self.defender_passed
+        c.duel_throws = self.duel_throws
+        c.damage = self.damage
+        c.winner = self.winner
+        c.end_reason = self.end_reason
+        c.log = self.log[:]
+        c.secret_log = self.secret_log
+        c.rolls = self.rolls[:]
+        c.roll_position = self.roll_position
+        c.scripted_rolls = self.scripted_rolls
+        return c
+
     @property
     def over(self) -> bool:
         return self.phase == OVER
@@ -858,14 +896,14 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
     decision = _decision(state, player)
     if decision is None:
         raise IllegalAction("Game", f"Player {player} has no decision to make now.")
-    s = state.clone()
+    s = state._fork()
     events: list[dict] = []
     logged = _ACTS[decision](s, player, action, events)
     s.log.append((player, logged))
     if decision in _SIMULTANEOUS:
-        s.secret_log.append(len(s.log) - 1)
+        s.secret_log = [*s.secret_log, len(s.log) - 1]
         if s.choices[0] is not None and s.choices[1] is not None:
-            s.secret_log.clear()
+            s.secret_log = []
             _resolve_simultaneous(s, events)
     _advance(s, events)
     return s, events
@@ -905,7 +943,9 @@ def _act_split(s: State, player: int, action: dict, events: list) -> dict:
     for d in ids:
         if not base <= d < base + DICE_PER_SET or zone[d] != HAND:
             raise IllegalAction(rule, f"Die {d} is not in your hand.")
-    s.choices[player] = tuple(ids)
+    choices = s.choices[:]
+    choices[player] = tuple(ids)
+    s.choices = choices
     events.append({"type": "split_committed", "player": player})
     return {"kind": "split", "throw": ids}
 
@@ -924,7 +964,7 @@ def _act_bonus(s: State, player: int, action: dict, events: list) -> dict:
             "Those are not allowed targets for this bonus (own dice in play, class and colour "
             "per the colour table, not the die that rolled it, each part on a different die).",
         )
-    s.bonus_queue.pop(0)
+    s.bonus_queue = s.bonus_queue[1:]
     _apply_bonus(s, player, die, chosen, events)
     return {"kind": "bonus", "targets": list(chosen)}
 
@@ -951,7 +991,9 @@ def _act_offer(s: State, player: int, action: dict, events: list) -> dict:
     rule = "Phase 2: Clash, Alternation of duels"
     if action.get("kind") == "decline":
         _expect(action, "decline", (), rule)
-        s.attack_right[player] = False
+        rights = s.attack_right[:]
+        rights[player] = False
+        s.attack_right = rights
         s.preferred = 1 - player
         events.append({"type": "attack_declined", "player": player})
         return {"kind": "decline"}
@@ -1001,7 +1043,9 @@ def _act_damage(s: State, player: int, action: dict, events: list) -> dict:
             )
     if sum(a for _, a in pairs) != total:
         raise IllegalAction(rule, f"The points must add up to the damage received, {total}.")
-    s.choices[player] = pairs
+    choices = s.choices[:]
+    choices[player] = pairs
+    s.choices = choices
     events.append({"type": "damage_committed", "player": player})
     return {"kind": "damage", "amounts": [list(p) for p in pairs]}
 
@@ -1018,7 +1062,9 @@ def _act_return(s: State, player: int, action: dict, events: list) -> dict:
             "You may return one LIFE die from your life zone, but not your last one, and "
             "none under sudden death.",
         )
-    s.choices[player] = (die,)
+    choices = s.choices[:]
+    choices[player] = (die,)
+    s.choices = choices
     events.append({"type": "return_committed", "player": player})
     return {"kind": "return", "die": die}
 
@@ -1082,7 +1128,8 @@ def enable_sudden_death(state: State) -> tuple[State, list[dict]]:
 def _roll(s: State) -> int:
     """The next roll: ``randomness.next_roll`` inlined."""
     if s.scripted_rolls:
-        value = s.scripted_rolls.pop(0)
+        value = s.scripted_rolls[0]
+        s.scripted_rolls = s.scripted_rolls[1:]
     else:
         position = s.roll_position
         while True:
@@ -1150,12 +1197,12 @@ def _throw(s: State, player: int, die: int, targets: tuple, target_zone: int, ev
     s.zone[die] = CLASH
     rolled = _roll(s)
     s.value[die] = rolled
-    s.duel_throws.append((die, targets, target_zone))
+    s.duel_throws = [*s.duel_throws, (die, targets, target_zone)]
     events.append(
         {"type": "throw", "player": player, "die": die, "targets": list(targets), "value": rolled}
     )
     if _bonus_value(s, die, rolled):
-        s.bonus_queue.append((player, die))
+        s.bonus_queue = [*s.bonus_queue, (player, die)]
 
 
 def _pass(s: State, player: int, events: list, forced: bool) -> None:
@@ -1218,7 +1265,7 @@ def _battle_throw(s: State, events: list) -> None:
         base = player * DICE_PER_SET
         for d in range(base, base + DICE_PER_SET):
             if d in by_die and _bonus_value(s, d, by_die[d]):
-                s.bonus_queue.append((player, d))
+                s.bonus_queue = [*s.bonus_queue, (player, d)]
 
 
 def _start_damage(s: State, events: list) -> None:
@@ -1397,7 +1444,7 @@ def _advance(s: State, events: list) -> None:
             options = _bonus_options(s, owner, die)
             if len(options) > 1:
                 return
-            s.bonus_queue.pop(0)
+            s.bonus_queue = s.bonus_queue[1:]
             if options:
                 _apply_bonus(s, owner, die, options[0], events)
             else:
