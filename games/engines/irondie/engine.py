@@ -662,10 +662,10 @@ def _wins(state: State, die: int, target: int) -> bool:
 def _throw_options(state: State, player: int, first: bool) -> list[tuple[int, tuple[int, ...]]]:
     """Cached per zone layout: states sharing a cache have identical zones, and every
     zone change replaces the state's cache instead of editing it. Slot 2 * player +
-    first."""
+    first (slot 4: the bonus options)."""
     cache = state.cache
     if cache is None:
-        cache = state.cache = [None, None, None, None]
+        cache = state.cache = [None, None, None, None, None]
     key = 2 * player + 1 if first else 2 * player
     options = cache[key]
     if options is None:
@@ -721,6 +721,22 @@ def _compute_throw_options(state: State, player: int, first: bool) -> list:
 
 
 def _bonus_options(state: State, owner: int, die: int) -> list[tuple]:
+    """``_compute_bonus_options``, cached per zone layout like the throw options (they
+    depend on zones, not values): slot 4 of the cache maps (owner, die) to them."""
+    cache = state.cache
+    if cache is None:
+        cache = state.cache = [None, None, None, None, None]
+    by_die = cache[4]
+    if by_die is None:
+        by_die = cache[4] = {}
+    key = (owner, die)
+    options = by_die.get(key)
+    if options is None:
+        options = by_die[key] = _compute_bonus_options(state, owner, die)
+    return options
+
+
+def _compute_bonus_options(state: State, owner: int, die: int) -> list[tuple]:
     """The target choices for a colour bonus: one target per part, each part on a
     different die, as many parts applied as the allowed targets permit."""
     info, zone = state.info, state.zone
