@@ -316,6 +316,34 @@ async def play_all(port, pairs, args, stats):
     )
 
 
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) CPU time of the whole machine so far (Linux /proc/stat)."""
+    try:
+        fields = [float(x) for x in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    except OSError:
+        return 0.0, 0.0
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    return sum(fields) - idle, sum(fields)
+
+
+def process_cpu(match) -> float:
+    """CPU seconds used so far by the live processes whose command line contains
+    ``match`` (the gunicorn workers, the PostgreSQL backends of the bench database)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            if match not in (proc / "cmdline").read_bytes().decode(errors="replace"):
+                continue
+            fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
 def percentile(values, p):
     if not values:
         return float("nan")
@@ -376,10 +404,12 @@ def main():
         stats = Stats()
         try:
             started = time.perf_counter()
-            cpu_before = os.times()
+            cpu_before, machine_before = os.times(), machine_busy()
+            server_before = process_cpu(f"127.0.0.1:{port}") + process_cpu(DATABASE)
             asyncio.run(play_all(port, pairs, args, stats))
             elapsed = time.perf_counter() - started
-            cpu = os.times()
+            cpu, machine_after = os.times(), machine_busy()
+            server_cpu = process_cpu(f"127.0.0.1:{port}") + process_cpu(DATABASE) - server_before
             client_cpu = (cpu.user - cpu_before.user) + (cpu.system - cpu_before.system)
         finally:
             os.killpg(server.pid, signal.SIGTERM)
@@ -394,7 +424,15 @@ def main():
     print(
         f"games: {args.games} concurrent, think {args.think} s (x0.5-1.5), poll {args.poll} s, "
         f"{elapsed:.1f} s, gunicorn gthread {args.workers}x{args.threads}, "
-        f"client nice {args.client_nice}, client CPU {client_cpu / elapsed * 100:.0f}% of a core"
+        f"client nice {args.client_nice}"
+    )
+    busy = machine_after[0] - machine_before[0]
+    total = machine_after[1] - machine_before[1]
+    cores = os.cpu_count() or 1
+    print(
+        f"CPU, in % of one core: the machine {busy / total * cores * 100 if total else 0:.0f}% "
+        f"of {cores * 100}%; gunicorn + PostgreSQL {server_cpu / elapsed * 100:.0f}%; "
+        f"the client {client_cpu / elapsed * 100:.0f}%; other processes the rest"
     )
     print(
         f"action submissions: {len(actions)} ({len(actions) / elapsed:.1f}/s); "

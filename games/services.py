@@ -21,6 +21,7 @@ from collections import OrderedDict
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection, transaction
+from django.db.models import DateTimeField, Func
 
 from config.dbtime import db_now
 from games import clocks
@@ -183,12 +184,21 @@ def _lock(session) -> GameSession:
     """The session row, locked for the rest of the transaction, without the snapshot and
     the config (``state_of`` takes the parsed state from the cache or reads the snapshot;
     the rare paths that need more load it on access)."""
-    return (
+    queryset = (
         GameSession.objects.select_for_update(of=("self",))
         .select_related("match")
         .defer("state", "config")
-        .get(pk=session.pk)
     )
+    if connection.vendor == "postgresql":  # the database's clock, read with the row
+        queryset = queryset.annotate(
+            locked_at=Func(function="statement_timestamp", output_field=DateTimeField())
+        )
+    return queryset.get(pk=session.pk)
+
+
+def _now(session) -> datetime.datetime:
+    """Now by the database's clock: read with the locked row if it was, else asked."""
+    return getattr(session, "locked_at", None) or db_now()
 
 
 def _apply(session, state, actor, action, *, cause, now, user=None, note="") -> State:
@@ -503,7 +513,7 @@ def submit_action(
         raise ValidationError({"action": ["It is not your decision now; wait for your opponent."]})
     if not isinstance(action, dict):
         raise ValidationError({"action": ["An action is an object with a 'kind'."]})
-    now = db_now()
+    now = _now(session)
     state = _apply(session, state, seat, action, cause=GameAction.Cause.PLAYER, now=now, user=by)
     state = _run_bots_inline(session, state, now)
     _save(session, state, now)
@@ -537,7 +547,7 @@ def concede(*, session: GameSession, by, whole_match: bool = False) -> GameSessi
         return session
     if session.is_over or session.status == GameSession.Status.WAITING:
         raise ValidationError("There is no game in play to concede.")
-    now = db_now()
+    now = _now(session)
     state = _apply(
         session,
         state_of(session),
