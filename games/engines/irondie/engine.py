@@ -630,12 +630,20 @@ def _decision(state: State, player) -> str | None:
 def _dice_of(state: State, player: int, zone: int) -> list[int]:
     base = player * DICE_PER_SET
     z = state.zone
-    return [d for d in range(base, base + DICE_PER_SET) if z[d] == zone]
+    dice = []
+    for d in range(base, base + DICE_PER_SET):
+        if z[d] == zone:
+            dice.append(d)
+    return dice
 
 
 def _life_in_zone(state: State, player: int) -> list[int]:
     z = state.zone
-    return [d for d in state.table.life_ids[player] if z[d] == BATTLE]
+    dice = []
+    for d in state.table.life_ids[player]:
+        if z[d] == BATTLE:
+            dice.append(d)
+    return dice
 
 
 def _has_life(state: State, player: int) -> bool:
@@ -810,7 +818,8 @@ def _return_options(state: State, player: int) -> list[int | None]:
 
 
 def _split_count(state: State, player: int) -> int:
-    return len(_dice_of(state, player, HAND))
+    base = player * DICE_PER_SET
+    return state.zone[base : base + DICE_PER_SET].count(HAND)
 
 
 def legal_actions(state: State, player) -> list[dict]:
@@ -1400,7 +1409,10 @@ def _resolve_duel(s: State, events: list) -> None:
         if zone[die] != CLASH:
             events.append({"type": "effect_skipped", "die": die, "why": "die_left_play"})
             continue
-        live = [t for t in targets if zone[t] == target_zone]
+        live = []
+        for t in targets:
+            if zone[t] == target_zone:
+                live.append(t)
         if not live:
             events.append({"type": "effect_skipped", "die": die, "why": "target_left_play"})
             continue
