@@ -214,16 +214,22 @@ def play_game(config: dict, seed: str, bots, sudden_death_turn: int | None = 30)
     """
     state = E.new_game(config, seed)
     decisions = 0
-    while state.phase != E.OVER:
+    apply, over, simultaneous = E.apply, E.OVER, E._SIMULTANEOUS
+    while state.phase != over:
         if (
             sudden_death_turn
             and state.turn >= sudden_death_turn
             and state.sudden_death_from is None
         ):
             state, _ = E.enable_sudden_death(state)
-        # During simultaneous choices player 0 commits first; the order cannot matter
-        # because neither sees the other's choice.
-        seat = min(E.to_act(state))
-        state, _ = E.apply(state, seat, bots[seat].choose(state, seat))
+        # The first player in ``to_act``. During simultaneous choices player 0 commits
+        # first; the order cannot matter because neither sees the other's choice.
+        if state.bonus_queue:
+            seat = state.bonus_queue[0][0]
+        elif state.phase in simultaneous:
+            seat = 0 if state.choices[0] is None else 1
+        else:
+            seat = state.actor
+        state, _ = apply(state, seat, bots[seat].choose(state, seat))
         decisions += 1
     return state, decisions

@@ -934,15 +934,15 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
     return s, events
 
 
-_KEYSETS: dict[tuple[str, ...], frozenset[str]] = {}
-
-
 def _expect(action: dict, kind: str, keys: tuple[str, ...], rule: str) -> None:
-    keyset = _KEYSETS.get(keys)
-    if keyset is None:
-        keyset = _KEYSETS[keys] = frozenset(("kind", *keys))
-    if action.get("kind") != kind or action.keys() != keyset:
+    """The action has exactly the keys "kind" and ``keys``, and that kind."""
+    if action.get("kind") != kind or len(action) != len(keys) + 1:
         raise IllegalAction(rule, f"Expected an action of kind '{kind}' with keys {list(keys)}.")
+    for key in keys:
+        if key not in action:
+            raise IllegalAction(
+                rule, f"Expected an action of kind '{kind}' with keys {list(keys)}."
+            )
 
 
 def _die_id(value, rule: str) -> int:
@@ -1169,6 +1169,30 @@ def _roll(s: State) -> int:
     return value
 
 
+def _roll_many(s: State, count: int) -> list[int]:
+    """The next ``count`` rolls: ``count`` calls of ``_roll`` in one."""
+    if not count:
+        return []
+    if s.scripted_rolls:
+        return [_roll(s) for _ in range(count)]
+    seed, game_id = s.seed, s.game_id
+    index, offset = divmod(s.roll_position, BLOCK_BYTES)
+    block = stream_block(seed, game_id, index)
+    out = []
+    while len(out) < count:
+        if offset == BLOCK_BYTES:
+            index += 1
+            offset = 0
+            block = stream_block(seed, game_id, index)
+        byte = block[offset]
+        offset += 1
+        if byte < ACCEPT_BELOW:
+            out.append(byte % 6 + 1)
+    s.roll_position = index * BLOCK_BYTES + offset
+    s.rolls += out
+    return out
+
+
 def _roll_off(s: State, purpose: str, events: list) -> int:
     """Each player throws a die, re-rolling ties; the higher throw wins."""
     while True:
@@ -1248,7 +1272,11 @@ def _start_turn(s: State, events: list) -> None:
                 _set_value(s, d, s.value[d] - 1, events)
         if _check_end(s, events):
             return
-    s.choices = [None if _split_count(s, p) else () for p in PLAYERS]
+    zone = s.zone
+    s.choices = [
+        None if zone[:DICE_PER_SET].count(HAND) else (),
+        None if zone[DICE_PER_SET:].count(HAND) else (),
+    ]
     if s.choices[0] is not None and s.choices[1] is not None:
         _resolve_simultaneous(s, events)
 
@@ -1264,16 +1292,23 @@ def _resolve_simultaneous(s: State, events: list) -> None:
 
 def _battle_throw(s: State, events: list) -> None:
     s.cache = None
+    zone, value = s.zone, s.value
+    first, second = s.choices
+    dice = first + second
+    rolled = _roll_many(s, len(dice))
     thrown = []
-    for player in PLAYERS:
-        for d in s.choices[player]:
-            s.zone[d] = BATTLE
-            s.value[d] = _roll(s)
-            thrown.append([d, s.value[d]])
+    for d, v in zip(dice, rolled, strict=True):
+        zone[d] = BATTLE
+        value[d] = v
+        thrown.append([d, v])
     s.choices = [None, None]
     events.append({"type": "battle_throw", "dice": thrown})
-    reserve = [_split_count(s, p) for p in PLAYERS]
-    life = [sum(s.value[d] for d in _life_in_zone(s, p)) for p in PLAYERS]
+    reserve = [zone[:DICE_PER_SET].count(HAND), zone[DICE_PER_SET:].count(HAND)]
+    life = [0, 0]
+    for p in PLAYERS:
+        for d in s.table.life_ids[p]:
+            if zone[d] == BATTLE:
+                life[p] += value[d]
     if reserve[0] != reserve[1]:
         s.advantage = 0 if reserve[0] > reserve[1] else 1
         basis = "reserve"
@@ -1285,12 +1320,19 @@ def _battle_throw(s: State, events: list) -> None:
         basis = "roll_off"
     events.append({"type": "advantage", "player": s.advantage, "basis": basis})
     s.phase = BATTLE_BONUS
-    by_die = dict(thrown)
+    # Colour bonuses in ADVANTAGE order, each player's dice by id (a split lists them
+    # in ascending order).
+    split = len(first)
+    info = s.info
+    queue = []
     for player in (s.advantage, 1 - s.advantage):
-        base = player * DICE_PER_SET
-        for d in range(base, base + DICE_PER_SET):
-            if d in by_die and _bonus_value(s, d, by_die[d]):
-                s.bonus_queue = [*s.bonus_queue, (player, d)]
+        start, stop = (0, split) if player == 0 else (split, len(dice))
+        for i in range(start, stop):
+            v = rolled[i]
+            if v == 1 or (v == 2 and info[dice[i]].rare):
+                queue.append((player, dice[i]))
+    if queue:
+        s.bonus_queue = [*s.bonus_queue, *queue]
 
 
 def _start_damage(s: State, events: list) -> None:
@@ -1298,28 +1340,34 @@ def _start_damage(s: State, events: list) -> None:
     s.actor = None
     attack = [0, 0]
     defense = [0, 0]
+    zone, value, infos = s.zone, s.value, s.info
     for d in range(DICE_COUNT):
-        if s.zone[d] == BATTLE:
-            info = s.info[d]
+        if zone[d] == BATTLE:
+            info = infos[d]
             if info.cls == ATTACK:
-                attack[info.owner] += s.value[d]
+                attack[info.owner] += value[d]
             elif info.cls == DEFENSE:
-                defense[info.owner] += s.value[d]
-    s.damage = [max(0, attack[1] - defense[0]), max(0, attack[0] - defense[1])]
-    events.append(
-        {"type": "damage", "attack": attack, "defense": defense, "damage": list(s.damage)}
-    )
+                defense[info.owner] += value[d]
+    a0, a1 = attack[1] - defense[0], attack[0] - defense[1]
+    s.damage = damage = [a0 if a0 > 0 else 0, a1 if a1 > 0 else 0]
+    events.append({"type": "damage", "attack": attack, "defense": defense, "damage": damage[:]})
     choices = [None, None]
     for p in PLAYERS:
-        if s.damage[p] == 0:
+        points = damage[p]
+        if points == 0:
             choices[p] = ()
             continue
         life = _life_in_zone(s, p)
-        total = sum(s.value[d] for d in life)
-        if len(life) == 1 or s.damage[p] >= total:
-            choices[p] = tuple(
-                (d, a) for d, a in ((d, min(s.value[d], s.damage[p])) for d in life) if a
-            )
+        total = 0
+        for d in life:
+            total += value[d]
+        if len(life) == 1 or points >= total:
+            taken = []
+            for d in life:
+                a = value[d] if value[d] < points else points
+                if a:
+                    taken.append((d, a))
+            choices[p] = tuple(taken)
     s.choices = choices
     if choices[0] is not None and choices[1] is not None:
         _resolve_damage(s, events)
@@ -1334,9 +1382,13 @@ def _resolve_damage(s: State, events: list) -> None:
             )
         for d, a in amounts:
             _set_value(s, d, s.value[d] - a, events)
+    zone, value, info = s.zone, s.value, s.info
     for d in range(DICE_COUNT):
-        if s.zone[d] == BATTLE and s.info[d].cls != LIFE:
-            _move(s, d, STORAGE, events, "damage_phase_over")
+        if zone[d] == BATTLE and info[d].cls != LIFE:
+            s.cache = None
+            zone[d] = STORAGE
+            value[d] = 0
+            events.append({"type": "move", "die": d, "to": "storage", "cause": "damage_phase_over"})
     s.choices = [None, None]
     s.damage = [0, 0]
     if _check_end(s, events):
@@ -1356,9 +1408,13 @@ def _resolve_end_turn(s: State, events: list) -> None:
         (die,) = s.choices[player]
         if die is not None:
             _move(s, die, HAND, events, "returned_at_end_of_turn")
+    zone, value = s.zone, s.value
     for d in range(DICE_COUNT):
-        if s.zone[d] == STORAGE:
-            _move(s, d, HAND, events, "storage_to_hand")
+        if zone[d] == STORAGE:
+            s.cache = None
+            zone[d] = HAND
+            value[d] = 0
+            events.append({"type": "move", "die": d, "to": "hand", "cause": "storage_to_hand"})
     s.choices = [None, None]
     _start_turn(s, events)
 
@@ -1456,9 +1512,13 @@ def _resolve_duel(s: State, events: list) -> None:
             _set_value(s, target, s.value[target] + (3 if won else 1), events)
         if _check_end(s, events):
             return
+    value = s.value
     for d in range(DICE_COUNT):
         if zone[d] == CLASH:
-            _move(s, d, STORAGE, events, "duel_over")
+            s.cache = None
+            zone[d] = STORAGE
+            value[d] = 0
+            events.append({"type": "move", "die": d, "to": "storage", "cause": "duel_over"})
     s.duel_throws = []
     events.append({"type": "duel_over"})
 
