@@ -121,7 +121,7 @@ SPLIT, OFFER, DUEL, DAMAGE, END_TURN, BATTLE_BONUS, OVER = (
     "battle_bonus",
     "over",
 )
-_SIMULTANEOUS = (SPLIT, DAMAGE, END_TURN)
+_SIMULTANEOUS = frozenset((SPLIT, DAMAGE, END_TURN))
 # Duel steps: the attacker's first throw is the OFFER phase; then these.
 RESPONSE, ATTACKER_SECOND, DEFENDER_SECOND, RESOLVE = 1, 2, 3, 4
 _STEP_NAMES = {
@@ -373,30 +373,30 @@ class State:
         c.game_id = self.game_id
         c.seed = self.seed
         c.commitment = self.commitment
-        c.zone = self.zone[:]
-        c.value = self.value[:]
+        c.zone = self.zone.copy()
+        c.value = self.value.copy()
         c.turn = self.turn
         c.phase = self.phase
         c.first_battle_done = self.first_battle_done
         c.sudden_death_from = self.sudden_death_from
         c.advantage = self.advantage
-        c.choices = self.choices[:]
-        c.bonus_queue = self.bonus_queue[:]
-        c.attack_right = self.attack_right[:]
+        c.choices = self.choices.copy()
+        c.bonus_queue = self.bonus_queue.copy()
+        c.attack_right = self.attack_right.copy()
         c.preferred = self.preferred
         c.actor = self.actor
         c.attacker = self.attacker
         c.step = self.step
         c.defender_passed = self.defender_passed
-        c.duel_throws = self.duel_throws[:]
-        c.damage = self.damage[:]
+        c.duel_throws = self.duel_throws.copy()
+        c.damage = self.damage.copy()
         c.winner = self.winner
         c.end_reason = self.end_reason
-        c.log = self.log[:]
-        c.secret_log = self.secret_log[:]
-        c.rolls = self.rolls[:]
+        c.log = self.log.copy()
+        c.secret_log = self.secret_log.copy()
+        c.rolls = self.rolls.copy()
         c.roll_position = self.roll_position
-        c.scripted_rolls = self.scripted_rolls[:]
+        c.scripted_rolls = self.scripted_rolls.copy()
         return c
 
     def _fork(self) -> State:
@@ -411,8 +411,8 @@ class State:
         c.game_id = self.game_id
         c.seed = self.seed
         c.commitment = self.commitment
-        c.zone = self.zone[:]
-        c.value = self.value[:]
+        c.zone = self.zone.copy()
+        c.value = self.value.copy()
         c.turn = self.turn
         c.phase = self.phase
         c.first_battle_done = self.first_battle_done
@@ -430,9 +430,9 @@ class State:
         c.damage = self.damage
         c.winner = self.winner
         c.end_reason = self.end_reason
-        c.log = self.log[:]
+        c.log = self.log.copy()
         c.secret_log = self.secret_log
-        c.rolls = self.rolls[:]
+        c.rolls = self.rolls.copy()
         c.roll_position = self.roll_position
         c.scripted_rolls = self.scripted_rolls
         return c
@@ -910,9 +910,9 @@ def _fewest_losses(state: State, player: int) -> tuple[tuple[int, int], ...]:
 def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
     """Apply one action; returns (new state, events). Raises IllegalAction and leaves
     ``state`` unchanged when the action is not legal. ``player`` is 0, 1 or "system"."""
-    if player == SYSTEM:
-        return _apply_system(state, action)
     if player not in PLAYERS:
+        if player == SYSTEM:
+            return _apply_system(state, action)
         raise IllegalAction("Game", "The actor must be player 0, player 1 or 'system'.")
     if state.phase == OVER:
         raise IllegalAction("End of the Game", "The game is over.")
@@ -996,7 +996,9 @@ def _act_bonus(s: State, player: int, action: dict, events: list) -> dict:
 
 def _parse_throw(s: State, player: int, action: dict, first: bool, rule: str) -> tuple:
     _expect(action, "throw", ("die", "targets"), rule)
-    die = _die_id(action["die"], rule)
+    die = action["die"]
+    if type(die) is not int or not 0 <= die < DICE_COUNT:
+        die = _die_id(die, rule)
     targets = action["targets"]
     if not isinstance(targets, list):
         raise IllegalAction(rule, "'targets' must be a list of die ids.")
@@ -1250,7 +1252,7 @@ def _throw(s: State, player: int, die: int, targets: tuple, target_zone: int, ev
     events.append(
         {"type": "throw", "player": player, "die": die, "targets": list(targets), "value": rolled}
     )
-    if _bonus_value(s, die, rolled):
+    if rolled == 1 or (rolled == 2 and s.info[die].rare):
         s.bonus_queue = [*s.bonus_queue, (player, die)]
 
 
