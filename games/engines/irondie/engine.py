@@ -918,7 +918,14 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
         raise IllegalAction("End of the Game", "The game is over.")
     if not isinstance(action, dict):
         raise IllegalAction("Game", "An action must be an object with a 'kind'.")
-    decision = _decision(state, player)
+    # _decision(state, player), inlined.
+    phase = state.phase
+    if state.bonus_queue:
+        decision = "bonus" if state.bonus_queue[0][0] == player else None
+    elif phase in _SIMULTANEOUS:
+        decision = phase if state.choices[player] is None else None
+    else:
+        decision = phase if state.actor == player else None
     if decision is None:
         raise IllegalAction("Game", f"Player {player} has no decision to make now.")
     s = state._fork()
@@ -1003,7 +1010,11 @@ def _parse_throw(s: State, player: int, action: dict, first: bool, rule: str) ->
     if not isinstance(targets, list):
         raise IllegalAction(rule, "'targets' must be a list of die ids.")
     option = (die, tuple(targets))
-    if option not in _throw_options(s, player, first):
+    cache = s.cache
+    options = None if cache is None else cache[2 * player + 1 if first else 2 * player]
+    if options is None:
+        options = _throw_options(s, player, first)
+    if option not in options:
         if s.info[die].owner != player or s.zone[die] != HAND:
             raise IllegalAction(rule, f"Die {die} is not in your reserve.")
         raise IllegalAction(
@@ -1694,7 +1705,10 @@ def random_action(state: State, player, rng) -> dict | None:
     if decision == SPLIT:
         zone = state.zone
         base = player * DICE_PER_SET
-        hand = [d for d in range(base, base + DICE_PER_SET) if zone[d] == HAND]
+        hand = []
+        for d in range(base, base + DICE_PER_SET):
+            if zone[d] == HAND:
+                hand.append(d)
         bits = rng.getrandbits(len(hand)) if hand else 0
         throw = []
         for d in hand:
@@ -1703,7 +1717,12 @@ def random_action(state: State, player, rng) -> dict | None:
             bits >>= 1
         return {"kind": "split", "throw": throw}
     if decision in (OFFER, DUEL):
-        options = _throw_options(state, player, decision == OFFER)
+        first = decision == OFFER
+        # _throw_options, with the usual cache hit inlined.
+        cache = state.cache
+        options = None if cache is None else cache[2 * player + 1 if first else 2 * player]
+        if options is None:
+            options = _throw_options(state, player, first)
         pick = rng.randrange(len(options) + 1)
         if pick == len(options):
             return {"kind": "decline" if decision == OFFER else "pass"}
