@@ -127,8 +127,9 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_gunicorn(port: int, workers: int, threads: int, var_dir: str, access_log: Path):
-    env = dict(os.environ, VAR_DIR=var_dir)
+def start_gunicorn(port: int, args, var_dir: str, access_log: Path):
+    # As in production: DEBUG off (no query recording, no debug pages).
+    env = dict(os.environ, VAR_DIR=var_dir, DEBUG="0", SECRET_KEY="play-bench-only")
     process = subprocess.Popen(
         [
             sys.executable,
@@ -138,13 +139,15 @@ def start_gunicorn(port: int, workers: int, threads: int, var_dir: str, access_l
             "-b",
             f"127.0.0.1:{port}",
             "-k",
-            "gthread",
+            args.worker_class,
             "-w",
-            str(workers),
+            str(args.workers),
             "--threads",
-            str(threads),
+            str(args.threads),
             "--keep-alive",
             "30",
+            "--backlog",
+            "2048",
             "--log-level",
             "warning",
             "--access-logfile",
@@ -170,9 +173,12 @@ class Stats:
         self.latency = {"action": [], "state": [], "poll": []}
         self.errors = []
         self.games_finished = 0
+        self.timeline = []  # (monotonic time the answer arrived, latency)
+        self.started = time.monotonic()
 
     def record(self, kind, seconds, status):
         self.latency[kind].append(seconds)
+        self.timeline.append((time.monotonic(), seconds))
         if not (isinstance(status, int) and status < 300):
             self.errors.append((kind, status))
 
@@ -287,10 +293,10 @@ async def play_seat(conn, seat, game_id, bot, think, poll, stop_at, stats):
             state = await conn.request("GET", f"/api/games/{game_id}/")
 
 
-async def play_match(port, match_id, tokens, think, poll, stop_at, stats, seed):
+async def play_match(port, match_id, tokens, think, poll, ramp, stop_at, stats, seed):
     from games.engines.irondie.bots import HeuristicBot, RandomBot
 
-    await asyncio.sleep(random.Random(seed).uniform(0, think))  # not all at once
+    await asyncio.sleep(random.Random(seed).uniform(0, ramp))  # players arrive over the ramp
     conns = [Connection(port, t, stats) for t in tokens]
     game = await conns[0].request("POST", "/api/games/", {"match": match_id}, "action")
     if game is None:
@@ -308,9 +314,10 @@ async def play_match(port, match_id, tokens, think, poll, stop_at, stats, seed):
 
 async def play_all(port, pairs, args, stats):
     stop_at = time.monotonic() + args.seconds
+    stats.started = time.monotonic()
     await asyncio.gather(
         *(
-            play_match(port, match_id, (a, b), args.think, args.poll, stop_at, stats, i)
+            play_match(port, match_id, (a, b), args.think, args.poll, args.ramp, stop_at, stats, i)
             for i, (match_id, a, b) in enumerate(pairs)
         )
     )
@@ -385,6 +392,14 @@ def main():
         "--poll", type=float, default=1.0, help="seconds between polls while waiting"
     )
     parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument(
+        "--ramp",
+        type=float,
+        default=2.5,
+        help="seconds over which the matches are opened (uniformly)",
+    )
+    parser.add_argument("--timeline", action="store_true", help="client latency per 5 s of the run")
+    parser.add_argument("--worker-class", default="gthread", choices=["gthread", "sync"])
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument(
@@ -398,7 +413,7 @@ def main():
     port = free_port()
     with tempfile.TemporaryDirectory() as var_dir:
         access_log = Path(var_dir) / "access.log"
-        server = start_gunicorn(port, args.workers, args.threads, var_dir, access_log)
+        server = start_gunicorn(port, args, var_dir, access_log)
         if args.client_nice:
             os.nice(args.client_nice)  # after the fork: gunicorn keeps the normal priority
         stats = Stats()
@@ -423,7 +438,7 @@ def main():
     served_all = [v for values in served.values() for v in values]
     print(
         f"games: {args.games} concurrent, think {args.think} s (x0.5-1.5), poll {args.poll} s, "
-        f"{elapsed:.1f} s, gunicorn gthread {args.workers}x{args.threads}, "
+        f"{elapsed:.1f} s, gunicorn {args.worker_class} {args.workers}x{args.threads}, "
         f"client nice {args.client_nice}"
     )
     busy = machine_after[0] - machine_before[0]
@@ -446,6 +461,8 @@ def main():
         ("  all requests", everything),
     ):
         print(summary(name, values))
+    steady = [v for t, v in stats.timeline if t - stats.started >= args.ramp + args.think]
+    print(summary("  all requests once every game has started", steady))
     print("latency in the server (gunicorn access log):")
     for name, values in (
         ("  actions", served["action"]),
@@ -454,6 +471,12 @@ def main():
         ("  all requests", served_all),
     ):
         print(summary(name, values))
+    if args.timeline:
+        buckets = {}
+        for t, v in stats.timeline:
+            buckets.setdefault(int((t - stats.started) // 5), []).append(v)
+        for b, vs in sorted(buckets.items()):
+            print(summary(f"  from {b * 5:3d} s", vs))
     print(f"errors: {len(stats.errors)}" + (f" {stats.errors[:10]}" if stats.errors else ""))
     print(
         f"games finished: {stats.games_finished}; sessions: {GameSession.objects.count()}; "

@@ -4,7 +4,7 @@ from django.urls import path
 from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
-from games.api import GameViewSet
+from games.api import GameViewSet, poll
 from players.api import DiceSetViewSet, PlayerViewSet
 from tournaments.api import MatchViewSet, RegistrationViewSet, RoundViewSet, TournamentViewSet
 from tournaments.clock_urls import api_urlpatterns as clock_api_urls
@@ -21,5 +21,7 @@ router.register("games", GameViewSet, basename="game")
 urlpatterns = [
     path("auth/token/", obtain_auth_token, name="api-token"),
     *clock_api_urls,
+    # Before the router: the poll is a plain Django view (games/api.py).
+    path("games/<int:pk>/poll/", poll, name="game-poll"),
     *router.urls,
 ]

@@ -8,6 +8,9 @@ Errors: 400 ``{"detail", "errors"}`` for a refused action, 403 for the wrong per
 
 import random
 
+from django.http import Http404, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, permissions, serializers, status, viewsets
@@ -194,18 +197,6 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         return self._state(services.mark_ready(session=self._target(), by=request.user))
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
-    @action(
-        detail=True,
-        methods=["get"],
-        authentication_classes=[],
-        permission_classes=[permissions.AllowAny],
-    )
-    def poll(self, request, pk=None):
-        """The cheap question pages ask every 700 ms: has anything changed? Public, and
-        the same for everyone, so it skips authentication: one query of an indexed row."""
-        return Response(selectors.poll(pk))
-
-    @extend_schema(responses=OpenApiTypes.OBJECT)
     @action(detail=True, methods=["get"])
     def log(self, request, pk=None):
         """The log so far, redacted for the viewer (secret choices show as hidden)."""
@@ -268,6 +259,19 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
                 reason=data["reason"],
             )
         )
+
+
+@csrf_exempt
+@require_GET
+def poll(request, pk):
+    """``GET /api/games/{id}/poll/``: the cheap question pages and clients ask every
+    second or so: has anything changed? Public and the same for everyone, so it is a plain
+    Django view outside DRF (no authentication, no content negotiation): one query of an
+    indexed row, about a third of the cost of the same answer through a viewset."""
+    try:
+        return JsonResponse(selectors.poll(pk))
+    except Http404:
+        return JsonResponse({"detail": "No such game."}, status=404)
 
 
 def _practice_dice(user, dice_set_id) -> list[dict]:
