@@ -312,7 +312,18 @@ async def play_match(port, match_id, tokens, think, poll, ramp, stop_at, stats, 
         await conn.close()
 
 
+async def warm_up(port, token, workers):
+    """A few rounds of concurrent reads, so every worker has imported and connected
+    before the clock starts (a server that has been up a while)."""
+    for _ in range(3):
+        conns = [Connection(port, token, Stats()) for _ in range(workers)]
+        await asyncio.gather(*(c.request("GET", "/api/games/?limit=1") for c in conns))
+        for conn in conns:
+            await conn.close()
+
+
 async def play_all(port, pairs, args, stats):
+    await warm_up(port, pairs[0][1], args.workers * args.threads * 2)
     stop_at = time.monotonic() + args.seconds
     stats.started = time.monotonic()
     await asyncio.gather(

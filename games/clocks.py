@@ -12,10 +12,14 @@
   (tournaments/clocks.py calls ``games.services.on_match_clock_event``).
 
 Enforcement: the earliest deadline is the indexed column ``deadline_at``; setting it
-bumps ``clock_version`` and queues an eta task after commit; a beat task sweeps overdue
-sessions every few seconds. Both call ``enforce_deadline``, which locks the row, checks
-the version and the database's clock, and acts at most once: an action that makes the
-decision moves the deadline, which turns the old task into a no-op.
+bumps ``clock_version``. A session has at most one queued eta task, whose eta is
+``clock_task_eta``: a new deadline publishes a task (after commit) only when none is
+queued or the new deadline is earlier than the queued one; a task that fires before the
+current deadline (the decision was made, the deadline moved later) re-queues itself for
+it. A beat task sweeps overdue sessions every few seconds. Both call
+``enforce_deadline``, which locks the row, checks the database's clock and acts at most
+once: an action that makes the decision moves the deadline, so nothing is due when the
+old task fires.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from games.models import GameSession
 
 log = logging.getLogger(__name__)
 SEATS = (0, 1)
+LOST_TASK = datetime.timedelta(seconds=60)  # a queued task this late will not come
 
 
 def _eta_enabled() -> bool:
@@ -83,12 +88,19 @@ def update_deadlines(session: GameSession, state, now, fresh: set) -> None:
 
 
 def schedule(session: GameSession) -> None:
-    """Queue the eta task for the session's earliest deadline once the transaction commits."""
+    """Queue the eta task for the session's earliest deadline once the transaction
+    commits, unless the queued one fires no later. Sets ``clock_task_eta``: the caller
+    saves it with the row."""
     if session.deadline_at is None or not _eta_enabled():
         return
+    queued = session.clock_task_eta
+    if queued is not None and queued <= session.deadline_at:
+        return  # that task re-queues itself for this deadline when it fires
     from games import tasks
 
-    args, eta = (session.pk, session.clock_version), session.deadline_at
+    eta = session.deadline_at
+    session.clock_task_eta = eta
+    args = (session.pk, session.clock_version, eta.isoformat())
     transaction.on_commit(lambda: tasks.enforce_deadline.apply_async(args, eta=eta))
 
 
@@ -142,17 +154,22 @@ def resume(session: GameSession, now) -> None:
     session.paused_remaining = None
     session.status = GameSession.Status.ACTIVE
     session.clock_version += 1
-    session.save()
     schedule(session)
+    session.save()
     schedule_game_limit(session)
 
 
 # --- enforcement (eta tasks and the sweeper) ------------------------------------------
 
 
-def enforce_deadline(session_id: int, version: int | None = None) -> str:
+def enforce_deadline(session_id: int, version: int | None = None, eta: str | None = None) -> str:
     """Apply the default action for every overdue decision, or start a waiting game
-    whose swap window closed. Idempotent; returns what it did."""
+    whose swap window closed. Idempotent; returns what it did.
+
+    ``version`` and ``eta``: from an eta task (the sweeper passes neither). The session's
+    queued task (``eta`` equal to ``clock_task_eta``) first marks itself as no longer
+    queued, then re-queues itself if the deadline moved later; any other task whose
+    ``version`` is not the current ``clock_version`` is a no-op."""
     from games import services
 
     with transaction.atomic():
@@ -164,10 +181,25 @@ def enforce_deadline(session_id: int, version: int | None = None) -> str:
         )
         if session is None:
             return "gone"
-        if version is not None and version != session.clock_version:
+        queued = session.clock_task_eta
+        owner = eta is not None and queued is not None and _parse(eta) == queued
+        if owner:
+            session.clock_task_eta = None
+            session.save(update_fields=["clock_task_eta"])
+        elif version is not None and version != session.clock_version:
             return "stale"
         now = db_now()
+        if not owner and queued is not None and queued < now - LOST_TASK:
+            session.clock_task_eta = None  # its task was lost: let the next one be queued
+            session.save(update_fields=["clock_task_eta"])
         if session.deadline_at is None or session.deadline_at > now:
+            if owner and session.status in (
+                GameSession.Status.WAITING,
+                GameSession.Status.ACTIVE,
+            ):
+                schedule(session)
+                session.save(update_fields=["clock_task_eta"])
+                return "requeued" if session.clock_task_eta is not None else "not due"
             return "not due"
         if session.status == GameSession.Status.WAITING:
             return services.start_waiting(session.pk)

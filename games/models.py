@@ -99,6 +99,9 @@ class GameSession(models.Model):
         help_text=_("Practice and demo games: sudden death from the next turn after this."),
     )
     clock_version = models.PositiveIntegerField(default=0)
+    # When the one queued eta task of this session fires (None: no task queued). A later
+    # deadline publishes nothing: that task re-queues itself for the current deadline.
+    clock_task_eta = models.DateTimeField(null=True, blank=True)
     ready = models.JSONField(default=list, blank=True, help_text=_("Seats ready to start."))
     bot_delay = models.FloatField(
         default=0, help_text=_("Seconds a bot waits before moving (demo games, for watchers).")

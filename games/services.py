@@ -250,6 +250,7 @@ PLAY_FIELDS = (
     "game_deadline_at",
     "paused_remaining",
     "clock_version",
+    "clock_task_eta",
 )
 START_FIELDS = (*PLAY_FIELDS, "config", "seed", "commitment", "started_at")
 
@@ -444,8 +445,8 @@ def _create_match_game(match, number, now, *, start_now=False) -> GameSession:
     else:
         session.deadline_at = now + datetime.timedelta(seconds=window)
         session.clock_version += 1
-        session.save(update_fields=["deadline_at", "clock_version"])
         clocks.schedule(session)
+        session.save(update_fields=["deadline_at", "clock_version", "clock_task_eta"])
     return session
 
 

@@ -7,8 +7,8 @@ from games import clocks, services
 
 
 @shared_task(name="games.enforce_deadline", acks_late=True)
-def enforce_deadline(session_id: int, version: int) -> str:
-    return clocks.enforce_deadline(session_id, version)
+def enforce_deadline(session_id: int, version: int, eta: str | None = None) -> str:
+    return clocks.enforce_deadline(session_id, version, eta)
 
 
 @shared_task(name="games.enforce_game_limit", acks_late=True)

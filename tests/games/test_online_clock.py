@@ -100,3 +100,35 @@ def state_view(state, seat):
     from games.engines.irondie import view
 
     return view(state, seat)
+
+
+def test_a_later_deadline_reuses_the_queued_task_which_requeues_itself(duo, settings):
+    settings.CLOCKS_USE_ETA = True
+    settings.GAMES_DECISION_SECONDS = 2
+    session = services.open_match(match=duo["match"], by=duo["a"])
+    first = GameSession.objects.get(pk=session.pk)
+    assert first.clock_task_eta == first.deadline_at is not None
+    with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
+        time.sleep(0.5)
+        for seat, user in ((0, duo["a"]), (1, duo["b"])):
+            state = services.state_of(GameSession.objects.get(pk=session.pk))
+            hand = [
+                d["id"]
+                for d in state_view(state, seat)["dice"]
+                if d["owner"] == seat and d["zone"] == "hand"
+            ]
+            services.submit_action(
+                session=session, by=user, action={"kind": "split", "throw": hand}
+            )
+        moved = GameSession.objects.get(pk=session.pk)
+        # The deadline moved later: no new task, the queued one still owns the clock.
+        assert moved.deadline_at > first.deadline_at
+        assert moved.clock_task_eta == first.deadline_at
+        # It fires at the old deadline, re-queues itself, and enforces the new one once.
+        assert _wait_for(lambda: len(_clock_actions(session.pk)) >= 1)
+        time.sleep(0.5)
+    applied = _clock_actions(session.pk)
+    assert len(applied) == 1, [(a.index, a.action) for a in applied]
+    assert applied[0].created_at >= moved.deadline_at
+    assert clocks.enforce_deadline(session.pk, first.clock_version) == "stale"
+    assert clocks.sweep()["defaults"] == 0
