@@ -406,13 +406,13 @@ def main():
     parser.add_argument(
         "--ramp",
         type=float,
-        default=2.5,
-        help="seconds over which the matches are opened (uniformly)",
+        default=20,
+        help="seconds over which the matches are opened (uniformly): players arrive",
     )
     parser.add_argument("--timeline", action="store_true", help="client latency per 5 s of the run")
-    parser.add_argument("--worker-class", default="gthread", choices=["gthread", "sync"])
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--worker-class", default="sync", choices=["sync", "gthread"])
+    parser.add_argument("--workers", type=int, default=6)
+    parser.add_argument("--threads", type=int, default=1)
     parser.add_argument(
         "--client-nice", type=int, default=0, help="lower the client's priority by this"
     )
