@@ -4,8 +4,10 @@ Run (PostgreSQL and Redis on 127.0.0.1):
     .venv/bin/python bench/play_load.py [--games 200] [--think 2.5] [--seconds 60]
 
 It builds a started round with ``--games`` matches between users with API tokens in its
-own database (irondie_play_bench), starts gunicorn on a free port, and plays every match
-online at once. Each player is a bot program of its own with one keep-alive connection,
+own database (irondie_play_bench), starts gunicorn on a free port (``--worker-class
+sync``, ``--workers 6`` by default, DEBUG off, warmed up with a few reads), and plays
+every match online, the matches opened uniformly over ``--ramp`` seconds (20). Sync
+workers close the connection after each answer and the client reconnects. Each player is a bot program of its own with one keep-alive connection,
 the way a client of the API works: it reads the game, and when it has a decision it
 thinks ``--think`` seconds on average (uniformly 0.5x to 1.5x), picks one of its legal
 actions (``games.selectors.legal_choices``: the list, or every subset of the hand during
