@@ -38,6 +38,7 @@ from games.engines.irondie import apply as engine_apply
 from games.engines.irondie import result as engine_result
 from games.models import GameAction, GameSession
 from players.roles import is_judge
+from tournaments.match_rules import MAX_GAMES, match_is_over
 from tournaments.models import Match, Round
 from tournaments.permissions import can_judge
 
@@ -802,11 +803,11 @@ def _decide_match(session, now, *, conceded_by: str = "") -> None:
     if match.status == Match.Status.CONFIRMED:
         return  # a judge entered the result meanwhile; theirs stands
     games = match_games(match.pk)
-    wins_a, wins_b = games.count("a"), games.count("b")
-    top_cut = match.round.stage == Round.Stage.TOP_CUT
-    decided = conceded_by or max(wins_a, wins_b) >= 2
-    if not decided and match.time_called_at is not None:
-        decided = not (top_cut and wins_a == wins_b)
+    decided = conceded_by or match_is_over(
+        games,
+        time_called=match.time_called_at is not None,
+        draws_allowed=match.round.stage == Round.Stage.SWISS,
+    )
     if decided:
         note = f"Online games {' '.join(f'#{s}' for s in _session_ids(match))}"
         if conceded_by:
@@ -822,7 +823,7 @@ def _decide_match(session, now, *, conceded_by: str = "") -> None:
             log.warning("online result not recorded", extra={"match": match.pk, "why": str(exc)})
         return
     number = (session.game_number or 0) + 1
-    if number > 5:
+    if number > MAX_GAMES:  # only uncounted (time-limited) games can get here: a judge decides
         return
     _create_match_game(match, number, now, start_now=match.time_called_at is not None)
 

@@ -33,6 +33,23 @@ def swiss_rounds_for(player_count: int) -> int:
     return 10
 
 
+def match_is_over(
+    games: list[str], *, time_called: bool = False, draws_allowed: bool = True
+) -> bool:
+    """Whether a match whose games so far are ``games`` needs no further game.
+
+    Over when a player has two game wins, when the match has had its five games, or when
+    time has been called, except in the top cut (no draws) while the games are level:
+    then one more game is played under sudden death (docs/rules.md).
+    """
+    wins_a, wins_b = games.count("a"), games.count("b")
+    if max(wins_a, wins_b) >= GAMES_TO_WIN or len(games) >= MAX_GAMES:
+        return True
+    if time_called:
+        return draws_allowed or wins_a != wins_b
+    return False
+
+
 class ResultError(ValueError):
     """A result that cannot be the outcome of a best-of-three match; the message says why."""
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import defaultdict
 from fractions import Fraction
 
-from tournaments.match_rules import GAMES_TO_WIN
 from tournaments.models import Match, Registration, Round, SetSwap, Tournament
 from tournaments.pairing import PairingPlayer
 from tournaments.pairing.topcut import record_winners, seed_bracket
@@ -156,10 +155,6 @@ def bracket(tournament):
         .values_list("winner_id", flat=True)
     )
     return record_winners(result, [w for w in winners if w is not None])
-
-
-def match_is_decided(games_a: int, games_b: int) -> bool:
-    return max(games_a, games_b) >= GAMES_TO_WIN
 
 
 _QUEUE_STATUS_ORDER = {

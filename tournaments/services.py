@@ -20,7 +20,7 @@ from games.engines.irondie.dice import Die, playing_set_errors
 from players.models import DiceSet, Player
 from players.services import freeze_dice_set
 from tournaments import clocks, selectors
-from tournaments.match_rules import ResultError, decide_match, swiss_rounds_for
+from tournaments.match_rules import MAX_GAMES, ResultError, decide_match, swiss_rounds_for
 from tournaments.models import (
     AuditEntry,
     GameResult,
@@ -1032,8 +1032,8 @@ def start_game(*, match: Match, number: int, by, system: bool = False) -> Match:
     )
     if number != expected:
         raise ValidationError(f"The next game of this match is game {expected}.")
-    if number > 5:
-        raise ValidationError("A match has at most five games.")
+    if number > MAX_GAMES:
+        raise ValidationError(f"A match has at most {MAX_GAMES} games.")
     if match.time_called_at is not None and not (
         match.round.stage == Round.Stage.TOP_CUT and match.games_a == match.games_b
     ):

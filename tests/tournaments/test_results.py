@@ -220,3 +220,21 @@ def test_players_cannot_give_penalties(live_round):
     with pytest.raises(PermissionDenied):
         services.give_penalty(registration=match.player_b, kind="match_loss", reason="x", by=user_a)
     assert not Penalty.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "games,time_called,draws_allowed,over",
+    [
+        (["a", "a"], False, True, True),
+        (["a", "b"], False, True, False),
+        (["a", "draw", "b", "draw", "draw"], False, True, True),  # five games
+        (["a", "b"], True, True, True),  # Swiss at time: a draw
+        (["a", "b"], True, False, False),  # top cut at time, level: one more game
+        (["a"], True, False, True),  # top cut at time, A ahead
+        ([], True, True, True),
+    ],
+)
+def test_when_a_match_needs_no_further_game(games, time_called, draws_allowed, over):
+    from tournaments.match_rules import match_is_over
+
+    assert match_is_over(games, time_called=time_called, draws_allowed=draws_allowed) is over
