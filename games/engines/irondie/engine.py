@@ -364,39 +364,18 @@ class State:
     )
 
     def clone(self) -> State:
-        c = State.__new__(State)
-        c.config = self.config
-        c.table = self.table
-        c.info = self.info
-        # The copy has the same zones; any zone change clears the cache (see _move).
-        c.cache = self.cache
-        c.game_id = self.game_id
-        c.seed = self.seed
-        c.commitment = self.commitment
-        c.zone = self.zone.copy()
-        c.value = self.value.copy()
-        c.turn = self.turn
-        c.phase = self.phase
-        c.first_battle_done = self.first_battle_done
-        c.sudden_death_from = self.sudden_death_from
-        c.advantage = self.advantage
-        c.choices = self.choices.copy()
-        c.bonus_queue = self.bonus_queue.copy()
-        c.attack_right = self.attack_right.copy()
-        c.preferred = self.preferred
-        c.actor = self.actor
-        c.attacker = self.attacker
-        c.step = self.step
-        c.defender_passed = self.defender_passed
-        c.duel_throws = self.duel_throws.copy()
-        c.damage = self.damage.copy()
-        c.winner = self.winner
-        c.end_reason = self.end_reason
-        c.log = self.log.copy()
-        c.secret_log = self.secret_log.copy()
-        c.rolls = self.rolls.copy()
-        c.roll_position = self.roll_position
-        c.scripted_rolls = self.scripted_rolls.copy()
+        """A full copy: every list is the copy's own (tests and scenarios edit it)."""
+        c = self._fork()
+        for name in (
+            "choices",
+            "bonus_queue",
+            "attack_right",
+            "duel_throws",
+            "damage",
+            "secret_log",
+            "scripted_rolls",
+        ):
+            setattr(c, name, getattr(self, name).copy())
         return c
 
     def _fork(self) -> State:
