@@ -38,9 +38,11 @@ from games.engines.irondie import apply as engine_apply
 from games.engines.irondie import result as engine_result
 from games.models import GameAction, GameSession
 from players.roles import is_judge
+from tournaments import services as t_services
 from tournaments.match_rules import MAX_GAMES, match_is_over
 from tournaments.models import Match, Round
 from tournaments.permissions import can_judge
+from tournaments.services import is_own_player
 
 log = logging.getLogger(__name__)
 SEATS = (0, 1)
@@ -362,7 +364,6 @@ def _start(session, now, *, sets=None, sudden_death_turn=None) -> None:
     moment their swaps are revealed)."""
     if session.match_id is not None:
         from tournaments import selectors as t_selectors
-        from tournaments import services as t_services
 
         match = t_services.start_game(
             match=session.match, number=session.game_number, by=None, system=True
@@ -407,8 +408,8 @@ def open_match(*, match: Match, by) -> GameSession:
         .get(pk=match.pk)
     )
     tournament = match.round.tournament
-    mine = by is not None and any(
-        r is not None and r.player.user_id == by.id for r in (match.player_a, match.player_b)
+    mine = any(
+        r is not None and is_own_player(r.player, by) for r in (match.player_a, match.player_b)
     )
     if not mine and not can_judge(by, tournament):
         raise PermissionDenied("Only the players of this match and its judges may open it online.")
@@ -424,7 +425,7 @@ def open_match(*, match: Match, by) -> GameSession:
             raise ValidationError(
                 f"{registration.player.display_name} has no account and cannot play online."
             )
-    number = match.current_game if match.current_game_started_at is None else match.current_game + 1
+    number = match.next_game
     return _create_match_game(match, number, db_now())
 
 
@@ -793,8 +794,6 @@ def _game_over(session, now) -> None:
 
 def _decide_match(session, now, *, conceded_by: str = "") -> None:
     """After a game: write the match result if it is decided, else open the next game."""
-    from tournaments import services as t_services
-
     match = (
         Match.objects.select_for_update(of=("self",))
         .select_related("round__tournament", "player_a__player", "player_b__player")

@@ -235,6 +235,12 @@ class Match(models.Model):
     def is_bye(self) -> bool:
         return self.player_b_id is None
 
+    @property
+    def next_game(self) -> int:
+        """The game that starts next (and that a swap made now is for): the current game
+        while it has not started, else the one after it."""
+        return self.current_game if self.current_game_started_at is None else self.current_game + 1
+
     def side_of(self, registration_id: int) -> str | None:
         if registration_id == self.player_a_id:
             return "a"

@@ -845,11 +845,7 @@ def _set_match_status(match: Match, status: str) -> None:
 
 def _own_registration(match: Match, by) -> Registration:
     for registration in (match.player_a, match.player_b):
-        if (
-            registration is not None
-            and registration.player.user_id is not None
-            and registration.player.user_id == getattr(by, "id", None)
-        ):
+        if registration is not None and is_own_player(registration.player, by):
             return registration
     raise PermissionDenied(
         "Only the two players of this match and its judges may report its result."
@@ -1027,9 +1023,7 @@ def start_game(*, match: Match, number: int, by, system: bool = False) -> Match:
         raise ValidationError("This match is over.")
     if match.round.status not in (Round.Status.PUBLISHED, Round.Status.IN_PROGRESS):
         raise ValidationError("The round has not started.")
-    expected = (
-        match.current_game if match.current_game_started_at is None else match.current_game + 1
-    )
+    expected = match.next_game
     if number != expected:
         raise ValidationError(f"The next game of this match is game {expected}.")
     if number > MAX_GAMES:
@@ -1068,9 +1062,7 @@ def record_swap(
         raise PermissionDenied("Players record their own swaps.")
     if match.is_bye or match.status == Match.Status.CONFIRMED:
         raise ValidationError("This match is over; swap before the next game of your next match.")
-    before_game = (
-        match.current_game if match.current_game_started_at is None else match.current_game + 1
-    )
+    before_game = match.next_game
     if before_game > 3:
         raise ValidationError("There is no further game in this match to swap for.")
     if len(swap_out) != len(swap_in) or not swap_out:

@@ -823,10 +823,6 @@ def _current_match_of(registration) -> Match | None:
     )
 
 
-def _next_game(match) -> int:
-    return match.current_game if match.current_game_started_at is None else match.current_game + 1
-
-
 @login_required
 def my_match(request, pk):
     tournament = _visible_tournament(request, pk)
@@ -877,7 +873,7 @@ def my_match(request, pk):
             pending_mine=pending is not None and pending.submitted_for_id == registration.pk,
             report_form=report_form or ResultForm(match=match),
             reject_form=reject_form or RejectForm(),
-            next_game=_next_game(match),
+            next_game=match.next_game,
             opponent_swaps=opponent_swaps,
             score=_score(match),
             open=not match.is_bye and match.status != Match.Status.CONFIRMED,
