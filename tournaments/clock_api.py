@@ -25,7 +25,7 @@ class ReasonSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
 
 
-def _visible(request, tournament: Tournament, round_: Round) -> bool:
+def clocks_visible(request, tournament: Tournament, round_: Round) -> bool:
     if can_judge(request.user, tournament):
         return True
     return (
@@ -53,14 +53,14 @@ def round_clocks(round_: Round) -> dict:
 
 def _round(request, pk) -> Round:
     round_ = get_object_or_404(Round.objects.select_related("tournament"), pk=pk)
-    if not _visible(request, round_.tournament, round_):
+    if not clocks_visible(request, round_.tournament, round_):
         raise Http404(CLOCKS_HIDDEN)
     return round_
 
 
 def _match(request, pk) -> Match:
     match = get_object_or_404(Match.objects.select_related("round__tournament"), pk=pk)
-    if not _visible(request, match.round.tournament, match.round):
+    if not clocks_visible(request, match.round.tournament, match.round):
         raise Http404(CLOCKS_HIDDEN)
     return match
 

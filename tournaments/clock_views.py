@@ -8,14 +8,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from tournaments import clocks
-from tournaments.clock_api import _visible, round_clocks
+from tournaments.clock_api import clocks_visible, round_clocks
 from tournaments.models import Match, Round
 from tournaments.permissions import can_judge
 
 
 def _round(request, pk) -> Round:
     round_ = get_object_or_404(Round.objects.select_related("tournament"), pk=pk)
-    if not _visible(request, round_.tournament, round_):
+    if not clocks_visible(request, round_.tournament, round_):
         raise Http404
     return round_
 
