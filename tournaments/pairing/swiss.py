@@ -493,7 +493,10 @@ class _Field:
             for b in everyone[i + 1 :]:
                 if b not in blocked and not (a in floater_set and b in floater_set):
                     graph.add_edge(a, b)
-        matching = nx.max_weight_matching(graph, maxcardinality=True)
+        matching = _sorted_matching(
+            nx.max_weight_matching(graph, maxcardinality=True),
+            {pid: i for i, pid in enumerate(everyone)},
+        )
         if 2 * len(matching) != len(everyone):
             return None
         return [(a, b) if a in floater_set else (b, a) for a, b in matching]
@@ -708,11 +711,17 @@ class _Field:
         ceiling = max(costs.values(), default=0) + 1
         for (a, b), cost in costs.items():
             graph.add_edge(a, b, weight=ceiling - cost)
-        matching = nx.max_weight_matching(graph, maxcardinality=True)
+        # Virtual nodes are tuples of a string, whose hash (so the matching set's order)
+        # changes from process to process; the order decides which floater meets which
+        # target, so it must come from the seeded order of the nodes instead.
+        matching = _sorted_matching(
+            nx.max_weight_matching(graph, maxcardinality=True),
+            {node: i for i, node in enumerate(nodes)},
+        )
         if 2 * len(matching) != len(nodes):
             return None
         total = sum(costs[(a, b)] if (a, b) in costs else costs[(b, a)] for a, b in matching)
-        return total, list(matching)
+        return total, matching
 
     # --- whole-field exact tier -----------------------------------------------------------
 
@@ -742,7 +751,11 @@ class _Field:
                 excess = self.players[pid].byes - self.min_byes
                 cost = excess * excess_weight + offsets[pid] * offset_weight
                 graph.add_edge(pid, bye_node, weight=ceiling - cost)
-        matching = nx.max_weight_matching(graph, maxcardinality=True)
+        nodes = [*ids, bye_node] if len(ids) % 2 else ids
+        matching = _sorted_matching(
+            nx.max_weight_matching(graph, maxcardinality=True),
+            {node: i for i, node in enumerate(nodes)},
+        )
         pairs: list[tuple[int, int]] = []
         bye_id = None
         for a, b in matching:
@@ -869,6 +882,15 @@ def _merge_windows(windows: list[list[int]]) -> list[list[int]]:
         else:
             merged.append([first, last])
     return merged
+
+
+def _sorted_matching(matching: set[tuple], order: dict) -> list[tuple]:
+    """A networkx matching as a list in a fixed order: each edge's earlier node first, edges
+    by their earlier node. A set's iteration order follows the hashes of its items, and
+    strings hash differently in every process (PYTHONHASHSEED): the same seed must give
+    the same round anywhere."""
+    edges = [(a, b) if order[a] <= order[b] else (b, a) for a, b in matching]
+    return sorted(edges, key=lambda edge: order[edge[0]])
 
 
 def _kind(node: object) -> str:
