@@ -2,6 +2,8 @@
 broker (Redis in CI): a player who does not act gets the engine's default action,
 exactly once, even with the beat sweeper firing at the same time."""
 
+import datetime
+import itertools
 import threading
 import time
 
@@ -102,33 +104,94 @@ def state_view(state, seat):
     return view(state, seat)
 
 
-def test_a_later_deadline_reuses_the_queued_task_which_requeues_itself(duo, settings):
-    settings.CLOCKS_USE_ETA = True
-    settings.GAMES_DECISION_SECONDS = 2
-    session = services.open_match(match=duo["match"], by=duo["a"])
-    first = GameSession.objects.get(pk=session.pk)
-    assert first.clock_task_eta == first.deadline_at is not None
-    with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
-        time.sleep(0.5)
-        for seat, user in ((0, duo["a"]), (1, duo["b"])):
-            state = services.state_of(GameSession.objects.get(pk=session.pk))
+def _throw_everything(session, seat, user):
+    state = services.state_of(GameSession.objects.get(pk=session.pk))
+    hand = [
+        d["id"]
+        for d in state_view(state, seat)["dice"]
+        if d["owner"] == seat and d["zone"] == "hand"
+    ]
+    services.submit_action(session=session, by=user, action={"kind": "split", "throw": hand})
+
+
+def _seed_with_one_decision_at_a_time(match):
+    """A fixed game seed (the first of "clock-0", "clock-1", ...) whose rolls leave exactly
+    one player to decide after both splits, and after each of the next three defaults.
+
+    The rolls derive from the seed and the game id (m<match>-g1), so the seed is looked up
+    for this match; with an unseeded game both players sometimes have a decision at once,
+    and both get a default at the same deadline."""
+    from games.engines.irondie import apply, default_action, new_game, to_act
+    from tournaments import selectors as t_selectors
+
+    sets = [
+        t_selectors.playing_set_for_game(match.player_a, match, 1),
+        t_selectors.playing_set_for_game(match.player_b, match, 1),
+    ]
+    for attempt in range(1000):
+        seed = f"clock-{attempt}"
+        state = new_game({"game_id": f"m{match.pk}-g1", "sets": sets}, seed)
+        for seat in (0, 1):
             hand = [
                 d["id"]
                 for d in state_view(state, seat)["dice"]
                 if d["owner"] == seat and d["zone"] == "hand"
             ]
-            services.submit_action(
-                session=session, by=user, action={"kind": "split", "throw": hand}
-            )
-        moved = GameSession.objects.get(pk=session.pk)
-        # The deadline moved later: no new task, the queued one still owns the clock.
-        assert moved.deadline_at > first.deadline_at
-        assert moved.clock_task_eta == first.deadline_at
-        # It fires at the old deadline, re-queues itself, and enforces the new one once.
+            state, _ = apply(state, seat, {"kind": "split", "throw": hand})
+        pending = to_act(state)
+        if len(pending) != 1:
+            continue
+        for _ in range(3):
+            (seat,) = to_act(state)
+            state, _ = apply(state, seat, default_action(state, seat))
+            if len(to_act(state)) != 1:
+                break
+        else:
+            return seed, next(iter(pending))
+    raise AssertionError("no seed found")
+
+
+def test_a_later_deadline_reuses_the_queued_task_which_requeues_itself(duo, settings, monkeypatch):
+    """No step races the wall clock: the moves are made while no worker runs, the queued
+    task's handler runs at a known point, and the checks hold however late the worker is."""
+    settings.CLOCKS_USE_ETA = True
+    settings.GAMES_DECISION_SECONDS = 3
+    seed, waiting_seat = _seed_with_one_decision_at_a_time(duo["match"])
+    monkeypatch.setattr(services, "new_seed", lambda: seed)
+    session = services.open_match(match=duo["match"], by=duo["a"])
+    first = GameSession.objects.get(pk=session.pk)
+    assert first.seed == seed
+    assert first.clock_task_eta == first.deadline_at is not None
+    # Both players decide (no worker yet, so no clock can interfere, however slow this is).
+    for seat, user in ((0, duo["a"]), (1, duo["b"])):
+        _throw_everything(session, seat, user)
+    moved = GameSession.objects.get(pk=session.pk)
+    # The deadline moved later: no new task, the queued one still owns the clock.
+    assert moved.deadline_at > first.deadline_at
+    assert moved.clock_task_eta == first.deadline_at
+    assert [d is not None for d in clocks.seat_deadlines(moved)] == [
+        seat == waiting_seat for seat in (0, 1)
+    ]
+    # The queued task fires (its handler, as the worker runs it) before the new deadline:
+    # it re-queues itself for that deadline and changes nothing else.
+    old_task = clocks.enforce_deadline(
+        session.pk, first.clock_version, first.deadline_at.isoformat()
+    )
+    assert old_task == "requeued"
+    requeued = GameSession.objects.get(pk=session.pk)
+    assert requeued.clock_task_eta == moved.deadline_at
+    assert requeued.clock_version == moved.clock_version and requeued.version == moved.version
+    with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
+        # The real worker runs the re-queued task at the new deadline (and finds the
+        # original message stale).
         assert _wait_for(lambda: len(_clock_actions(session.pk)) >= 1)
-        time.sleep(0.5)
     applied = _clock_actions(session.pk)
-    assert len(applied) == 1, [(a.index, a.action) for a in applied]
+    assert applied[0].actor == str(waiting_seat)
     assert applied[0].created_at >= moved.deadline_at
-    # The old version's task (had one been queued) would be a no-op.
+    # Enforced once: any later default is for a later decision, never earlier than its
+    # own deadline (the worker may have lived long enough to reach one).
+    limit = datetime.timedelta(seconds=first.decision_seconds)
+    for earlier, later in itertools.pairwise(applied):
+        assert later.created_at >= earlier.created_at + limit, [(a.index, a.actor) for a in applied]
+    # The original version's task is a no-op.
     assert clocks.enforce_deadline(session.pk, first.clock_version) == "stale"
