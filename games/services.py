@@ -429,7 +429,7 @@ def open_match(*, match: Match, by) -> GameSession:
     return _create_match_game(match, number, db_now())
 
 
-def _create_match_game(match, number, now, *, start_now=False) -> GameSession:
+def _create_match_game(match, number, now) -> GameSession:
     session = _new_session(
         kind=GameSession.Kind.TOURNAMENT,
         match=match,
@@ -442,7 +442,7 @@ def _create_match_game(match, number, now, *, start_now=False) -> GameSession:
         name_1=match.player_b.player.display_name,
     )
     window = swap_window_seconds()
-    if start_now or window <= 0:
+    if window <= 0:
         _start(session, now)
     else:
         session.deadline_at = now + datetime.timedelta(seconds=window)
@@ -748,6 +748,15 @@ def on_match_clock_event(match_id: int, event: str) -> str:
     if event != "time_called":
         raise ValueError(f"unknown clock event {event!r}")
     if session.status == GameSession.Status.WAITING:
+        match = session.match
+        if not match_is_over(
+            match_games(match.pk),
+            time_called=True,
+            draws_allowed=match.round.stage == Round.Stage.SWISS,
+        ):
+            # Top cut, level: the game waiting to start is the decider. It keeps its swap
+            # window and starts under sudden death from its first turn.
+            return "decider waiting"
         session.status = GameSession.Status.CANCELLED
         session.end_cause = "match_time"
         session.deadline_at = None
@@ -821,10 +830,12 @@ def _decide_match(session, now, *, conceded_by: str = "") -> None:
         except ValidationError as exc:
             log.warning("online result not recorded", extra={"match": match.pk, "why": str(exc)})
         return
-    number = (session.game_number or 0) + 1
+    number = match.next_game
     if number > MAX_GAMES:  # only uncounted (time-limited) games can get here: a judge decides
         return
-    _create_match_game(match, number, now, start_now=match.time_called_at is not None)
+    # Every game, the top-cut decider after time included, opens with the swap window:
+    # players may swap after each game (docs/rules.md, "The additional set").
+    _create_match_game(match, number, now)
 
 
 def _session_ids(match) -> list[int]:

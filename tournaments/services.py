@@ -1063,8 +1063,12 @@ def record_swap(
     if match.is_bye or match.status == Match.Status.CONFIRMED:
         raise ValidationError("This match is over; swap before the next game of your next match.")
     before_game = match.next_game
-    if before_game > 3:
-        raise ValidationError("There is no further game in this match to swap for.")
+    # Up to MAX_GAMES, not 3: drawn or unfinished games lengthen a match, and a top-cut
+    # match level at time gets one more game.
+    if before_game > MAX_GAMES:
+        raise ValidationError(
+            f"There is no further game in this match to swap for (a match has at most {MAX_GAMES} games)."
+        )
     if len(swap_out) != len(swap_in) or not swap_out:
         raise ValidationError("Swap as many dice out as in (at least one).")
     if len(set(swap_out)) != len(swap_out) or len(set(swap_in)) != len(swap_in):

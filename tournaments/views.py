@@ -28,6 +28,7 @@ from tournaments.forms import (
     SwapPlayersForm,
     TournamentForm,
 )
+from tournaments.match_rules import MAX_GAMES
 from tournaments.models import (
     AuditEntry,
     Match,
@@ -617,7 +618,7 @@ def match_slips(request, pk, number):
     round_ = _round(tournament, number)
     matches = [m for m in _round_matches(round_) if not m.is_bye]
     context = _roles(request, tournament)
-    context.update(round=round_, matches=matches, games=range(1, 4))
+    context.update(round=round_, matches=matches, games=range(1, MAX_GAMES + 1))
     return render(request, "tournaments/slips.html", context)
 
 
@@ -874,6 +875,7 @@ def my_match(request, pk):
             report_form=report_form or ResultForm(match=match),
             reject_form=reject_form or RejectForm(),
             next_game=match.next_game,
+            next_game_exists=match.next_game <= MAX_GAMES,
             opponent_swaps=opponent_swaps,
             score=_score(match),
             open=not match.is_bye and match.status != Match.Status.CONFIRMED,

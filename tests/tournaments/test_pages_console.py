@@ -285,6 +285,8 @@ def test_match_slips_one_per_table(client, tournament, organiser, judge, registe
     body = client.get(url("slips", tournament, 1)).content.decode()
     assert body.count('<section class="slip">') == round_.matches.exclude(player_b=None).count()
     assert "Signature" in body and "@media print" not in body
+    # A box for every game a match can have: drawn games lengthen it to five.
+    assert "<th>Game 5</th>" in body and "<th>Game 6</th>" not in body
 
 
 @pytest.mark.parametrize("players", [8, 32])

@@ -177,6 +177,31 @@ def test_start_game_out_of_order_is_refused(client, tournament, match):
     assert "The next game of this match is game 1." in response.content.decode()
 
 
+def test_games_four_and_five_can_be_started_and_swapped_for(client, tournament, match, judge):
+    from tournaments import services
+
+    for number in (1, 2, 3):
+        services.start_game(match=match, number=number, by=judge)
+    out, into = valid_swap(match.player_a)
+    client.force_login(match.player_a.player.user)
+    body = client.get(url("my_match", tournament)).content.decode()
+    assert 'id="start-game-form"' in body and "Game 4 starts now" in body
+    response = client.post(
+        url("my_match", tournament),
+        {"action": "swap", "swap_out": [out], "swap_in": [into]},
+        follow=True,
+    )
+    assert "Swap recorded." in response.content.decode()
+    assert SetSwap.objects.get(registration=match.player_a).before_game == 4
+    client.post(url("my_match", tournament), {"action": "start_game", "number": 4})
+    body = client.get(url("my_match", tournament)).content.decode()
+    assert "Game 5 starts now" in body
+    client.post(url("my_match", tournament), {"action": "start_game", "number": 5})
+    assert Match.objects.get(pk=match.pk).current_game == 5
+    body = client.get(url("my_match", tournament)).content.decode()
+    assert 'id="start-game-form"' not in body  # a match has no sixth game
+
+
 def test_self_registration_on_the_home_page(
     client, tournament, make_player, valid_playing, valid_additional
 ):

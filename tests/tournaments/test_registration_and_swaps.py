@@ -231,3 +231,40 @@ def _valid_swap_positions(playing, additional):
             if not playing_set_errors([Die.from_dict(d) for d in trial]):
                 return out_pos, in_pos
     raise AssertionError("fixture sets allow no valid swap")
+
+
+def test_swaps_before_games_four_and_five(match_in_play, judge):
+    """Drawn games lengthen a match to five games: a swap works before each of them."""
+    match = match_in_play
+    reg_a, reg_b = match.player_a, match.player_b
+    user_a, user_b = reg_a.player.user, reg_b.player.user
+    for number in (1, 2, 3):
+        services.start_game(match=match, number=number, by=judge)
+    out_a, in_a = _valid_swap_positions(*selectors.current_sets(reg_a))
+    swap_a = services.record_swap(
+        registration=reg_a, match=match, swap_out=[out_a], swap_in=[in_a], by=user_a
+    )
+    assert swap_a.before_game == 4
+    swap_a = SetSwap.objects.select_related("match").get(pk=swap_a.pk)
+    assert not selectors.swap_visible_to(swap_a, reg_b.pk, is_judge=False)
+    services.start_game(match=match, number=4, by=judge)
+    swap_a = SetSwap.objects.select_related("match").get(pk=swap_a.pk)
+    assert selectors.swap_visible_to(swap_a, reg_b.pk, is_judge=False)
+    out_b, in_b = _valid_swap_positions(*selectors.current_sets(reg_b))
+    swap_b = services.record_swap(
+        registration=reg_b, match=match, swap_out=[out_b], swap_in=[in_b], by=user_b
+    )
+    assert swap_b.before_game == 5
+    services.start_game(match=match, number=5, by=judge)
+    # Game 5 is the last a match can have: nothing left to swap for.
+    with pytest.raises(ValidationError, match="no further game in this match"):
+        services.record_swap(
+            registration=reg_a, match=match, swap_out=[out_a], swap_in=[in_a], by=user_a
+        )
+    assert SetSwap.objects.filter(match=match).count() == 2
+    services.report_result(match=match, by=judge, games=["a", "b", "draw", "draw", "a"])
+    games = list(match.games.order_by("number"))
+    assert [g.playing_set_a == reg_a.playing_dice for g in games] == [True] * 3 + [False] * 2
+    assert games[3].playing_set_a == games[4].playing_set_a == swap_a.playing_after
+    assert [g.playing_set_b == reg_b.playing_dice for g in games] == [True] * 4 + [False]
+    assert games[4].playing_set_b == swap_b.playing_after
