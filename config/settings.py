@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and ReDoc served from here, not from a CDN
     "players",
     "tournaments",
     "games",
@@ -183,6 +184,13 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Players, dice sets, tournaments, matches and online games of IRONDIE.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The docs pages load pinned copies of Swagger UI and ReDoc from our own static files
+    # (drf-spectacular-sidecar), so they work offline; the defaults load @latest from a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    # Swagger UI would otherwise send the schema to the online validator at swagger.io.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
 }
 
 # --- Logging: one JSON object per line on stdout ---------------------------------------

@@ -1,8 +1,9 @@
 from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import TemplateView
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView
 
+from config.api_docs import RedocView, SwaggerView
 from config.health import healthz
 
 urlpatterns = [
@@ -13,8 +14,8 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/", include("config.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    path("api/docs/", SwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/redoc/", RedocView.as_view(url_name="api-schema"), name="api-redoc"),
     path("tournaments/", include("tournaments.urls")),
     path("games/", include("games.urls")),
     path("tournaments/", include("tournaments.clock_urls")),
