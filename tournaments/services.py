@@ -145,7 +145,7 @@ def update_tournament(*, tournament, by, floor_judges=None, **changes) -> Tourna
     if (
         "swiss_rounds" in changes
         and changes["swiss_rounds"] is not None
-        and changes["swiss_rounds"] < max(played, 1)
+        and changes["swiss_rounds"] < played  # below 1: the model's bounds say so
     ):
         raise ValidationError(
             {
