@@ -6,12 +6,14 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 
 def exception_handler(exc, context):
-    """Every API error is ``{"detail": "<message>", "errors": {field: [messages]}}``.
+    """Every API error is ``{"detail": "<message>", "errors": {field: [messages]}}``;
+    a version conflict is 409 and adds ``current_version``.
 
     ``detail`` is one sentence a person understands; ``errors`` carries the field
     messages of a validation failure (absent otherwise). Django ValidationErrors raised
     by services are reported the same way as serializer errors.
     """
+    current_version = getattr(exc, "current_version", None)  # config.errors.VersionConflict
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(
             exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
@@ -26,6 +28,11 @@ def exception_handler(exc, context):
             else {"non_field_errors": response.data}
         )
         response.data = {"detail": _summary(errors), "errors": errors}
+        if current_version is not None:
+            # Someone else's version stands: 409 with the version to reload and name.
+            response.status_code = 409
+            response.data["detail"] = str(next(iter(errors.values()))[0])
+            response.data["current_version"] = current_version
     elif isinstance(response.data, dict) and "detail" in response.data:
         response.data = {"detail": str(response.data["detail"])}
     return response

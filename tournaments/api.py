@@ -751,13 +751,23 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
 
     # games and swaps -------------------------------------------------------------------
 
-    @extend_schema(request=s.StartGameSerializer, responses=s.MatchOutSerializer)
+    @extend_schema(
+        request=s.StartGameSerializer,
+        responses={200: s.GameStartOutSerializer, 202: s.GameStartOutSerializer},
+    )
     @action(detail=True, methods=["post"], url_path="start-game")
     def start_game(self, request, pk=None):
-        """Either player or a judge marks game N started: this reveals swaps made for it."""
+        """The match's next game starts when both players have said so (a judge starts it
+        at once): a player's call records their word (repeating it changes nothing) and
+        answers 202 with whose word is still awaited; the call that starts the game
+        answers 200. Starting a game reveals the swaps made for it. Online matches start
+        their games in the online game (both players ``ready``)."""
         data = _valid(s.StartGameSerializer, request)
         match = services.start_game(match=self.get_object(), number=data["number"], by=request.user)
-        return self._answer(match)
+        answer = self._answer(match).data
+        answer["game_start"] = s.game_start_data(match, data["number"])
+        started = answer["game_start"]["started"]
+        return Response(answer, status=status.HTTP_200_OK if started else status.HTTP_202_ACCEPTED)
 
     @extend_schema(methods=["get"], request=None, responses=s.SwapSerializer(many=True))
     @extend_schema(

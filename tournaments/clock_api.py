@@ -17,7 +17,15 @@ CLOCKS_HIDDEN = "The organiser has not made the pairings public."
 
 
 class ExtendSerializer(serializers.Serializer):
-    minutes = serializers.IntegerField(min_value=1, max_value=60)
+    minutes = serializers.IntegerField(
+        min_value=clocks.EXTENSION_MINUTES[0],
+        max_value=clocks.EXTENSION_MINUTES[1],
+        error_messages={
+            "min_value": clocks.EXTENSION_MESSAGE,
+            "max_value": clocks.EXTENSION_MESSAGE,
+        },
+        help_text="1-60 minutes; at most 120 in all for one match.",
+    )
     reason = serializers.CharField(max_length=300)
 
 

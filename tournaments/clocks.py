@@ -38,6 +38,11 @@ from tournaments.permissions import can_judge
 log = logging.getLogger(__name__)
 ZERO = datetime.timedelta(0)
 
+# A judge's extension: 1-60 minutes at a time, at most 120 minutes in all for one match.
+EXTENSION_MINUTES = (1, 60)
+TOTAL_EXTENSION_MINUTES = 120
+EXTENSION_MESSAGE = "An extension is between 1 and 60 minutes."
+
 
 def eta_enabled() -> bool:
     return getattr(settings, "CLOCKS_USE_ETA", True)
@@ -127,8 +132,20 @@ def extend_match(*, match: Match, minutes: int, reason: str, by) -> Match:
 
     match = _locked(match)
     _require_judge(by, match.round)
-    if not 1 <= int(minutes) <= 60:
-        raise ValidationError({"minutes": ["An extension is between 1 and 60 minutes."]})
+    low, high = EXTENSION_MINUTES
+    if not low <= int(minutes) <= high:
+        raise ValidationError({"minutes": [EXTENSION_MESSAGE]})
+    given = int(match.extension.total_seconds() // 60)
+    if given + int(minutes) > TOTAL_EXTENSION_MINUTES:
+        raise ValidationError(
+            {
+                "minutes": [
+                    f"A match's extensions add up to at most {TOTAL_EXTENSION_MINUTES} "
+                    f"minutes; this match has {given} already, so at most "
+                    f"{TOTAL_EXTENSION_MINUTES - given} more."
+                ]
+            }
+        )
     if not (reason or "").strip():
         raise ValidationError(
             {"reason": ["Say why the time is extended (e.g. judge call at table 4)."]}

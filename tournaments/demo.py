@@ -61,7 +61,13 @@ def load_demo_tournament(*, organiser, judge, players, seed: int = 45) -> Tourna
                 services.report_result(match=match, by=match.player_a.player.user, games=games)
             elif index % 3 == 1 and index < 3:
                 services.report_result(match=match, by=match.player_a.player.user, games=["a", "a"])
-                services.report_result(match=match, by=match.player_b.player.user, games=["b", "b"])
+                match.refresh_from_db()
+                services.report_result(
+                    match=match,
+                    by=match.player_b.player.user,
+                    games=["b", "b"],
+                    expected_version=match.version,  # the opponent's report it disputes
+                )
         if number < 3:
             services.close_round(round_=Round.objects.get(pk=round_.pk), by=organiser)
     return tournament

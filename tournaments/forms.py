@@ -3,13 +3,21 @@ tournaments.services, whose ValidationError messages the views put back on the f
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from players.models import DiceSet
 from players.roles import JUDGE_GROUP, ORGANISER_GROUP
 from tournaments.match_rules import MAX_GAMES
-from tournaments.models import Match, Penalty, Registration, Tournament
+from tournaments.models import (
+    SETTING_BOUNDS,
+    Match,
+    Penalty,
+    Registration,
+    Tournament,
+    bound_message,
+)
 
 TOURNAMENT_FIELDS = [
     "name",
@@ -57,6 +65,20 @@ class TournamentForm(forms.ModelForm):
         self.fields["floor_judges"].queryset = _staff_users()
         self.fields["floor_judges"].label = _("Floor judges")
         self.fields["head_judge"].label = _("Head judge")
+        for setting in SETTING_BOUNDS:
+            _bound(self.fields[setting], setting)
+
+
+def _bound(field, setting: str) -> None:
+    """Bounds on a number field: the browser's min/max and the message naming both."""
+    low, high, _what, _unit = SETTING_BOUNDS[setting]
+    message = bound_message(setting)
+    field.min_value, field.max_value = low, high
+    field.widget.attrs.update(min=low, max=high)
+    field.validators = [
+        v for v in field.validators if not isinstance(v, MinValueValidator | MaxValueValidator)
+    ]
+    field.validators += [MinValueValidator(low, message), MaxValueValidator(high, message)]
 
 
 class RegisterForm(forms.Form):

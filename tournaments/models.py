@@ -7,6 +7,8 @@ The rules these rows obey are enforced in tournaments/services.py; the pure part
 import datetime
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -14,6 +16,26 @@ from django.utils.translation import gettext_lazy as _
 from players.models import DiceSet, Player
 
 TOP_CUT_SIZES = (0, 2, 4, 8, 16, 32)
+
+# Bounds of the time limits and counts of a tournament (docs/timing.md, docs/api.md):
+# setting -> (lowest, highest, what it is, unit). The serializer, the form and
+# Tournament.full_clean() all enforce them, with the same message.
+SETTING_BOUNDS = {
+    "match_minutes": (10, 240, "The match time limit", "minutes"),
+    "game_minutes": (5, 120, "The game time limit", "minutes"),
+    "swiss_rounds": (1, 20, "The number of Swiss rounds", "rounds"),
+}
+
+
+def bound_message(setting: str) -> str:
+    low, high, what, unit = SETTING_BOUNDS[setting]
+    return f"{what} is between {low} and {high} {unit}."
+
+
+def _bounds(setting: str) -> list:
+    low, high, _what, _unit = SETTING_BOUNDS[setting]
+    message = bound_message(setting)
+    return [MinValueValidator(low, message), MaxValueValidator(high, message)]
 
 
 class Tournament(models.Model):
@@ -56,15 +78,26 @@ class Tournament(models.Model):
         _("Swiss rounds"),
         null=True,
         blank=True,
-        help_text=_("Empty: decided from the player count when Swiss starts."),
+        validators=_bounds("swiss_rounds"),
+        help_text=_("Empty: decided from the player count when Swiss starts (1-20)."),
     )
     top_cut_size = models.PositiveSmallIntegerField(
         _("top cut"),
         default=8,
         choices=[(n, str(n) if n else _("no top cut")) for n in TOP_CUT_SIZES],
     )
-    match_minutes = models.PositiveSmallIntegerField(_("match time limit (minutes)"), default=45)
-    game_minutes = models.PositiveSmallIntegerField(_("game time limit (minutes)"), default=20)
+    match_minutes = models.PositiveSmallIntegerField(
+        _("match time limit (minutes)"),
+        default=45,
+        validators=_bounds("match_minutes"),
+        help_text=_("10-240 minutes; also the length of the round clock."),
+    )
+    game_minutes = models.PositiveSmallIntegerField(
+        _("game time limit (minutes)"),
+        default=20,
+        validators=_bounds("game_minutes"),
+        help_text=_("5-120 minutes, and no longer than the match time limit."),
+    )
     late_entry = models.CharField(
         max_length=10, choices=LateEntry.choices, default=LateEntry.LOSSES
     )
@@ -87,6 +120,21 @@ class Tournament(models.Model):
 
     def __str__(self):
         return f"{self.name} ({self.date})"
+
+    def clean(self):
+        if (
+            isinstance(self.game_minutes, int)
+            and isinstance(self.match_minutes, int)
+            and self.game_minutes > self.match_minutes
+        ):
+            raise ValidationError(
+                {
+                    "game_minutes": [
+                        f"The game time limit ({self.game_minutes} minutes) cannot be longer "
+                        f"than the match time limit ({self.match_minutes} minutes)."
+                    ]
+                }
+            )
 
 
 class Registration(models.Model):
@@ -197,6 +245,10 @@ class Match(models.Model):
         default=1, help_text=_("The game being played (1-3).")
     )
     current_game_started_at = models.DateTimeField(null=True, blank=True)
+    # Paper play: the game number each player has said they are ready to start. A game
+    # starts when both have said so for it (or a judge starts it); cleared when it starts.
+    ready_a_for_game = models.PositiveSmallIntegerField(null=True, blank=True)
+    ready_b_for_game = models.PositiveSmallIntegerField(null=True, blank=True)
     # Clocks (tournaments/clocks.py). A deadline is null while its clock is paused; the
     # time left is then in the matching *_remaining column.
     deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
@@ -240,6 +292,11 @@ class Match(models.Model):
         """The game that starts next (and that a swap made now is for): the current game
         while it has not started, else the one after it."""
         return self.current_game if self.current_game_started_at is None else self.current_game + 1
+
+    def ready_sides(self) -> list[str]:
+        """The sides ("a", "b") that have said the next game may start."""
+        number = self.next_game
+        return [side for side in ("a", "b") if getattr(self, f"ready_{side}_for_game") == number]
 
     def side_of(self, registration_id: int) -> str | None:
         if registration_id == self.player_a_id:

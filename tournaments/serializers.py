@@ -11,6 +11,7 @@ from players.api import DieSerializer
 from players.models import DiceSet, Player
 from tournaments.clocks import match_clock, round_clock
 from tournaments.models import (
+    SETTING_BOUNDS,
     AuditEntry,
     Match,
     Penalty,
@@ -19,6 +20,7 @@ from tournaments.models import (
     Round,
     SetSwap,
     Tournament,
+    bound_message,
 )
 from tournaments.standings import format_percentage
 
@@ -30,6 +32,17 @@ def _username(user):
 
 
 # --- tournaments ----------------------------------------------------------------------
+
+
+def _bounded(setting: str) -> dict:
+    """Field options of a bounded setting, with the message that says the bounds."""
+    low, high, _what, _unit = SETTING_BOUNDS[setting]
+    message = bound_message(setting)
+    return {
+        "min_value": low,
+        "max_value": high,
+        "error_messages": {"min_value": message, "max_value": message},
+    }
 
 
 class TournamentSerializer(serializers.ModelSerializer):
@@ -75,6 +88,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "created_at",
         ]
         read_only_fields = ["id", "organiser", "status", "created_at", "floor_judges"]
+        extra_kwargs = {setting: _bounded(setting) for setting in SETTING_BOUNDS}
 
     def get_head_judge_username(self, obj) -> str | None:
         return _username(obj.head_judge)
@@ -203,8 +217,29 @@ def match_data(match: Match, *, show_results: bool, now=None) -> dict:
         "result": result_data(match) if show_results else None,
         "current_game": match.current_game,
         "current_game_started": match.current_game_started_at is not None,
+        "next_game": match.next_game,
+        "next_game_ready": match.ready_sides(),
         "version": match.version,
         "clock": match_clock(match, now or db_now()),
+    }
+
+
+def game_start_data(match: Match, number: int) -> dict:
+    """What a start-game request achieved: the game started, or whose word it awaits."""
+    started = match.current_game == number and match.current_game_started_at is not None
+    ready = ["a", "b"] if started else match.ready_sides()
+    awaiting = [side for side in ("a", "b") if side not in ready]
+    if started:
+        detail = f"Game {number} has started."
+    else:
+        names = [getattr(match, f"player_{side}").player.display_name for side in awaiting]
+        detail = f"Game {number} starts when {' and '.join(names)} also say so."
+    return {
+        "game": number,
+        "started": started,
+        "ready": ready,
+        "awaiting": awaiting,
+        "detail": detail,
     }
 
 
@@ -244,7 +279,18 @@ class MatchOutSerializer(serializers.Serializer):
     result = serializers.DictField(allow_null=True)
     current_game = serializers.IntegerField()
     current_game_started = serializers.BooleanField()
+    next_game = serializers.IntegerField(help_text="The game that starts next.")
+    next_game_ready = serializers.ListField(
+        child=serializers.CharField(),
+        help_text='Sides ("a", "b") that have said the next game may start (paper play).',
+    )
     version = serializers.IntegerField()
+
+
+class GameStartOutSerializer(MatchOutSerializer):
+    game_start = serializers.DictField(
+        help_text="game, started, ready and awaiting (sides), detail (one sentence)."
+    )
 
 
 class RoundOutSerializer(serializers.Serializer):
@@ -322,7 +368,9 @@ class SubmissionSerializer(serializers.ModelSerializer):
 
 
 class StartGameSerializer(serializers.Serializer):
-    number = serializers.IntegerField(min_value=1, max_value=5)
+    number = serializers.IntegerField(
+        min_value=1, max_value=5, help_text="The match's next game (``next_game``)."
+    )
 
 
 class RecordSwapSerializer(serializers.Serializer):

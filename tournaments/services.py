@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from config.dbtime import db_now
+from config.errors import VersionConflict
 from games.engines.irondie.dice import Die, playing_set_errors
 from players.models import DiceSet, Player
 from players.services import freeze_dice_set
@@ -144,7 +145,7 @@ def update_tournament(*, tournament, by, floor_judges=None, **changes) -> Tourna
     if (
         "swiss_rounds" in changes
         and changes["swiss_rounds"] is not None
-        and changes["swiss_rounds"] < max(played, 1)
+        and changes["swiss_rounds"] < played  # below 1: the model's bounds say so
     ):
         raise ValidationError(
             {
@@ -749,25 +750,26 @@ def report_result(
     """A player reports; the opponent confirms. A judge's entry is confirmed at once
     (and corrects an earlier confirmed result, logged).
 
-    ``expected_version``: the match version the caller saw; if the match changed since
-    (another judge entered a result), nothing is written and the caller is told.
+    ``expected_version``: the match version (``Match.version``) the caller saw. The
+    first entry of a match without any result may leave it out; every later entry (a
+    correction, a judge's decision over players' reports, a second report) must give
+    it, and it must still be current: otherwise nothing is written and VersionConflict
+    (409 in the API) names the current version.
     """
     match = _locked_match(match)
     tournament = match.round.tournament
-    if expected_version is not None and expected_version != match.version:
-        raise ValidationError(
-            "This match changed while you were entering the result; reload and check it."
-        )
     if match.is_bye:
         raise ValidationError("A bye has its result already.")
     fields = _result_fields(games, intentional_draw, conceded_by)
     if can_judge(by, tournament):
         _check_round_open_for_results(match, correction_allowed=True)
+        _check_expected_version(match, expected_version)
         return _confirm(match, source=ResultSubmission.Source.JUDGE, by=by, note=note, **fields)
     registration = _own_registration(match, by)
     _check_round_open_for_results(match, correction_allowed=False)
     if match.status == Match.Status.CONFIRMED:
         raise ValidationError("This result is already confirmed; ask a judge to correct it.")
+    _check_expected_version(match, expected_version)
     _decide(match, **fields)  # validate before writing anything
     pending = (
         match.submissions.filter(status=ResultSubmission.Status.PENDING).order_by("-number").first()
@@ -794,6 +796,23 @@ def report_result(
     _set_match_status(match, Match.Status.REPORTED)
     audit(tournament, by, "result.reported", match, after=fields)
     return submission
+
+
+def _check_expected_version(match: Match, expected_version: int | None) -> None:
+    """A write that replaces an earlier version names the version it replaces."""
+    if expected_version is None:
+        if match.status != Match.Status.PENDING or match.submissions.exists():
+            raise VersionConflict(
+                "This match already has a result; give expected_version, the match version "
+                f"you are replacing (now {match.version}), after checking it.",
+                current_version=match.version,
+            )
+    elif expected_version != match.version:
+        raise VersionConflict(
+            "This match changed while you were entering the result (it is now at version "
+            f"{match.version}, not {expected_version}); reload and check it.",
+            current_version=match.version,
+        )
 
 
 def _player_report(match, by, registration, note: str, fields: dict) -> ResultSubmission:
@@ -1008,23 +1027,34 @@ def give_penalty(
 # --- games within a match and additional-set swaps ------------------------------------
 
 
-@transaction.atomic
-def start_game(*, match: Match, number: int, by, system: bool = False) -> Match:
-    """Mark game ``number`` of a match started: this reveals the swaps made for it.
+def _online_game_open(match: Match) -> bool:
+    """An online game of this match is waiting, in play or paused: it starts its games
+    itself (both players ``ready`` in games/), so nobody starts them from here."""
+    from games.models import GameSession
 
-    ``system=True`` (with ``by=None``) is the online-play service starting the game it
-    hosts.
-    """
-    match = _locked_match(match)
-    tournament = match.round.tournament
-    if not system and not can_judge(by, tournament):
-        _own_registration(match, by)
+    return match.online_games.filter(
+        status__in=(
+            GameSession.Status.WAITING,
+            GameSession.Status.ACTIVE,
+            GameSession.Status.PAUSED,
+        )
+    ).exists()
+
+
+def _check_game_may_start(match: Match, number: int, *, judge: bool) -> None:
     if match.is_bye or match.status == Match.Status.CONFIRMED:
         raise ValidationError("This match is over.")
+    if not judge and match.status != Match.Status.PENDING:
+        raise ValidationError(
+            "A result has been reported for this match, so no further game starts; "
+            "ask a judge if the match goes on."
+        )
     if match.round.status not in (Round.Status.PUBLISHED, Round.Status.IN_PROGRESS):
         raise ValidationError("The round has not started.")
     expected = match.next_game
     if number != expected:
+        if number == match.current_game and match.current_game_started_at is not None:
+            raise ValidationError(f"Game {number} has already started.")
         raise ValidationError(f"The next game of this match is game {expected}.")
     if number > MAX_GAMES:
         raise ValidationError(f"A match has at most {MAX_GAMES} games.")
@@ -1034,10 +1064,52 @@ def start_game(*, match: Match, number: int, by, system: bool = False) -> Match:
         raise ValidationError(
             "Time has been called: no new game starts (docs/rules.md, match time)."
         )
+
+
+@transaction.atomic
+def start_game(*, match: Match, number: int, by, system: bool = False) -> Match:
+    """Game ``number`` (always the match's next game) starts: its clock runs and the
+    swaps made for it are revealed.
+
+    A game starts when both players say so, or when a judge does: a player's call
+    records their readiness (again and again changes nothing) and the second readiness
+    starts the game. ``system=True`` (with ``by=None``) is the online-play service
+    starting the game it hosts; while a match is played online its games start only that
+    way. The answer is the match; ``match.ready_sides()`` tells who has said so while the
+    game still waits.
+    """
+    match = _locked_match(match)
+    tournament = match.round.tournament
+    judge = system or can_judge(by, tournament)
+    side = None
+    if not judge:
+        side = match.side_of(_own_registration(match, by).pk)
+    _check_game_may_start(match, number, judge=judge)
+    if not system and _online_game_open(match):
+        raise ValidationError(
+            "This match is played online: its games start when both players are ready "
+            "in the online game."
+        )
+    if side is not None:
+        if getattr(match, f"ready_{side}_for_game") != number:
+            setattr(match, f"ready_{side}_for_game", number)
+            match.save(update_fields=[f"ready_{side}_for_game"])
+            audit(tournament, by, "game.ready", match, after={"game": number, "side": side})
+        if match.ready_sides() != ["a", "b"]:
+            return match
     match.current_game = number
     match.current_game_started_at = db_now()
+    match.ready_a_for_game = match.ready_b_for_game = None
     match.version += 1
-    match.save(update_fields=["current_game", "current_game_started_at", "version"])
+    match.save(
+        update_fields=[
+            "current_game",
+            "current_game_started_at",
+            "ready_a_for_game",
+            "ready_b_for_game",
+            "version",
+        ]
+    )
     clocks.start_game_clock(match, match.current_game_started_at)
     audit(tournament, by, "game.started", match, after={"game": number})
     return match

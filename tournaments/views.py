@@ -862,10 +862,13 @@ def my_match(request, pk):
                 ).order_by("before_game")
                 if selectors.swap_visible_to(_with_match(s, match), registration.pk, is_judge=False)
             ]
+        online_game = (
+            match.online_games.exclude(status="cancelled").order_by("-game_number").first()
+        )
         context.update(
-            online_game=match.online_games.exclude(status="cancelled")
-            .order_by("-game_number")
-            .first(),
+            online_game=online_game,
+            online_game_open=online_game is not None
+            and online_game.status in ("waiting", "active", "paused"),
             clock=clocks.match_clock(match, db_now()),
             side=side,
             opponent=opponent,
@@ -876,6 +879,7 @@ def my_match(request, pk):
             reject_form=reject_form or RejectForm(),
             next_game=match.next_game,
             next_game_exists=match.next_game <= MAX_GAMES,
+            ready_sides=match.ready_sides(),
             opponent_swaps=opponent_swaps,
             score=_score(match),
             open=not match.is_bye and match.status != Match.Status.CONFIRMED,
@@ -939,8 +943,14 @@ def _my_match_post(request, match, registration, playing, additional):
             return redirect("games:play", pk=session.pk)
         elif action == "start_game":
             number = int(request.POST.get("number") or 0)
-            services.start_game(match=match, number=number, by=user)
-            messages.success(request, _("Game %(n)s started.") % {"n": number})
+            match = services.start_game(match=match, number=number, by=user)
+            if match.current_game == number and match.current_game_started_at is not None:
+                messages.success(request, _("Game %(n)s started.") % {"n": number})
+            else:
+                messages.success(
+                    request,
+                    _("Noted: game %(n)s starts when your opponent says so too.") % {"n": number},
+                )
         elif action == "swap":
             form = SwapDiceForm(request.POST, playing=playing, additional=additional)
             if not form.is_valid():

@@ -124,7 +124,12 @@ def test_reject_disputes_and_the_queue_lists_it_first(event):
 def test_conflicting_reports_make_a_dispute(event):
     match = event["match"]
     client(event, "a").post(url(match, "report/"), {"games": ["a", "a"]}, format="json")
-    response = client(event, "b").post(url(match, "report/"), {"games": ["b", "b"]}, format="json")
+    match.refresh_from_db()
+    response = client(event, "b").post(
+        url(match, "report/"),
+        {"games": ["b", "b"], "expected_version": match.version},
+        format="json",
+    )
     assert response.status_code == 201
     match.refresh_from_db()
     assert match.status == Match.Status.DISPUTED
@@ -139,7 +144,7 @@ def test_conflicting_reports_make_a_dispute(event):
         ({}, "games"),
         ({"games": ["a"], "intentional_draw": True}, "games"),
         ({"games": ["a", "a"], "conceded_by": "c"}, "conceded_by"),
-        ({"games": ["a", "a"], "expected_version": 99}, "non_field_errors"),
+        ({"games": ["a", "a"], "expected_version": -1}, "expected_version"),
     ],
 )
 def test_bad_reports_are_400_and_write_nothing(event, body, field):
@@ -163,7 +168,12 @@ def test_confirm_without_a_pending_report_is_400(event):
 def test_result_history_for_judges_and_the_two_players_only(event):
     match = event["match"]
     client(event, "a").post(url(match, "report/"), {"games": ["a", "a"]}, format="json")
-    client(event, "judge").post(url(match, "report/"), {"games": ["b", "b"]}, format="json")
+    match.refresh_from_db()
+    client(event, "judge").post(
+        url(match, "report/"),
+        {"games": ["b", "b"], "expected_version": match.version},
+        format="json",
+    )
     for who in ("a", "b", "judge", "organiser"):
         history = client(event, who).get(url(match, "results/"))
         assert history.status_code == 200
@@ -182,7 +192,9 @@ def test_start_game_permissions(event):
         assert response.status_code in (401, 403)
     wrong = client(event, "a").post(url(match, "start-game/"), {"number": 2}, format="json")
     assert wrong.status_code == 400 and "game 1" in wrong.json()["detail"]
-    started = client(event, "b").post(url(match, "start-game/"), {"number": 1}, format="json")
+    waiting = client(event, "b").post(url(match, "start-game/"), {"number": 1}, format="json")
+    assert waiting.status_code == 202 and waiting.json()["current_game_started"] is False
+    started = client(event, "a").post(url(match, "start-game/"), {"number": 1}, format="json")
     assert started.status_code == 200 and started.json()["current_game_started"] is True
 
 
@@ -204,6 +216,7 @@ def test_swaps_stay_secret_until_the_game_starts(event):
     reg_a = match.player_a
     out, inn = _swap_out_in(reg_a)
     client(event, "a").post(url(match, "start-game/"), {"number": 1}, format="json")
+    client(event, "b").post(url(match, "start-game/"), {"number": 1}, format="json")
     for who in ("b", "other", "stranger", "anonymous"):
         denied = client(event, who).post(
             url(match, "swaps/"),
@@ -248,7 +261,9 @@ def test_swaps_stay_secret_until_the_game_starts(event):
         client(event, "b").get(f"/api/tournaments/{event['tournament'].pk}/audit/").status_code
         == 403
     )
-    # Game 2 starts: now the opponent sees it.
+    # Game 2 starts (both players say so): now the opponent sees it.
+    client(event, "a").post(url(match, "start-game/"), {"number": 2}, format="json")
+    assert seen_by("b") == []
     started = client(event, "b").post(url(match, "start-game/"), {"number": 2}, format="json")
     assert started.status_code == 200
     assert seen_by("b") == [swap_id]

@@ -171,7 +171,10 @@ def test_time_called_without_a_result_tops_the_judges_queue(
     round_ = make_running_round(6)
     first, second, third = round_.matches.order_by("table")
     services.report_result(match=first, by=first.player_a.player.user, games=["a", "a"])
-    services.report_result(match=first, by=first.player_b.player.user, games=["b", "b"])  # disputed
+    first.refresh_from_db()
+    services.report_result(
+        match=first, by=first.player_b.player.user, games=["b", "b"], expected_version=first.version
+    )  # disputed
     clocks.set_deadline(third, db_now() - datetime.timedelta(seconds=1))
     clocks.enforce_match_deadline(third.pk)
     queue = api_as(judge).get(f"/api/tournaments/{tournament.pk}/queue/").json()["results"]

@@ -149,9 +149,14 @@ def test_swap_is_secret_until_its_game_starts(client, tournament, match, judge):
     assert "swap" in client.get(url("match", tournament, match.pk)).content.decode().lower()
     assert client.get(url("match", tournament, match.pk)).context["swaps"] == [swap]
 
-    # The opponent starts game 1: the swap is revealed to them.
+    # The opponent says game 1 starts: still secret until the swapping player says so too.
     client.force_login(user_b)
     client.post(url("my_match", tournament), {"action": "start_game", "number": 1})
+    section = opponent_swaps(client.get(url("my_match", tournament)).content.decode())
+    assert "<svg" not in section and "No swap revealed yet" in section
+    client.force_login(user_a)
+    client.post(url("my_match", tournament), {"action": "start_game", "number": 1})
+    client.force_login(user_b)
     section = opponent_swaps(client.get(url("my_match", tournament)).content.decode())
     assert marker in section and "Before game 1" in section and "<svg" in section
 
@@ -165,6 +170,11 @@ def test_swap_is_secret_until_its_game_starts(client, tournament, match, judge):
     body = client.get(url("my_match", tournament)).content.decode()
     assert marker in body and f'data-swap="{second.pk}"' not in body
     client.post(url("my_match", tournament), {"action": "start_game", "number": 2})
+    body = client.get(url("my_match", tournament)).content.decode()
+    assert f'data-swap="{second.pk}"' not in body
+    client.force_login(user_a)
+    client.post(url("my_match", tournament), {"action": "start_game", "number": 2})
+    client.force_login(user_b)
     body = client.get(url("my_match", tournament)).content.decode()
     assert f'data-swap="{second.pk}"' in body
 

@@ -152,6 +152,7 @@ def test_swap_is_secret_until_the_next_game_starts(match_in_play, judge):
     player_a = match.player_a
     user_a, user_b = player_a.player.user, match.player_b.player.user
     services.start_game(match=match, number=1, by=user_a)
+    services.start_game(match=match, number=1, by=user_b)
     playing, additional = selectors.current_sets(player_a)
     out_pos, in_pos = _valid_swap_positions(playing, additional)
     swap = services.record_swap(
@@ -163,7 +164,10 @@ def test_swap_is_secret_until_the_next_game_starts(match_in_play, judge):
     assert not selectors.swap_visible_to(swap, match.player_b_id, is_judge=False)
     assert selectors.swap_visible_to(swap, player_a.pk, is_judge=False)
     assert selectors.swap_visible_to(swap, None, is_judge=True)
-    services.start_game(match=match, number=2, by=user_b)
+    services.start_game(match=match, number=2, by=user_b)  # A has not said so yet
+    swap = SetSwap.objects.select_related("match").get(pk=swap.pk)
+    assert not selectors.swap_visible_to(swap, match.player_b_id, is_judge=False)
+    services.start_game(match=match, number=2, by=user_a)
     swap = SetSwap.objects.select_related("match").get(pk=swap.pk)
     assert selectors.swap_visible_to(swap, match.player_b_id, is_judge=False)
     services.report_result(match=match, by=judge, games=["a", "b", "a"])

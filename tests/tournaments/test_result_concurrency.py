@@ -23,7 +23,10 @@ def disputed_match(tournament, register_players, organiser, judge):
     services.publish_round(round_=round_, by=organiser)
     match = round_.matches.get()
     services.report_result(match=match, by=match.player_a.player.user, games=["a", "a"])
-    services.report_result(match=match, by=match.player_b.player.user, games=["b", "b"])
+    match.refresh_from_db()
+    services.report_result(
+        match=match, by=match.player_b.player.user, games=["b", "b"], expected_version=match.version
+    )
     match.refresh_from_db()
     assert match.status == Match.Status.DISPUTED
     return match

@@ -22,6 +22,12 @@ def players_of(match):
     return match.player_a.player.user, match.player_b.player.user
 
 
+def seen(match) -> int:
+    """The match version a caller reads before replacing a result."""
+    match.refresh_from_db()
+    return match.version
+
+
 def test_player_reports_opponent_confirms(live_round):
     match = live_round.matches.first()
     user_a, user_b = players_of(match)
@@ -45,7 +51,7 @@ def test_same_report_from_both_players_confirms(live_round):
     match = live_round.matches.first()
     user_a, user_b = players_of(match)
     services.report_result(match=match, by=user_a, games=["b", "b"])
-    services.report_result(match=match, by=user_b, games=["b", "b"])
+    services.report_result(match=match, by=user_b, games=["b", "b"], expected_version=seen(match))
     match.refresh_from_db()
     assert match.status == Match.Status.CONFIRMED and match.winner_id == match.player_b_id
     assert match.submissions.filter(status=ResultSubmission.Status.CONFIRMED).count() == 1
@@ -55,11 +61,15 @@ def test_disagreement_makes_a_dispute_for_the_judge(live_round, judge):
     match = live_round.matches.first()
     user_a, user_b = players_of(match)
     services.report_result(match=match, by=user_a, games=["a", "a"])
-    services.report_result(match=match, by=user_b, games=["b", "b"])
+    services.report_result(match=match, by=user_b, games=["b", "b"], expected_version=seen(match))
     match.refresh_from_db()
     assert match.status == Match.Status.DISPUTED
     services.report_result(
-        match=match, by=judge, games=["a", "b", "b"], note="checked the score pad"
+        match=match,
+        by=judge,
+        games=["a", "b", "b"],
+        note="checked the score pad",
+        expected_version=seen(match),
     )
     match.refresh_from_db()
     assert match.status == Match.Status.CONFIRMED and match.winner_id == match.player_b_id
@@ -103,7 +113,9 @@ def test_draws_intentional_draws_and_concessions(live_round, judge):
     services.report_result(match=first, by=judge, games=["a", "b"])
     first.refresh_from_db()
     assert first.winner_id is None and (first.games_a, first.games_b) == (1, 1)
-    services.report_result(match=first, by=judge, games=[], intentional_draw=True)
+    services.report_result(
+        match=first, by=judge, games=[], intentional_draw=True, expected_version=seen(first)
+    )
     first.refresh_from_db()
     assert first.winner_id is None and first.games_a == first.games_b == 0
     services.report_result(match=second, by=judge, games=["b"], conceded_by="b")
@@ -121,7 +133,9 @@ def test_judge_corrects_an_earlier_round_later_pairings_stay(
     pairs_before = list(round_two.matches.values_list("player_a", "player_b"))
     match = live_round.matches.first()
     leader_before = selectors.standings(tournament).rows[0].player_id
-    services.report_result(match=match, by=judge, games=["b", "b"], note="slip was wrong")
+    services.report_result(
+        match=match, by=judge, games=["b", "b"], note="slip was wrong", expected_version=seen(match)
+    )
     match.refresh_from_db()
     assert match.winner_id == match.player_b_id
     assert list(round_two.matches.values_list("player_a", "player_b")) == pairs_before
@@ -171,7 +185,7 @@ def test_game_loss_penalty_counts_as_a_game_for_the_opponent(live_round, judge):
     services.report_result(match=match, by=user_a, games=["a", "b"])
     match.refresh_from_db()
     assert match.status == Match.Status.REPORTED
-    services.report_result(match=match, by=user_b, games=["a", "b"])
+    services.report_result(match=match, by=user_b, games=["a", "b"], expected_version=seen(match))
     match.refresh_from_db()
     assert (match.games_a, match.games_b, match.winner_id) == (1, 2, match.player_b_id)
 
