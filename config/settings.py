@@ -86,7 +86,14 @@ DATABASES = {"default": env_database("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # The worker, beat and web server share the file: wait for locks instead of failing.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # A write transaction takes the write lock when it begins (IMMEDIATE): a deferred one
+    # that read first and then writes while another writer is active gets "database is
+    # locked" at once, without waiting. WAL lets readers go on while one process writes.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        timeout=20,
+        transaction_mode="IMMEDIATE",
+        init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    )
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True

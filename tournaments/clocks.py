@@ -51,22 +51,37 @@ def eta_enabled() -> bool:
 # --- scheduling -----------------------------------------------------------------------
 
 
-def _schedule(match: Match) -> None:
-    """Queue the eta tasks for this match's current deadlines once the transaction commits."""
+def _schedule(match: Match, *, match_deadline: bool = True, game_deadline: bool = True) -> None:
+    """Queue an eta task for each deadline that has just changed, once the transaction
+    commits. Each task names its deadline, so a change of the other clock does not make
+    it stale and it need not be queued again: one task per deadline set, none piling up
+    for the moment a whole round's time runs out."""
     if not eta_enabled():
         return
     from tournaments import tasks
 
     version = match.clock_version
     jobs = []
-    if match.deadline_at is not None:
+    if match_deadline and match.deadline_at is not None:
         jobs.append((tasks.enforce_match_deadline, match.deadline_at))
-    if match.game_deadline_at is not None:
+    if game_deadline and match.game_deadline_at is not None:
         jobs.append((tasks.enforce_game_deadline, match.game_deadline_at))
     for task, eta in jobs:
         transaction.on_commit(
-            lambda task=task, eta=eta: task.apply_async((match.pk, version), eta=eta)
+            lambda task=task, eta=eta: task.apply_async(
+                (match.pk, version, eta.isoformat()), eta=eta
+            )
         )
+
+
+def _stale(version, deadline, current_version, current_deadline) -> bool:
+    """A task is stale when the deadline it was queued for is no longer the match's (moved
+    or paused); tasks queued without their deadline fall back to the clock version."""
+    if deadline is not None:
+        return current_deadline is None or datetime.datetime.fromisoformat(deadline) != (
+            current_deadline
+        )
+    return version is not None and version != current_version
 
 
 def _require_judge(user, round_: Round) -> None:
@@ -100,7 +115,7 @@ def set_deadline(match: Match, deadline_at: datetime.datetime) -> None:
     match.deadline_remaining = None
     match.clock_version += 1
     match.save(update_fields=["deadline_at", "deadline_remaining", "clock_version"])
-    _schedule(match)
+    _schedule(match, game_deadline=False)
 
 
 def start_game_clock(match: Match, now: datetime.datetime) -> None:
@@ -112,7 +127,7 @@ def start_game_clock(match: Match, now: datetime.datetime) -> None:
         match.game_deadline_at, match.game_deadline_remaining = now + limit, None
     match.clock_version += 1
     match.save(update_fields=["game_deadline_at", "game_deadline_remaining", "clock_version"])
-    _schedule(match)
+    _schedule(match, match_deadline=False)
 
 
 # --- judges' controls -----------------------------------------------------------------
@@ -165,7 +180,7 @@ def extend_match(*, match: Match, minutes: int, reason: str, by) -> Match:
         match.deadline_remaining += extra
     match.clock_version += 1
     match.save(update_fields=["extension", "deadline_at", "deadline_remaining", "clock_version"])
-    _schedule(match)
+    _schedule(match, game_deadline=False)
     audit(
         match.round.tournament,
         by,
@@ -295,7 +310,9 @@ def resume_round(*, round_: Round, by) -> Round:
 # --- enforcement (called by the eta tasks and the sweeper) ----------------------------
 
 
-def enforce_match_deadline(match_id: int, version: int | None = None) -> str:
+def enforce_match_deadline(
+    match_id: int, version: int | None = None, deadline: str | None = None
+) -> str:
     """Call time on a match whose deadline has passed. Idempotent; returns what it did."""
     from tournaments.services import audit
 
@@ -308,7 +325,7 @@ def enforce_match_deadline(match_id: int, version: int | None = None) -> str:
         )
         if match is None:
             return "gone"
-        if version is not None and version != match.clock_version:
+        if _stale(version, deadline, match.clock_version, match.deadline_at):
             return "stale"  # the deadline moved after this task was queued
         if match.time_called_at is not None:
             return "already called"
@@ -349,7 +366,9 @@ def enforce_match_deadline(match_id: int, version: int | None = None) -> str:
     return "time called"
 
 
-def enforce_game_deadline(match_id: int, version: int | None = None) -> str:
+def enforce_game_deadline(
+    match_id: int, version: int | None = None, deadline: str | None = None
+) -> str:
     """A game passed its limit: sudden-death turns from the next turn. Idempotent."""
     from tournaments.services import audit
 
@@ -362,7 +381,7 @@ def enforce_game_deadline(match_id: int, version: int | None = None) -> str:
         )
         if match is None:
             return "gone"
-        if version is not None and version != match.clock_version:
+        if _stale(version, deadline, match.clock_version, match.game_deadline_at):
             return "stale"
         if match.status == Match.Status.CONFIRMED or match.time_called_at is not None:
             return "match over"

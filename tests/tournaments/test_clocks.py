@@ -232,3 +232,36 @@ def test_worker_killed_while_waiting_still_enforces_once_after_restart(running_r
     assert _time_called(match) == 1
     match.refresh_from_db()
     assert match.time_called_at > match.deadline_at
+
+
+def test_each_deadline_change_queues_one_task_for_that_deadline(running_round, judge, monkeypatch):
+    """A game start queues the game limit's task only: the match deadline's task queued at
+    the round start still stands (it names its deadline), so a round whose matches start
+    several games has one match-deadline task per match, not one per game, firing when
+    the round's time runs out."""
+    from tournaments import tasks
+
+    queued = []
+    for name in ("enforce_match_deadline", "enforce_game_deadline"):
+        task = getattr(tasks, name)
+        monkeypatch.setattr(
+            task, "apply_async", lambda args, eta, name=name: queued.append((name, args, eta))
+        )
+    match = _due_in(_match(running_round), 30)
+    match_task = queued[-1]
+    assert match_task[0] == "enforce_match_deadline" and match_task[2] == match.deadline_at
+    services.start_game(match=match, number=1, by=judge)
+    assert [q[0] for q in queued[1:]] == ["enforce_game_deadline"]
+    clocks.extend_match(match=match, minutes=1, reason="judge call", by=judge)
+    assert [q[0] for q in queued[2:]] == ["enforce_match_deadline"]
+    # The first match task names a deadline the extension replaced: stale. The newest
+    # one acts once its deadline is due, though a game start bumped the clock version.
+    assert clocks.enforce_match_deadline(*match_task[1]) == "stale"
+    newest = queued[-1][1]
+    Match.objects.filter(pk=match.pk).update(deadline_at=datetime.datetime.fromisoformat(newest[2]))
+    assert clocks.enforce_match_deadline(*newest) == "not due"
+    match.refresh_from_db()
+    due = db_now() - datetime.timedelta(seconds=1)
+    Match.objects.filter(pk=match.pk).update(deadline_at=due)
+    assert clocks.enforce_match_deadline(match.pk, newest[1], due.isoformat()) == "time called"
+    assert _time_called(match) == 1
