@@ -13,23 +13,22 @@ from config.env import (
     env_database,
     env_int,
     env_list,
+    env_proxy_ssl_header,
     env_str,
     env_time_zone,
     env_url,
 )
+from config.secret_key import load_or_create_secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var")))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
-DEBUG = env_bool("DEBUG", True)
-SECRET_KEY = env_str("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        from django.core.exceptions import ImproperlyConfigured
-
-        raise ImproperlyConfigured("Setting SECRET_KEY is required when DEBUG is false.")
-    SECRET_KEY = "insecure-development-key-set-SECRET_KEY-in-production"
+# Off unless asked for: the debug pages show local variables, settings and every route.
+DEBUG = env_bool("DEBUG", False)
+# From the environment in production; otherwise a per-install key generated once and
+# kept in VAR_DIR (config/secret_key.py), never a key published with the code.
+SECRET_KEY = env_str("SECRET_KEY", "") or load_or_create_secret_key(VAR_DIR)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", ["http://localhost", "http://127.0.0.1"])
 
@@ -205,6 +204,20 @@ LOGGING = {
     },
 }
 
-if not DEBUG:
-    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
-    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# --- HTTPS (docs/operations.md "Production configuration") -----------------------------
+# The zero-setup run is plain http://127.0.0.1, so nothing here is on by default: a
+# Secure cookie would never come back over http and nobody could log in. Production
+# says HTTPS=true (served over TLS, directly or by a proxy that terminates it), which
+# turns on secure cookies, the redirect to https and HSTS; each can still be set alone.
+HTTPS = env_bool("HTTPS", False)
+SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", HTTPS)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS)
+# Health probes come from inside, over plain http.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 31536000 if HTTPS else 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", HTTPS)
+SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", HTTPS)
+# Behind a TLS-terminating proxy: the header it sets to "https", e.g. X-Forwarded-Proto.
+# Only set it when the proxy always sets (or strips) that header itself.
+SECURE_PROXY_SSL_HEADER = env_proxy_ssl_header("SECURE_PROXY_SSL_HEADER")

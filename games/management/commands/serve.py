@@ -63,8 +63,8 @@ class Command(BaseCommand):
             ],
             "beat": [python, "-m", "celery", "-A", "config", "beat", "--loglevel", "INFO"],
         }
-        if settings.DEBUG:
-            call_command("collectstatic", interactive=False, verbosity=0)
+        # WhiteNoise serves var/static with DEBUG off (the default): collect it every time.
+        call_command("collectstatic", interactive=False, verbosity=0)
         processes = {
             name: subprocess.Popen(cmd, start_new_session=True) for name, cmd in commands.items()
         }
