@@ -182,6 +182,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Players, dice sets, tournaments, matches and online games of IRONDIE.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Two choice sets share the field name "kind": name each enum after its model.
+    "ENUM_NAME_OVERRIDES": {
+        "GameKindEnum": "games.models.GameSession.Kind",
+        "PenaltyKindEnum": "tournaments.models.Penalty.Kind",
+    },
 }
 
 # --- Logging: one JSON object per line on stdout ---------------------------------------

@@ -203,3 +203,81 @@ def test_server_error_page_hides_everything(monkeypatch, settings):
     body = response.content.decode()
     assert response.status_code == 500 and "Something went wrong" in body
     assert settings.CELERY_BROKER_URL not in body and "Traceback" not in body
+
+
+# The example production environment of docs/operations.md.
+PRODUCTION_ENV = {
+    "DEBUG": "false",
+    "SECRET_KEY": "p" * 20 + "r0duct10n-k3y-0f-f1fty-plus-ch4rs-2bQx9Lm",
+    "ALLOWED_HOSTS": "irondie.example.org",
+    "CSRF_TRUSTED_ORIGINS": "https://irondie.example.org",
+    "HTTPS": "true",
+    "SECURE_PROXY_SSL_HEADER": "X-Forwarded-Proto",
+    "DATABASE_URL": "postgres://irondie@db.internal.example:5432/irondie",
+    "CELERY_BROKER_URL": "redis://redis.internal.example:6379/0",
+    "REDIS_URL": "redis://redis.internal.example:6379/1",
+}
+
+
+def test_check_deploy_is_clean_for_the_production_configuration(tmp_path):
+    env = zero_setup_env(tmp_path, **PRODUCTION_ENV)
+    out = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "no issues" in out.stdout
+
+
+def test_zero_setup_defaults_still_boot_and_pass_the_plain_check(tmp_path):
+    out = subprocess.run(
+        [sys.executable, "manage.py", "check", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=zero_setup_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_production_settings_from_the_environment(tmp_path):
+    code = (
+        "import django; django.setup(); from django.conf import settings as s; "
+        "print(s.DEBUG, s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT, "
+        "s.SECURE_HSTS_SECONDS, s.SECURE_HSTS_INCLUDE_SUBDOMAINS, s.SECURE_HSTS_PRELOAD, "
+        "*s.SECURE_PROXY_SSL_HEADER)"
+    )
+    out = run_python(code, zero_setup_env(tmp_path, **PRODUCTION_ENV))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == [
+        "False",
+        "True",
+        "True",
+        "True",
+        "31536000",
+        "True",
+        "True",
+        "HTTP_X_FORWARDED_PROTO",
+        "https",
+    ]
+    bad = run_python(code, zero_setup_env(tmp_path, SECURE_PROXY_SSL_HEADER="X Forwarded: yes"))
+    assert bad.returncode != 0 and "Setting SECURE_PROXY_SSL_HEADER is malformed" in bad.stderr
+
+
+@pytest.mark.django_db
+def test_behind_a_tls_proxy_http_redirects_and_https_is_served(settings):
+    settings.SECURE_SSL_REDIRECT = True
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    settings.SECURE_HSTS_SECONDS = 31536000
+    plain = Client().get("/tournaments/")
+    assert plain.status_code == 301 and plain["Location"].startswith("https://")
+    secure = Client().get("/tournaments/", HTTP_X_FORWARDED_PROTO="https")
+    assert secure.status_code == 200
+    assert secure["Strict-Transport-Security"].startswith("max-age=31536000")
+    # Health probes come from inside over plain http and are not redirected.
+    assert Client().get("/healthz").status_code in {200, 503}

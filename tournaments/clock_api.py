@@ -12,6 +12,7 @@ from config.dbtime import db_now
 from tournaments import clocks
 from tournaments.models import Match, Round, Tournament
 from tournaments.permissions import can_judge
+from tournaments.serializers import ReasonSerializer
 
 CLOCKS_HIDDEN = "The organiser has not made the pairings public."
 
@@ -19,10 +20,6 @@ CLOCKS_HIDDEN = "The organiser has not made the pairings public."
 class ExtendSerializer(serializers.Serializer):
     minutes = serializers.IntegerField(min_value=1, max_value=60)
     reason = serializers.CharField(max_length=300)
-
-
-class ReasonSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
 
 
 def clocks_visible(request, tournament: Tournament, round_: Round) -> bool:
