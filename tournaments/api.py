@@ -9,11 +9,8 @@ Who sees what:
   tournament's publish switches are on, and never a swap that is still secret.
 """
 
-import csv
-import io
-
 from django.db.models import Count, Prefetch, Q
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, permissions, status, viewsets
@@ -21,6 +18,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 
+from config.csv_export import csv_response
 from config.dbtime import db_now
 from players.models import Player
 from players.roles import is_organiser
@@ -67,16 +65,6 @@ def _own_registration_id(request, tournament) -> int | None:
 def _require_judge(request, tournament):
     if not can_judge(request.user, tournament):
         raise PermissionDenied("Only the tournament's judges and organisers may see this.")
-
-
-def _csv_response(filename: str, header: list[str], rows) -> HttpResponse:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow(header)
-    writer.writerows(rows)
-    response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
 
 
 def _visible_rounds(tournament, *, staff: bool):
@@ -341,7 +329,7 @@ class TournamentViewSet(
             "ogw",
             "ogw_percent",
         ]
-        return _csv_response(f"standings-{tournament.pk}.csv", header, rows)
+        return csv_response(f"standings-{tournament.pk}.csv", header, rows)
 
     @extend_schema(
         request=None,
@@ -378,7 +366,7 @@ class TournamentViewSet(
                     result["score"] if result else "",
                 )
             )
-        return _csv_response(
+        return csv_response(
             f"pairings-{tournament.pk}-round-{round_.number}.csv",
             ["round", "table", "player_a", "player_b", "result"],
             rows,

@@ -1,7 +1,6 @@
 """Tournament pages: thin views over tournaments.services (writes) and
 tournaments.selectors (reads). Every list page runs a fixed number of queries."""
 
-import csv
 from functools import wraps
 
 from django.contrib import messages
@@ -9,11 +8,12 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from config.csv_export import csv_response
 from config.dbtime import db_now
 from games import services as game_services
 from players.models import Player
@@ -144,15 +144,6 @@ def _score(match) -> str:
         return ""
     drawn = f"-{match.games_drawn}" if match.games_drawn else ""
     return f"{match.games_a}-{match.games_b}{drawn}"
-
-
-def _csv_response(filename: str, header: list[str], rows) -> HttpResponse:
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    writer = csv.writer(response)
-    writer.writerow(header)
-    writer.writerows(rows)
-    return response
 
 
 def staff_post(check):
@@ -559,7 +550,7 @@ def standings_csv(request, pk):
         for r in _standings_rows(tournament)
     )
     header = ["rank", "player", "points", "record", "omw", "gwp", "ogw", "mwp", "status"]
-    return _csv_response(f"standings-{tournament.pk}.csv", header, rows)
+    return csv_response(f"standings-{tournament.pk}.csv", header, rows)
 
 
 def pairings_csv(request, pk, number):
@@ -582,7 +573,7 @@ def pairings_csv(request, pk, number):
             ]
         )
     header = ["round", "table", "player_a", "points_a", "player_b", "points_b", "result"]
-    return _csv_response(f"pairings-{tournament.pk}-round-{number}.csv", header, rows)
+    return csv_response(f"pairings-{tournament.pk}-round-{number}.csv", header, rows)
 
 
 def print_pairings(request, pk, number):
