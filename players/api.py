@@ -7,6 +7,7 @@ from rest_framework.response import Response
 from games.engines.irondie.dice import Colour, DieType
 from players import services
 from players.models import DiceSet, Player
+from players.people import PrivateUsernameField
 from players.roles import is_judge, is_organiser
 
 
@@ -17,7 +18,8 @@ class DieSerializer(serializers.Serializer):
 
 
 class PlayerSerializer(serializers.ModelSerializer):
-    user = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    # The login name is private: its owner and staff only (players/people.py).
+    user = PrivateUsernameField(allow_null=True)
 
     class Meta:
         model = Player

@@ -48,7 +48,9 @@ Status = Tournament.Status
 
 
 def _tournament(pk) -> Tournament:
-    return get_object_or_404(Tournament.objects.select_related("organiser", "head_judge"), pk=pk)
+    return get_object_or_404(
+        Tournament.objects.select_related("organiser__player", "head_judge__player"), pk=pk
+    )
 
 
 def _visible_tournament(request, pk) -> Tournament:
@@ -703,7 +705,7 @@ def _match(tournament, match_id) -> Match:
 def _history(match):
     return list(
         match.submissions.select_related(
-            "submitted_by", "confirmed_by", "submitted_for__player"
+            "submitted_by__player", "confirmed_by__player", "submitted_for__player"
         ).order_by("-number")
     )
 
@@ -742,7 +744,7 @@ def match_detail(request, pk, match_id):
                 return redirect("tournaments:results", pk=tournament.pk)
     swaps = list(
         SetSwap.objects.filter(match=match)
-        .select_related("registration__player", "recorded_by")
+        .select_related("registration__player", "recorded_by__player")
         .order_by("before_game", "created_at")
     )
     context = _roles(request, tournament)
@@ -752,7 +754,7 @@ def match_detail(request, pk, match_id):
         history=_history(match),
         games=_game_rows(match),
         swaps=swaps,
-        penalties=list(match.penalties.select_related("registration__player", "judge")),
+        penalties=list(match.penalties.select_related("registration__player", "judge__player")),
         score=_score(match),
     )
     return render(request, "tournaments/match_detail.html", context)
@@ -779,7 +781,7 @@ def penalties(request, pk):
             messages.success(request, _("Penalty recorded."))
             return redirect("tournaments:penalties", pk=tournament.pk)
     given = Penalty.objects.filter(registration__tournament=tournament).select_related(
-        "registration__player", "judge", "match__round"
+        "registration__player", "judge__player", "match__round"
     )
     context = _roles(request, tournament)
     context.update(form=form, penalties=given)
@@ -790,7 +792,7 @@ def penalties(request, pk):
 def audit_log(request, pk):
     tournament = _tournament(pk)
     _require(can_judge(request.user, tournament))
-    entries = AuditEntry.objects.filter(tournament=tournament).select_related("actor")
+    entries = AuditEntry.objects.filter(tournament=tournament).select_related("actor__player")
     action = request.GET.get("action", "").strip()
     if action:
         entries = entries.filter(action__startswith=action)
