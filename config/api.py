@@ -2,6 +2,7 @@
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import exceptions
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.views import exception_handler as drf_exception_handler
 
 
@@ -47,3 +48,14 @@ def _summary(errors: dict) -> str:
             first = first[0] if isinstance(first, list) and first else first
         parts.append(str(first) if field == "non_field_errors" else f"{field}: {first}")
     return "Invalid input. " + " ".join(parts) if parts else "Invalid input."
+
+
+class ObtainAuthTokenThrottled(ObtainAuthToken):
+    """POST /api/auth/token/ under the login throttle (config/lockout.py).
+
+    DRF wraps the request; django-axes marks the request it is given as locked out and
+    its middleware answers for it, so authentication gets Django's own request.
+    """
+
+    def get_serializer_context(self):
+        return {**super().get_serializer_context(), "request": self.request._request}

@@ -1,9 +1,9 @@
 """One router for the whole API; each app registers its viewsets here."""
 
 from django.urls import path
-from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
+from config.api import ObtainAuthTokenThrottled
 from games.api import GameViewSet, poll
 from players.api import DiceSetViewSet, PlayerViewSet
 from tournaments.api import MatchViewSet, RegistrationViewSet, RoundViewSet, TournamentViewSet
@@ -19,7 +19,7 @@ router.register("matches", MatchViewSet, basename="match")
 router.register("games", GameViewSet, basename="game")
 
 urlpatterns = [
-    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("auth/token/", ObtainAuthTokenThrottled.as_view(), name="api-token"),
     *clock_api_urls,
     # Before the router: the poll is a plain Django view (games/api.py).
     path("games/<int:pk>/poll/", poll, name="game-poll"),

@@ -101,3 +101,13 @@ def env_url(name: str, default: str, *, schemes: set[str]) -> str:
         if not parsed.hostname:
             raise _bad(name, raw, "a redis URL with a host, e.g. redis://127.0.0.1:6379/0")
     return raw
+
+
+def env_proxy_ssl_header(name: str) -> tuple[str, str] | None:
+    """A header name such as X-Forwarded-Proto -> Django's ("HTTP_X_FORWARDED_PROTO", "https")."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return None
+    if not all(part.isalnum() for part in raw.split("-")):
+        raise _bad(name, raw, "an HTTP header name such as X-Forwarded-Proto")
+    return "HTTP_" + raw.upper().replace("-", "_"), "https"

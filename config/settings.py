@@ -4,6 +4,7 @@ With nothing set it runs on the embedded defaults: SQLite in var/ and Celery's
 filesystem broker in var/, so a fresh clone needs no server.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 from django.utils.translation import gettext_lazy as _
@@ -13,23 +14,22 @@ from config.env import (
     env_database,
     env_int,
     env_list,
+    env_proxy_ssl_header,
     env_str,
     env_time_zone,
     env_url,
 )
+from config.secret_key import load_or_create_secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var")))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
-DEBUG = env_bool("DEBUG", True)
-SECRET_KEY = env_str("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        from django.core.exceptions import ImproperlyConfigured
-
-        raise ImproperlyConfigured("Setting SECRET_KEY is required when DEBUG is false.")
-    SECRET_KEY = "insecure-development-key-set-SECRET_KEY-in-production"
+# Off unless asked for: the debug pages show local variables, settings and every route.
+DEBUG = env_bool("DEBUG", False)
+# From the environment in production; otherwise a per-install key generated once and
+# kept in VAR_DIR (config/secret_key.py), never a key published with the code.
+SECRET_KEY = env_str("SECRET_KEY", "") or load_or_create_secret_key(VAR_DIR)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", ["http://localhost", "http://127.0.0.1"])
 
@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI and ReDoc served from here, not from a CDN
+    "axes",
     "players",
     "tournaments",
     "games",
@@ -59,6 +60,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: turns a locked-out login into the lockout response.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -114,6 +117,21 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Login throttling (config/lockout.py): django-axes refuses a username from an address
+# after LOGIN_FAILURE_LIMIT wrong passwords, for LOGIN_LOCKOUT_MINUTES. Attempts are rows
+# in the database, so web workers, SQLite and PostgreSQL all see the same count.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "config.lockout.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "config.lockout.client_ip"
+# Proxies in front of the web server that append the client's address to X-Forwarded-For.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "players:profile"
 LOGOUT_REDIRECT_URL = "home"
@@ -198,6 +216,11 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # Swagger UI would otherwise send the schema to the online validator at swagger.io.
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
+    # Two choice sets share the field name "kind": name each enum after its model.
+    "ENUM_NAME_OVERRIDES": {
+        "GameKindEnum": "games.models.GameSession.Kind",
+        "PenaltyKindEnum": "tournaments.models.Penalty.Kind",
+    },
 }
 
 # --- Logging: one JSON object per line on stdout ---------------------------------------
@@ -217,9 +240,25 @@ LOGGING = {
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
         "celery": {"level": LOG_LEVEL},
+        # Failures and lockouts are warnings; its INFO lines repeat on every attempt.
+        "axes": {"level": "WARNING"},
     },
 }
 
-if not DEBUG:
-    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
-    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# --- HTTPS (docs/operations.md "Production configuration") -----------------------------
+# The zero-setup run is plain http://127.0.0.1, so nothing here is on by default: a
+# Secure cookie would never come back over http and nobody could log in. Production
+# says HTTPS=true (served over TLS, directly or by a proxy that terminates it), which
+# turns on secure cookies, the redirect to https and HSTS; each can still be set alone.
+HTTPS = env_bool("HTTPS", False)
+SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", HTTPS)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS)
+# Health probes come from inside, over plain http.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 31536000 if HTTPS else 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", HTTPS)
+SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", HTTPS)
+# Behind a TLS-terminating proxy: the header it sets to "https", e.g. X-Forwarded-Proto.
+# Only set it when the proxy always sets (or strips) that header itself.
+SECURE_PROXY_SSL_HEADER = env_proxy_ssl_header("SECURE_PROXY_SSL_HEADER")

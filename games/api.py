@@ -72,7 +72,7 @@ class GameSummarySerializer(serializers.ModelSerializer):
             "created_at",
         ]
 
-    def get_players(self, session):
+    def get_players(self, session) -> list[dict]:
         return selectors.players(session, None)
 
 

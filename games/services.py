@@ -37,6 +37,7 @@ from games.engines.irondie import (
 from games.engines.irondie import apply as engine_apply
 from games.engines.irondie import result as engine_result
 from games.models import GameAction, GameSession
+from players.people import public_name
 from players.roles import is_judge
 from tournaments import services as t_services
 from tournaments.match_rules import MAX_GAMES, match_is_over
@@ -355,8 +356,8 @@ def create_demo_game(
 
 
 def _user_name(user) -> str:
-    player = getattr(user, "player", None) if user is not None else None
-    return player.display_name if player is not None else getattr(user, "username", "")
+    # The seat shows the public name, never the login name (players/people.py).
+    return public_name(user) or "Player"
 
 
 def _start(session, now, *, sets=None, sudden_death_turn=None) -> None:

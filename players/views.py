@@ -30,19 +30,24 @@ def signup(request):
                 club=form.cleaned_data["club"],
                 created_by=user,
             )
-        login(request, user)
+        # Several backends (login throttling first): name the one that checks passwords.
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome! Now register your first dice set."))
         return redirect("players:dice_sets")
     return render(request, "players/signup.html", {"form": form})
 
 
-def _own_player(request) -> Player:
-    player = Player.objects.filter(user=request.user).first()
-    if player is None:
-        player = services.create_player(
-            display_name=request.user.get_username(), user=request.user, created_by=request.user
-        )
-    return player
+def _own_player(request) -> Player | None:
+    """The signed-in user's player profile, if they have made one. Reading never creates
+    it: a GET writes nothing, and a profile is made by saving the profile form."""
+    return Player.objects.filter(user=request.user).first()
+
+
+def _profile_first(request):
+    messages.info(
+        request, _("Create your player profile first: your display name is what others see.")
+    )
+    return redirect("players:profile")
 
 
 @login_required
@@ -50,7 +55,16 @@ def profile(request):
     player = _own_player(request)
     form = ProfileForm(request.POST or None, instance=player)
     if request.method == "POST" and form.is_valid():
-        form.save()
+        if player is None:
+            services.create_player(
+                display_name=form.cleaned_data["display_name"],
+                user=request.user,
+                country=form.cleaned_data["country"],
+                club=form.cleaned_data["club"],
+                created_by=request.user,
+            )
+        else:
+            form.save()
         messages.success(request, _("Profile saved."))
         return redirect("players:profile")
     return render(request, "players/profile.html", {"form": form, "player": player})
@@ -59,7 +73,7 @@ def profile(request):
 @login_required
 def dice_sets(request):
     player = _own_player(request)
-    sets = DiceSet.objects.filter(player=player).order_by("name")
+    sets = DiceSet.objects.filter(player=player).order_by("name") if player else []
     return render(request, "players/dice_sets.html", {"player": player, "dice_sets": sets})
 
 
@@ -74,6 +88,8 @@ def _editable_set(request, pk) -> DiceSet:
 def dice_set_edit(request, pk=None):
     dice_set = _editable_set(request, pk) if pk else None
     player = dice_set.player if dice_set else _own_player(request)
+    if player is None:
+        return _profile_first(request)
     form = DiceSetForm(request.POST or None, dice_set=dice_set)
     if dice_set and dice_set.is_frozen and request.method == "POST":
         form.add_error(

@@ -81,6 +81,6 @@ def test_serve_runs_web_worker_and_beat_on_embedded_defaults_and_stops_on_ctrl_c
     finally:
         os.killpg(process.pid, signal.SIGINT)
         output, _ = process.communicate(timeout=60)
-    assert "demo logins" in output
+    assert "demo data loaded: logins" in output
     assert "Stopped web, worker and beat." in output
     assert process.returncode == 0

@@ -50,12 +50,6 @@ def test_malformed_setting_stops_start_up_naming_it(name, value):
     assert "started" not in result.stdout
 
 
-def test_secret_key_required_without_debug():
-    result = start_django(DEBUG="false")
-    assert result.returncode != 0
-    assert "SECRET_KEY is required" in result.stderr
-
-
 def test_embedded_defaults_need_no_server(tmp_path):
     code = (
         "import django; django.setup(); from django.conf import settings as s; "

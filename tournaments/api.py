@@ -9,11 +9,9 @@ Who sees what:
   tournament's publish switches are on, and never a swap that is still secret.
 """
 
-import csv
-import io
-
+from django.contrib.auth import get_user_model
 from django.db.models import Count, Prefetch, Q
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, permissions, status, viewsets
@@ -21,6 +19,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 
+from config.csv_export import csv_response
 from config.dbtime import db_now
 from players.models import Player
 from players.roles import is_organiser
@@ -69,16 +68,6 @@ def _require_judge(request, tournament):
         raise PermissionDenied("Only the tournament's judges and organisers may see this.")
 
 
-def _csv_response(filename: str, header: list[str], rows) -> HttpResponse:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow(header)
-    writer.writerows(rows)
-    response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
 def _visible_rounds(tournament, *, staff: bool):
     rounds = tournament.rounds.all()
     if not staff:
@@ -103,8 +92,10 @@ class TournamentViewSet(
     def get_queryset(self):
         user = self.request.user
         queryset = (
-            Tournament.objects.select_related("organiser", "head_judge")
-            .prefetch_related("floor_judges")
+            Tournament.objects.select_related("organiser__player", "head_judge__player")
+            .prefetch_related(
+                Prefetch("floor_judges", queryset=get_user_model().objects.select_related("player"))
+            )
             .annotate(player_count=Count("registrations", filter=Q(registrations__dropped=False)))
             .order_by("-date", "name", "id")
         )
@@ -341,7 +332,7 @@ class TournamentViewSet(
             "ogw",
             "ogw_percent",
         ]
-        return _csv_response(f"standings-{tournament.pk}.csv", header, rows)
+        return csv_response(f"standings-{tournament.pk}.csv", header, rows)
 
     @extend_schema(
         request=None,
@@ -378,7 +369,7 @@ class TournamentViewSet(
                     result["score"] if result else "",
                 )
             )
-        return _csv_response(
+        return csv_response(
             f"pairings-{tournament.pk}-round-{round_.number}.csv",
             ["round", "table", "player_a", "player_b", "result"],
             rows,
@@ -443,11 +434,13 @@ class TournamentViewSet(
         _require_judge(request, tournament)
         queryset = (
             AuditEntry.objects.filter(tournament=tournament)
-            .select_related("actor")
+            .select_related("actor__player")
             .order_by("-created_at", "-id")
         )
         page = self.paginate_queryset(queryset)
-        return self.get_paginated_response(s.AuditSerializer(page, many=True).data)
+        return self.get_paginated_response(
+            s.AuditSerializer(page, many=True, context={"request": request}).data
+        )
 
     @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
     @action(detail=True, methods=["get"])
@@ -464,7 +457,7 @@ class TournamentViewSet(
             queryset=ResultSubmission.objects.filter(
                 status__in=[ResultSubmission.Status.PENDING, ResultSubmission.Status.REJECTED]
             )
-            .select_related("submitted_by", "confirmed_by")
+            .select_related("submitted_by__player", "confirmed_by__player")
             .order_by("number"),
             to_attr="open_submissions",
         )
@@ -479,7 +472,9 @@ class TournamentViewSet(
         now = db_now()
         for match in matches:
             data = s.match_data(match, show_results=True, now=now)
-            data["submissions"] = s.SubmissionSerializer(match.open_submissions, many=True).data
+            data["submissions"] = s.SubmissionSerializer(
+                match.open_submissions, many=True, context={"request": request}
+            ).data
             results.append(data)
         return Response({"round": round_.number, "results": results})
 
@@ -490,9 +485,9 @@ class TournamentViewSet(
         tournament = self.tournament()
         _require_judge(request, tournament)
         queryset = Penalty.objects.filter(registration__tournament=tournament).select_related(
-            "judge", "registration__player"
+            "judge__player", "registration__player"
         )
-        return Response(s.PenaltySerializer(queryset, many=True).data)
+        return Response(s.PenaltySerializer(queryset, many=True, context={"request": request}).data)
 
 
 def _valid(serializer_class, request, **kwargs):
@@ -700,7 +695,10 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
             note=data["note"],
             expected_version=data.get("expected_version"),
         )
-        return Response(s.SubmissionSerializer(submission).data, status=status.HTTP_201_CREATED)
+        return Response(
+            s.SubmissionSerializer(submission, context={"request": request}).data,
+            status=status.HTTP_201_CREATED,
+        )
 
     def _pending_submission(self, match, data) -> ResultSubmission:
         pending = match.submissions.filter(status=ResultSubmission.Status.PENDING)
@@ -723,7 +721,7 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         submission = services.confirm_result(
             submission=self._pending_submission(match, data), by=request.user
         )
-        return Response(s.SubmissionSerializer(submission).data)
+        return Response(s.SubmissionSerializer(submission, context={"request": request}).data)
 
     @extend_schema(request=s.SubmissionChoiceSerializer, responses=s.SubmissionSerializer)
     @action(detail=True, methods=["post"])
@@ -734,7 +732,7 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         submission = services.reject_result(
             submission=self._pending_submission(match, data), by=request.user, note=data["note"]
         )
-        return Response(s.SubmissionSerializer(submission).data)
+        return Response(s.SubmissionSerializer(submission, context={"request": request}).data)
 
     @extend_schema(request=None, responses=s.SubmissionSerializer(many=True))
     @action(detail=True, methods=["get"])
@@ -744,10 +742,12 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         judge, player = self._roles(match)
         if not judge and player is None:
             raise PermissionDenied("Only the two players and the judges see the result history.")
-        queryset = match.submissions.select_related("submitted_by", "confirmed_by").order_by(
-            "number"
+        queryset = match.submissions.select_related(
+            "submitted_by__player", "confirmed_by__player"
+        ).order_by("number")
+        return Response(
+            s.SubmissionSerializer(queryset, many=True, context={"request": request}).data
         )
-        return Response(s.SubmissionSerializer(queryset, many=True).data)
 
     # games and swaps -------------------------------------------------------------------
 
@@ -798,12 +798,15 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
                 swap_in=data["swap_in"],
                 by=request.user,
             )
-            return Response(s.SwapSerializer(swap).data, status=status.HTTP_201_CREATED)
+            return Response(
+                s.SwapSerializer(swap, context={"request": request}).data,
+                status=status.HTTP_201_CREATED,
+            )
         if not judge and player is None:
             self._visible_match()  # the public: only once pairings are visible
         swaps = (
             SetSwap.objects.filter(match=match)
-            .select_related("recorded_by")
+            .select_related("recorded_by__player")
             .order_by("before_game", "created_at", "id")
         )
         visible = []
@@ -815,7 +818,7 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
             )
             if judge or own or revealed:
                 visible.append(swap)
-        return Response(s.SwapSerializer(visible, many=True).data)
+        return Response(s.SwapSerializer(visible, many=True, context={"request": request}).data)
 
     # penalties -------------------------------------------------------------------------
 
@@ -841,9 +844,12 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
                 by=request.user,
                 match=match,
             )
-            penalty = Penalty.objects.select_related("judge", "registration__player").get(
+            penalty = Penalty.objects.select_related("judge__player", "registration__player").get(
                 pk=penalty.pk
             )
-            return Response(s.PenaltySerializer(penalty).data, status=status.HTTP_201_CREATED)
-        queryset = match.penalties.select_related("judge", "registration__player")
-        return Response(s.PenaltySerializer(queryset, many=True).data)
+            return Response(
+                s.PenaltySerializer(penalty, context={"request": request}).data,
+                status=status.HTTP_201_CREATED,
+            )
+        queryset = match.penalties.select_related("judge__player", "registration__player")
+        return Response(s.PenaltySerializer(queryset, many=True, context={"request": request}).data)

@@ -12,6 +12,7 @@ from config.dbtime import db_now
 from tournaments import clocks
 from tournaments.models import Match, Round, Tournament
 from tournaments.permissions import can_judge
+from tournaments.serializers import ReasonSerializer
 
 CLOCKS_HIDDEN = "The organiser has not made the pairings public."
 
@@ -27,10 +28,6 @@ class ExtendSerializer(serializers.Serializer):
         help_text="1-60 minutes; at most 120 in all for one match.",
     )
     reason = serializers.CharField(max_length=300)
-
-
-class ReasonSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
 
 
 def clocks_visible(request, tournament: Tournament, round_: Round) -> bool:

@@ -9,6 +9,7 @@ from rest_framework import serializers
 from config.dbtime import db_now
 from players.api import DieSerializer
 from players.models import DiceSet, Player
+from players.people import PersonField, person_label
 from tournaments.clocks import match_clock, round_clock
 from tournaments.models import (
     SETTING_BOUNDS,
@@ -27,10 +28,6 @@ from tournaments.standings import format_percentage
 User = get_user_model()
 
 
-def _username(user):
-    return user.username if user is not None else None
-
-
 # --- tournaments ----------------------------------------------------------------------
 
 
@@ -46,12 +43,13 @@ def _bounded(setting: str) -> dict:
 
 
 class TournamentSerializer(serializers.ModelSerializer):
-    organiser = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    # People are named by players/people.py: login names to staff, display names to others.
+    organiser = PersonField()
     head_judge = serializers.PrimaryKeyRelatedField(
         queryset=User.objects.all(), required=False, allow_null=True
     )
     head_judge_username = serializers.SerializerMethodField()
-    floor_judges = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
+    floor_judges = serializers.SerializerMethodField()
     floor_judge_ids = serializers.PrimaryKeyRelatedField(
         queryset=User.objects.all(),
         many=True,
@@ -91,7 +89,14 @@ class TournamentSerializer(serializers.ModelSerializer):
         extra_kwargs = {setting: _bounded(setting) for setting in SETTING_BOUNDS}
 
     def get_head_judge_username(self, obj) -> str | None:
-        return _username(obj.head_judge)
+        return person_label(obj.head_judge, self._viewer())
+
+    def get_floor_judges(self, obj) -> list[str | None]:
+        viewer = self._viewer()
+        return [person_label(judge, viewer) for judge in obj.floor_judges.all()]
+
+    def _viewer(self):
+        return getattr(self.context.get("request"), "user", None)
 
 
 class StatusChangeSerializer(serializers.Serializer):
@@ -341,8 +346,8 @@ class SubmissionChoiceSerializer(serializers.Serializer):
 
 
 class SubmissionSerializer(serializers.ModelSerializer):
-    submitted_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
-    confirmed_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    submitted_by = PersonField()
+    confirmed_by = PersonField()
 
     class Meta:
         model = ResultSubmission
@@ -390,7 +395,7 @@ class SwapSerializer(serializers.ModelSerializer):
     swapped_in = DieSerializer(many=True, read_only=True)
     playing_after = DieSerializer(many=True, read_only=True)
     additional_after = DieSerializer(many=True, read_only=True)
-    recorded_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    recorded_by = PersonField()
 
     class Meta:
         model = SetSwap
@@ -417,7 +422,7 @@ class PenaltyInSerializer(serializers.Serializer):
 
 
 class PenaltySerializer(serializers.ModelSerializer):
-    judge = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    judge = PersonField()
     player = serializers.CharField(source="registration.player.display_name", read_only=True)
 
     class Meta:
@@ -427,7 +432,7 @@ class PenaltySerializer(serializers.ModelSerializer):
 
 
 class AuditSerializer(serializers.ModelSerializer):
-    actor = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    actor = PersonField()
 
     class Meta:
         model = AuditEntry

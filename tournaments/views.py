@@ -1,7 +1,6 @@
 """Tournament pages: thin views over tournaments.services (writes) and
 tournaments.selectors (reads). Every list page runs a fixed number of queries."""
 
-import csv
 from functools import wraps
 
 from django.contrib import messages
@@ -9,11 +8,12 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from config.csv_export import csv_response
 from config.dbtime import db_now
 from games import services as game_services
 from players.models import Player
@@ -49,7 +49,9 @@ Status = Tournament.Status
 
 
 def _tournament(pk) -> Tournament:
-    return get_object_or_404(Tournament.objects.select_related("organiser", "head_judge"), pk=pk)
+    return get_object_or_404(
+        Tournament.objects.select_related("organiser__player", "head_judge__player"), pk=pk
+    )
 
 
 def _visible_tournament(request, pk) -> Tournament:
@@ -145,15 +147,6 @@ def _score(match) -> str:
         return ""
     drawn = f"-{match.games_drawn}" if match.games_drawn else ""
     return f"{match.games_a}-{match.games_b}{drawn}"
-
-
-def _csv_response(filename: str, header: list[str], rows) -> HttpResponse:
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    writer = csv.writer(response)
-    writer.writerow(header)
-    writer.writerows(rows)
-    return response
 
 
 def staff_post(check):
@@ -560,7 +553,7 @@ def standings_csv(request, pk):
         for r in _standings_rows(tournament)
     )
     header = ["rank", "player", "points", "record", "omw", "gwp", "ogw", "mwp", "status"]
-    return _csv_response(f"standings-{tournament.pk}.csv", header, rows)
+    return csv_response(f"standings-{tournament.pk}.csv", header, rows)
 
 
 def pairings_csv(request, pk, number):
@@ -583,7 +576,7 @@ def pairings_csv(request, pk, number):
             ]
         )
     header = ["round", "table", "player_a", "points_a", "player_b", "points_b", "result"]
-    return _csv_response(f"pairings-{tournament.pk}-round-{number}.csv", header, rows)
+    return csv_response(f"pairings-{tournament.pk}-round-{number}.csv", header, rows)
 
 
 def print_pairings(request, pk, number):
@@ -713,7 +706,7 @@ def _match(tournament, match_id) -> Match:
 def _history(match):
     return list(
         match.submissions.select_related(
-            "submitted_by", "confirmed_by", "submitted_for__player"
+            "submitted_by__player", "confirmed_by__player", "submitted_for__player"
         ).order_by("-number")
     )
 
@@ -752,7 +745,7 @@ def match_detail(request, pk, match_id):
                 return redirect("tournaments:results", pk=tournament.pk)
     swaps = list(
         SetSwap.objects.filter(match=match)
-        .select_related("registration__player", "recorded_by")
+        .select_related("registration__player", "recorded_by__player")
         .order_by("before_game", "created_at")
     )
     context = _roles(request, tournament)
@@ -762,7 +755,7 @@ def match_detail(request, pk, match_id):
         history=_history(match),
         games=_game_rows(match),
         swaps=swaps,
-        penalties=list(match.penalties.select_related("registration__player", "judge")),
+        penalties=list(match.penalties.select_related("registration__player", "judge__player")),
         score=_score(match),
     )
     return render(request, "tournaments/match_detail.html", context)
@@ -789,7 +782,7 @@ def penalties(request, pk):
             messages.success(request, _("Penalty recorded."))
             return redirect("tournaments:penalties", pk=tournament.pk)
     given = Penalty.objects.filter(registration__tournament=tournament).select_related(
-        "registration__player", "judge", "match__round"
+        "registration__player", "judge__player", "match__round"
     )
     context = _roles(request, tournament)
     context.update(form=form, penalties=given)
@@ -800,7 +793,7 @@ def penalties(request, pk):
 def audit_log(request, pk):
     tournament = _tournament(pk)
     _require(can_judge(request.user, tournament))
-    entries = AuditEntry.objects.filter(tournament=tournament).select_related("actor")
+    entries = AuditEntry.objects.filter(tournament=tournament).select_related("actor__player")
     action = request.GET.get("action", "").strip()
     if action:
         entries = entries.filter(action__startswith=action)

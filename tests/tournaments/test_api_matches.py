@@ -179,7 +179,10 @@ def test_result_history_for_judges_and_the_two_players_only(event):
         assert history.status_code == 200
         versions = history.json()
         assert [v["number"] for v in versions] == [1, 2]
-        assert versions[0]["submitted_by"] == event["users"]["a"].username
+        # Login names go to their owner and staff; the opponent sees the display name.
+        reporter = event["users"]["a"]
+        expected = reporter.player.display_name if who == "b" else reporter.username
+        assert versions[0]["submitted_by"] == expected
         assert [v["status"] for v in versions] == ["superseded", "confirmed"]
     for who in ("other", "stranger", "anonymous"):
         assert client(event, who).get(url(match, "results/")).status_code in (401, 403)

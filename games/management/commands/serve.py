@@ -63,8 +63,8 @@ class Command(BaseCommand):
             ],
             "beat": [python, "-m", "celery", "-A", "config", "beat", "--loglevel", "INFO"],
         }
-        if settings.DEBUG:
-            call_command("collectstatic", interactive=False, verbosity=0)
+        # WhiteNoise serves var/static with DEBUG off (the default): collect it every time.
+        call_command("collectstatic", interactive=False, verbosity=0)
         processes = {
             name: subprocess.Popen(cmd, start_new_session=True) for name, cmd in commands.items()
         }
@@ -72,7 +72,7 @@ class Command(BaseCommand):
             self.style.SUCCESS(
                 f"\nIRONDIE is running at http://{host}:{port}/\n"
                 f"  admin http://{host}:{port}/admin/   API docs http://{host}:{port}/api/docs/\n"
-                f"  demo logins (password {DEMO_PASSWORD}): organiser, judge, admin, player1 .. player16\n"
+                f"  {self._accounts_line(no_demo)}\n"
                 "Press Ctrl-C to stop web, worker and beat.\n"
             )
         )
@@ -108,3 +108,12 @@ class Command(BaseCommand):
             self.stdout.write("Stopped web, worker and beat.")
         if exit_code:
             raise SystemExit(exit_code)
+
+    def _accounts_line(self, no_demo: bool) -> str:
+        """Who can log in: the demo superuser `admin` exists only with the demo data."""
+        if not no_demo:
+            return (
+                f"demo data loaded: logins (password {DEMO_PASSWORD}) organiser, judge, "
+                "admin (superuser), player1 .. player16"
+            )
+        return "no demo data: create an account with `python manage.py createsuperuser`"
