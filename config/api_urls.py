@@ -1,8 +1,9 @@
 """One router for the whole API; each app registers its viewsets here."""
 
 from django.urls import path
-from rest_framework.authtoken.views import obtain_auth_token
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.routers import DefaultRouter
+from rest_framework.settings import api_settings
 
 from games.api import GameViewSet, poll
 from players.api import DiceSetViewSet, PlayerViewSet
@@ -19,7 +20,12 @@ router.register("matches", MatchViewSet, basename="match")
 router.register("games", GameViewSet, basename="game")
 
 urlpatterns = [
-    path("auth/token/", obtain_auth_token, name="api-token"),
+    # DRF's token view names its own parsers; it gets the API's (nesting limit, no NUL).
+    path(
+        "auth/token/",
+        ObtainAuthToken.as_view(parser_classes=api_settings.DEFAULT_PARSER_CLASSES),
+        name="api-token",
+    ),
     *clock_api_urls,
     # Before the router: the poll is a plain Django view (games/api.py).
     path("games/<int:pk>/poll/", poll, name="game-poll"),

@@ -20,6 +20,7 @@ from rest_framework.exceptions import ValidationError as ApiValidationError
 from rest_framework.response import Response
 
 from config.dbtime import db_now
+from config.params import int_param
 from games import selectors, services
 from games.models import GameSession
 from players.demo import random_valid_set
@@ -91,9 +92,14 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
 
     def get_queryset(self):
         queryset = selectors.session_queryset().order_by("-created_at", "-id")
-        if match := self.request.query_params.get("match"):
+        params = self.request.query_params
+        if (match := int_param(params, "match", min_value=1)) is not None:
             queryset = queryset.filter(match_id=match)
-        if status_ := self.request.query_params.get("status"):
+        if status_ := params.get("status"):
+            if status_ not in GameSession.Status.values:
+                raise ApiValidationError(
+                    {"status": [f"Choose one of {', '.join(GameSession.Status.values)}."]}
+                )
             queryset = queryset.filter(status=status_)
         if self.request.query_params.get("mine") and self.request.user.is_authenticated:
             user = self.request.user

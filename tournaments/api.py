@@ -22,6 +22,7 @@ from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 
 from config.dbtime import db_now
+from config.params import int_param
 from players.models import Player
 from players.roles import is_organiser
 from tournaments import selectors, services
@@ -356,11 +357,9 @@ class TournamentViewSet(
         if not staff and not tournament.publish_pairings:
             raise Http404(PAIRINGS_HIDDEN)
         rounds = tournament.rounds.all() if staff else tournament.rounds.exclude(status="draft")
-        number = request.query_params.get("round")
+        number = int_param(request.query_params, "round", min_value=1)
         if number is not None:
-            if not number.isdigit():
-                raise ValidationError({"round": ["Give a round number."]})
-            round_ = rounds.filter(number=int(number)).first()
+            round_ = rounds.filter(number=number).first()
         else:
             round_ = rounds.order_by("-number").first()
         if round_ is None:

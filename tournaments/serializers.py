@@ -20,7 +20,7 @@ from tournaments.models import (
     SetSwap,
     Tournament,
 )
-from tournaments.standings import format_percentage
+from tournaments.standings import Tiebreaker, format_percentage, tiebreaker_order_errors
 
 User = get_user_model()
 
@@ -47,6 +47,13 @@ class TournamentSerializer(serializers.ModelSerializer):
         help_text="User ids of the floor judges (replaces the list).",
     )
     players = serializers.IntegerField(source="player_count", read_only=True, default=None)
+    tiebreakers = serializers.ListField(
+        child=serializers.ChoiceField(choices=[t.value for t in Tiebreaker]),
+        required=False,
+        max_length=len(Tiebreaker),
+        help_text="The ranking order, each name at most once; "
+        "empty: match_points, opponents_match_win, game_win, opponents_game_win.",
+    )
 
     class Meta:
         model = Tournament
@@ -75,6 +82,11 @@ class TournamentSerializer(serializers.ModelSerializer):
             "created_at",
         ]
         read_only_fields = ["id", "organiser", "status", "created_at", "floor_judges"]
+
+    def validate_tiebreakers(self, value):
+        if errors := tiebreaker_order_errors(value):
+            raise serializers.ValidationError(errors)
+        return value
 
     def get_head_judge_username(self, obj) -> str | None:
         return _username(obj.head_judge)

@@ -21,12 +21,14 @@ from players.roles import is_organiser
 from tournaments import clocks, selectors, services
 from tournaments.forms import (
     PenaltyForm,
+    ReasonForm,
     RegisterForm,
     RejectForm,
     ResultForm,
     SwapDiceForm,
     SwapPlayersForm,
     TournamentForm,
+    form_error_text,
 )
 from tournaments.models import (
     AuditEntry,
@@ -365,7 +367,11 @@ def registration_action(request, pk, registration_id, action):
         tournament=tournament,
     )
     registration.tournament = tournament
-    user, reason = request.user, request.POST.get("reason", "")
+    form = ReasonForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, form_error_text(form))
+        return _after_registration_action(request, tournament)
+    user, reason = request.user, form.cleaned_data["reason"]
     name = registration.player.display_name
     actions = {
         "check_in": (
@@ -389,7 +395,11 @@ def registration_action(request, pk, registration_id, action):
         raise Http404
     call, message = actions[action]
     _run(request, call, message % {"name": name})
-    if can_judge(user, tournament):
+    return _after_registration_action(request, tournament)
+
+
+def _after_registration_action(request, tournament):
+    if can_judge(request.user, tournament):
         return redirect("tournaments:console", pk=tournament.pk)
     return redirect("tournaments:home", pk=tournament.pk)
 
