@@ -1,5 +1,6 @@
 """One router for the whole API; each app registers its viewsets here."""
 
+from django.http import JsonResponse
 from django.urls import path
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.routers import DefaultRouter
@@ -18,6 +19,13 @@ router.register("registrations", RegistrationViewSet, basename="registration")
 router.register("rounds", RoundViewSet, basename="round")
 router.register("matches", MatchViewSet, basename="match")
 router.register("games", GameViewSet, basename="game")
+
+
+def not_found(request):
+    """An address under /api/ that names nothing (e.g. /api/rounds/abc/) answers in the
+    API's JSON error format, not with the site's HTML page."""
+    return JsonResponse({"detail": "Not found: no API address matches this path."}, status=404)
+
 
 urlpatterns = [
     # DRF's token view names its own parsers; it gets the API's (nesting limit, no NUL).

@@ -189,6 +189,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Players, dice sets, tournaments, matches and online games of IRONDIE.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.schema.document_error_responses",
+    ],
 }
 
 # --- Logging: one JSON object per line on stdout ---------------------------------------

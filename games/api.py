@@ -12,7 +12,7 @@ from django.http import Http404, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
@@ -55,6 +55,13 @@ class PauseSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
 
 
+class GameSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    bot = serializers.CharField(allow_null=True)
+    you = serializers.BooleanField()
+
+
 class GameSummarySerializer(serializers.ModelSerializer):
     players = serializers.SerializerMethodField()
 
@@ -73,6 +80,7 @@ class GameSummarySerializer(serializers.ModelSerializer):
             "created_at",
         ]
 
+    @extend_schema_field(GameSeatSerializer(many=True))
     def get_players(self, session):
         return selectors.players(session, None)
 

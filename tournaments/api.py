@@ -198,7 +198,7 @@ class TournamentViewSet(
     @extend_schema(
         methods=["post"], request=s.RegisterSerializer, responses={201: s.RegistrationSerializer}
     )
-    @action(detail=True, methods=["get", "post"])
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
     def registrations(self, request, pk=None):
         """GET: everyone registered with the registered sets (the set reveal; never the
         swaps made since). POST: a player registers with one of their dice sets;
@@ -483,7 +483,7 @@ class TournamentViewSet(
         return Response({"round": round_.number, "results": results})
 
     @extend_schema(request=None, responses=s.PenaltySerializer(many=True))
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None)
     def penalties(self, request, pk=None):
         """Every penalty of the tournament (judges and organisers)."""
         tournament = self.tournament()
@@ -736,7 +736,7 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         return Response(s.SubmissionSerializer(submission).data)
 
     @extend_schema(request=None, responses=s.SubmissionSerializer(many=True))
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None)
     def results(self, request, pk=None):
         """Every version of the result (who, when, what): judges and the two players."""
         match = self.get_object()
@@ -762,7 +762,7 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     @extend_schema(
         methods=["post"], request=s.RecordSwapSerializer, responses={201: s.SwapSerializer}
     )
-    @action(detail=True, methods=["get", "post"])
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
     def swaps(self, request, pk=None):
         """GET: the swap history as the viewer may see it: a player sees all their own
         swaps, the opponent and the public a swap only once the game it was made for has
@@ -812,7 +812,7 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     @extend_schema(
         methods=["post"], request=s.PenaltyInSerializer, responses={201: s.PenaltySerializer}
     )
-    @action(detail=True, methods=["get", "post"])
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
     def penalties(self, request, pk=None):
         """Judges: give a penalty to one of the two players (warning, game_loss,
         match_loss, disqualification) or list this match's penalties."""

@@ -307,8 +307,15 @@ class SubmissionChoiceSerializer(serializers.Serializer):
 
 
 class SubmissionSerializer(serializers.ModelSerializer):
-    submitted_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
-    confirmed_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    submitted_by = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True
+    )
+    confirmed_by = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True
+    )
+    conceded_by = serializers.ChoiceField(
+        choices=[("a", "A"), ("b", "B")], allow_blank=True, read_only=True
+    )
 
     class Meta:
         model = ResultSubmission

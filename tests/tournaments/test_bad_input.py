@@ -288,3 +288,11 @@ def test_unexpected_errors_are_a_500_without_internals(organiser, monkeypatch, c
     body = json.dumps(response.json())
     assert "secret" not in body and "SELECT" not in body and "nothing was changed" in body
     assert any("secret internals" in (r.exc_text or str(r.exc_info)) for r in caplog.records)
+
+
+def test_an_api_address_that_names_nothing_is_a_json_404(api):
+    response = api.get("/api/rounds/2.69e-272/")
+    assert response.status_code == 404 and response["Content-Type"] == "application/json"
+    assert "no API address" in response.json()["detail"]
+    assert api.get("/api/schema/").status_code == 200
+    assert api.get("/api/players").status_code == 301  # a missing slash is still added
