@@ -161,6 +161,45 @@ def _cases(operation, mode, ids):
     return st.one_of(generated, named)
 
 
+class Tally:
+    def __init__(self):
+        self.cases = 0
+        self.statuses: Counter = Counter()
+        self.failures: dict[tuple, str] = {}
+        self.unsatisfiable: set[tuple] = set()
+
+
+def _fuzz(operation, mode, role, headers, ids, tally):
+    """One Hypothesis run: ``EXAMPLES`` generated cases of one operation, mode and role.
+    Failures are collected (not raised), so every operation is tried in one test."""
+    checks = CHECKS if mode == GenerationMode.POSITIVE else NEGATIVE_CHECKS
+
+    @seed(SEED)
+    @settings(
+        max_examples=EXAMPLES,
+        deadline=None,
+        database=None,
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(case=_cases(operation, mode, ids))
+    def run(case):
+        tally.cases += 1
+        response = case.call(headers=headers)
+        tally.statuses[response.status_code // 100] += 1
+        try:
+            case.validate_response(response, checks=checks, headers=headers)
+        except (AssertionError, FailureGroup) as exc:
+            key = (role, operation.label, mode.value, response.status_code)
+            tally.failures.setdefault(key, _first_lines(exc, case))
+
+    try:
+        run()
+    except Unsatisfiable:
+        # Nothing to make invalid (no parameters, no body): nothing to test.
+        tally.unsatisfiable.add((operation.label, mode.value))
+
+
 def test_api_fuzz(world, keep_connection):
     ids, users = world
     schema = schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application())
@@ -170,51 +209,21 @@ def test_api_fuzz(world, keep_connection):
         else {}
         for role, user in users.items()
     }
-    statuses: Counter = Counter()
-    failures: dict[tuple, str] = {}
-    cases_run = 0
-    unsatisfiable: set[tuple] = set()
     operations = [result.ok() for result in schema.get_all_operations()]
     assert len(operations) > 50
-
+    tally = Tally()
     for role, role_headers in headers.items():
         for operation in operations:
             for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
-                checks = CHECKS if mode == GenerationMode.POSITIVE else NEGATIVE_CHECKS
-
-                @settings(
-                    max_examples=EXAMPLES,
-                    deadline=None,
-                    database=None,
-                    derandomize=False,
-                    phases=[Phase.explicit, Phase.generate],
-                    suppress_health_check=list(HealthCheck),
-                )
-                @given(case=_cases(operation, mode, ids))
-                def run(case):
-                    nonlocal cases_run
-                    cases_run += 1
-                    response = case.call(headers=role_headers)
-                    statuses[response.status_code // 100] += 1
-                    try:
-                        case.validate_response(response, checks=checks, headers=role_headers)
-                    except (AssertionError, FailureGroup) as exc:
-                        key = (role, operation.label, mode.value, response.status_code)
-                        failures.setdefault(key, _first_lines(exc, case))
-
-                try:
-                    seed(SEED)(run)()
-                except Unsatisfiable:
-                    # Nothing to make invalid (no parameters, no body): nothing to test.
-                    unsatisfiable.add((operation.label, mode.value))
-
+                _fuzz(operation, mode, role, role_headers, ids, tally)
     print(
-        f"\nAPI fuzz: {cases_run} cases over {len(operations)} operations x {len(headers)} "
-        f"roles; responses by class: {dict(sorted(statuses.items()))}; 5xx: {statuses[5]}; "
-        f"failures: {len(failures)}; no invalid case possible: {len(unsatisfiable)}"
+        f"\nAPI fuzz: {tally.cases} cases over {len(operations)} operations x {len(headers)} "
+        f"roles; responses by class: {dict(sorted(tally.statuses.items()))}; "
+        f"5xx: {tally.statuses[5]}; failures: {len(tally.failures)}; "
+        f"no invalid case possible: {len(tally.unsatisfiable)}"
     )
-    report = "\n\n".join(f"{key}:\n{text}" for key, text in sorted(failures.items()))
-    assert not failures, f"{len(failures)} kinds of failure:\n\n{report}"
+    report = "\n\n".join(f"{key}:\n{text}" for key, text in sorted(tally.failures.items()))
+    assert not tally.failures, f"{len(tally.failures)} kinds of failure:\n\n{report}"
 
 
 def _first_lines(exc, case, limit=14) -> str:

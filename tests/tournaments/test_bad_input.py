@@ -296,3 +296,13 @@ def test_an_api_address_that_names_nothing_is_a_json_404(api):
     assert "no API address" in response.json()["detail"]
     assert api.get("/api/schema/").status_code == 200
     assert api.get("/api/players").status_code == 301  # a missing slash is still added
+
+
+def test_a_write_to_an_api_address_that_names_nothing_is_a_json_404(organiser):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(organiser)
+    for method in (client.post, client.delete):
+        response = method("/api/players/-1.5e-167/")
+        assert response.status_code == 404 and response["Content-Type"] == "application/json"
