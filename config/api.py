@@ -1,9 +1,21 @@
 """API conventions shared by every app: the JSON error format."""
 
+import logging
+
+from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
-from rest_framework import exceptions
+from rest_framework import exceptions, status
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
+
+logger = logging.getLogger("irondie.api")
+
+INTERNAL_ERROR = (
+    "Something went wrong on the server; nothing was changed. "
+    "The error has been logged; please try again or tell the organisers."
+)
 
 
 def exception_handler(exc, context):
@@ -19,9 +31,12 @@ def exception_handler(exc, context):
         exc = exceptions.ValidationError(
             exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
         )
+    if isinstance(exc, ObjectDoesNotExist):
+        # A row read by id inside a service vanished (deleted by a concurrent request).
+        exc = exceptions.NotFound("That no longer exists: it was changed or deleted meanwhile.")
     response = drf_exception_handler(exc, context)
     if response is None:
-        return None
+        return _internal_error(exc, context)
     if isinstance(exc, exceptions.ValidationError):
         errors = (
             response.data
@@ -37,6 +52,23 @@ def exception_handler(exc, context):
     elif isinstance(response.data, dict) and "detail" in response.data:
         response.data = {"detail": str(response.data["detail"])}
     return response
+
+
+def _internal_error(exc, context) -> Response:
+    """An exception nobody expected: logged with its traceback, answered as a 500 that
+    shows no internals (no exception text, no SQL), and the transaction rolled back."""
+    request = context.get("request")
+    logger.error(
+        "Unhandled exception in an API view",
+        exc_info=(type(exc), exc, exc.__traceback__),
+        extra={
+            "method": getattr(request, "method", None),
+            "path": getattr(request, "path", None),
+            "view": type(context.get("view")).__name__,
+        },
+    )
+    set_rollback()
+    return Response({"detail": INTERNAL_ERROR}, status=status.HTTP_500_INTERNAL_SERVER_ERROR)
 
 
 def _summary(errors: dict) -> str:

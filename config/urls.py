@@ -1,9 +1,10 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView
 
 from config.api_docs import RedocView, SwaggerView
+from config.api_urls import not_found as api_not_found
 from config.health import healthz
 
 urlpatterns = [
@@ -16,6 +17,9 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/redoc/", RedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    # Last of /api/: paths ending in a slash only, so CommonMiddleware still adds a
+    # missing slash to a real address.
+    re_path(r"^api/.*/$", api_not_found),
     path("tournaments/", include("tournaments.urls")),
     path("games/", include("games.urls")),
     path("tournaments/", include("tournaments.clock_urls")),

@@ -12,7 +12,7 @@ from django.http import Http404, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
@@ -20,6 +20,7 @@ from rest_framework.exceptions import ValidationError as ApiValidationError
 from rest_framework.response import Response
 
 from config.dbtime import db_now
+from config.params import int_param
 from games import selectors, services
 from games.models import GameSession
 from players.demo import random_valid_set
@@ -54,6 +55,13 @@ class PauseSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
 
 
+class GameSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    bot = serializers.CharField(allow_null=True)
+    you = serializers.BooleanField()
+
+
 class GameSummarySerializer(serializers.ModelSerializer):
     players = serializers.SerializerMethodField()
 
@@ -72,6 +80,7 @@ class GameSummarySerializer(serializers.ModelSerializer):
             "created_at",
         ]
 
+    @extend_schema_field(GameSeatSerializer(many=True))
     def get_players(self, session) -> list[dict]:
         return selectors.players(session, None)
 
@@ -91,9 +100,14 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
 
     def get_queryset(self):
         queryset = selectors.session_queryset().order_by("-created_at", "-id")
-        if match := self.request.query_params.get("match"):
+        params = self.request.query_params
+        if (match := int_param(params, "match", min_value=1)) is not None:
             queryset = queryset.filter(match_id=match)
-        if status_ := self.request.query_params.get("status"):
+        if status_ := params.get("status"):
+            if status_ not in GameSession.Status.values:
+                raise ApiValidationError(
+                    {"status": [f"Choose one of {', '.join(GameSession.Status.values)}."]}
+                )
             queryset = queryset.filter(status=status_)
         if self.request.query_params.get("mine") and self.request.user.is_authenticated:
             user = self.request.user

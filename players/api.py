@@ -4,6 +4,7 @@ from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
+from config.params import int_param
 from games.engines.irondie.dice import Colour, DieType
 from players import services
 from players.models import DiceSet, Player
@@ -107,7 +108,8 @@ class PlayerViewSet(viewsets.ModelViewSet):
     def destroy(self, request, *args, **kwargs):
         if not is_organiser(request.user):
             raise PermissionDenied("Only organisers may delete players.")
-        return super().destroy(request, *args, **kwargs)
+        services.delete_player(player=self.get_object())
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class DiceSetViewSet(viewsets.ModelViewSet):
@@ -123,8 +125,8 @@ class DiceSetViewSet(viewsets.ModelViewSet):
         user = self.request.user
         queryset = DiceSet.objects.select_related("player").order_by("player_id", "name")
         if is_judge(user):
-            player = self.request.query_params.get("player")
-            return queryset.filter(player_id=player) if player and player.isdigit() else queryset
+            player = int_param(self.request.query_params, "player", min_value=1)
+            return queryset if player is None else queryset.filter(player_id=player)
         return queryset.filter(player__user=user)
 
     def _target_player(self, serializer) -> Player:

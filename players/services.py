@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import ProtectedError
+from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -49,6 +51,21 @@ def validate_dice_set(playing_raw, additional_raw) -> tuple[list[Die], list[Die]
     return playing, additional
 
 
+def _lock_dice_set(dice_set: DiceSet) -> DiceSet:
+    """The set's row, locked; a set deleted meanwhile (by a concurrent request that held
+    the lock first) is a 404, not an error."""
+    locked = DiceSet.objects.select_for_update().filter(pk=dice_set.pk).first()
+    if locked is None:
+        raise Http404(_("This dice set no longer exists; it was deleted meanwhile."))
+    return locked
+
+
+def _name_taken(name: str) -> ValidationError:
+    return ValidationError(
+        {"name": [_("You already have a set called “%(name)s”.") % {"name": name}]}
+    )
+
+
 def _check_name(name: str) -> str:
     name = (name or "").strip()
     if not name:
@@ -76,14 +93,44 @@ def create_player(
     number = player_number or new_player_number()
     while not player_number and Player.objects.filter(player_number=number).exists():
         number = new_player_number()
-    return Player.objects.create(
-        display_name=display_name,
-        user=user,
-        country=(country or "").upper(),
-        club=club or "",
-        player_number=number,
-        created_by=created_by,
-    )
+    try:
+        with transaction.atomic():
+            return Player.objects.create(
+                display_name=display_name,
+                user=user,
+                country=(country or "").upper(),
+                club=club or "",
+                player_number=number,
+                created_by=created_by,
+            )
+    except IntegrityError:
+        # A concurrent request created this account's profile (or took the id) between
+        # the checks above and the insert: the same answer the checks would have given.
+        if user is not None and Player.objects.filter(user=user).exists():
+            raise ValidationError(
+                {"user": [_("This account already has a player profile.")]}
+            ) from None
+        raise ValidationError({"player_number": [_("This player id is already taken.")]}) from None
+
+
+@transaction.atomic
+def delete_player(*, player: Player) -> None:
+    """Delete a player who never registered for a tournament. A registered player's
+    matches and results are part of that tournament's record, so they stay."""
+    locked = Player.objects.select_for_update().filter(pk=player.pk).first()
+    if locked is None:
+        raise Http404(_("This player no longer exists; they were deleted meanwhile."))
+    try:
+        with transaction.atomic():
+            locked.delete()
+    except ProtectedError:
+        raise ValidationError(
+            _(
+                "%(name)s is registered in a tournament, whose pairings and results keep "
+                "them: a registered player cannot be deleted. Edit the profile instead."
+            )
+            % {"name": locked.display_name}
+        ) from None
 
 
 @transaction.atomic
@@ -91,9 +138,7 @@ def create_dice_set(*, player: Player, name: str, playing_dice, additional_dice=
     name = _check_name(name)
     playing, additional = validate_dice_set(playing_dice, additional_dice)
     if DiceSet.objects.filter(player=player, name=name).exists():
-        raise ValidationError(
-            {"name": [_("You already have a set called “%(name)s”.") % {"name": name}]}
-        )
+        raise _name_taken(name)
     try:
         with transaction.atomic():
             return DiceSet.objects.create(
@@ -103,16 +148,14 @@ def create_dice_set(*, player: Player, name: str, playing_dice, additional_dice=
                 additional_dice=[d.to_dict() for d in additional],
             )
     except IntegrityError:  # a concurrent request took the name between check and insert
-        raise ValidationError(
-            {"name": [_("You already have a set called “%(name)s”.") % {"name": name}]}
-        ) from None
+        raise _name_taken(name) from None
 
 
 @transaction.atomic
 def update_dice_set(
     *, dice_set: DiceSet, name=None, playing_dice=None, additional_dice=None
 ) -> DiceSet:
-    locked = DiceSet.objects.select_for_update().get(pk=dice_set.pk)
+    locked = _lock_dice_set(dice_set)
     if locked.is_frozen:
         raise ValidationError(
             _("This set was used in a tournament and is frozen; copy it to make changes.")
@@ -128,19 +171,21 @@ def update_dice_set(
             .exclude(pk=locked.pk)
             .exists()
         ):
-            raise ValidationError(
-                {"name": [_("You already have a set called “%(name)s”.") % {"name": name}]}
-            )
+            raise _name_taken(name)
         locked.name = name
     locked.playing_dice = [d.to_dict() for d in playing]
     locked.additional_dice = [d.to_dict() for d in additional]
-    locked.save()
+    try:
+        with transaction.atomic():
+            locked.save()
+    except IntegrityError:  # a concurrent rename took the name between check and save
+        raise _name_taken(locked.name) from None
     return locked
 
 
 @transaction.atomic
 def delete_dice_set(*, dice_set: DiceSet) -> None:
-    locked = DiceSet.objects.select_for_update().get(pk=dice_set.pk)
+    locked = _lock_dice_set(dice_set)
     if locked.is_frozen:
         raise ValidationError(
             _("This set was used in a tournament and is frozen; it cannot be deleted.")
@@ -151,7 +196,7 @@ def delete_dice_set(*, dice_set: DiceSet) -> None:
 @transaction.atomic
 def freeze_dice_set(*, dice_set: DiceSet) -> dict:
     """Freeze a set for tournament use and return its snapshot (validated again)."""
-    locked = DiceSet.objects.select_for_update().get(pk=dice_set.pk)
+    locked = _lock_dice_set(dice_set)
     playing, additional = validate_dice_set(locked.playing_dice, locked.additional_dice)
     if locked.frozen_at is None:
         locked.frozen_at = timezone.now()

@@ -21,6 +21,7 @@ from rest_framework.response import Response
 
 from config.csv_export import csv_response
 from config.dbtime import db_now
+from config.params import int_param
 from players.models import Player
 from players.roles import is_organiser
 from tournaments import selectors, services
@@ -188,7 +189,7 @@ class TournamentViewSet(
     @extend_schema(
         methods=["post"], request=s.RegisterSerializer, responses={201: s.RegistrationSerializer}
     )
-    @action(detail=True, methods=["get", "post"])
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
     def registrations(self, request, pk=None):
         """GET: everyone registered with the registered sets (the set reveal; never the
         swaps made since). POST: a player registers with one of their dice sets;
@@ -347,11 +348,9 @@ class TournamentViewSet(
         if not staff and not tournament.publish_pairings:
             raise Http404(PAIRINGS_HIDDEN)
         rounds = tournament.rounds.all() if staff else tournament.rounds.exclude(status="draft")
-        number = request.query_params.get("round")
+        number = int_param(request.query_params, "round", min_value=1)
         if number is not None:
-            if not number.isdigit():
-                raise ValidationError({"round": ["Give a round number."]})
-            round_ = rounds.filter(number=int(number)).first()
+            round_ = rounds.filter(number=number).first()
         else:
             round_ = rounds.order_by("-number").first()
         if round_ is None:
@@ -479,7 +478,7 @@ class TournamentViewSet(
         return Response({"round": round_.number, "results": results})
 
     @extend_schema(request=None, responses=s.PenaltySerializer(many=True))
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None)
     def penalties(self, request, pk=None):
         """Every penalty of the tournament (judges and organisers)."""
         tournament = self.tournament()
@@ -735,7 +734,7 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         return Response(s.SubmissionSerializer(submission, context={"request": request}).data)
 
     @extend_schema(request=None, responses=s.SubmissionSerializer(many=True))
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None)
     def results(self, request, pk=None):
         """Every version of the result (who, when, what): judges and the two players."""
         match = self.get_object()
@@ -773,7 +772,7 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     @extend_schema(
         methods=["post"], request=s.RecordSwapSerializer, responses={201: s.SwapSerializer}
     )
-    @action(detail=True, methods=["get", "post"])
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
     def swaps(self, request, pk=None):
         """GET: the swap history as the viewer may see it: a player sees all their own
         swaps, the opponent and the public a swap only once the game it was made for has
@@ -826,7 +825,7 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     @extend_schema(
         methods=["post"], request=s.PenaltyInSerializer, responses={201: s.PenaltySerializer}
     )
-    @action(detail=True, methods=["get", "post"])
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
     def penalties(self, request, pk=None):
         """Judges: give a penalty to one of the two players (warning, game_loss,
         match_loss, disqualification) or list this match's penalties."""

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_POST
 
 from tournaments import clocks
 from tournaments.clock_api import clocks_visible, round_clocks
+from tournaments.forms import ClockExtensionForm, ReasonForm, form_error_text
 from tournaments.models import Match, Round
 from tournaments.permissions import can_judge
 
@@ -58,13 +59,13 @@ def match_clock_action(request, pk):
     if not can_judge(request.user, match.round.tournament):
         raise PermissionDenied
     action = request.POST.get("action")
-    reason = request.POST.get("reason", "")
+    form = (ClockExtensionForm if action == "extend" else ReasonForm)(request.POST)
+    if not form.is_valid():
+        messages.error(request, form_error_text(form))
+        return redirect("clocks:judges", pk=match.round_id)
+    reason = form.cleaned_data["reason"]
     if action == "extend":
-        try:
-            minutes = int(request.POST.get("minutes", ""))
-        except ValueError:
-            messages.error(request, "Give the extension in whole minutes.")
-            return redirect("clocks:judges", pk=match.round_id)
+        minutes = form.cleaned_data["minutes"]
         _run(
             request,
             lambda: clocks.extend_match(
@@ -87,12 +88,12 @@ def round_clock_action(request, pk, action):
     if not can_judge(request.user, round_.tournament):
         raise PermissionDenied
     if action == "pause":
-        _run(
-            request,
-            lambda: clocks.pause_round(
-                round_=round_, by=request.user, reason=request.POST.get("reason", "")
-            ),
-        )
+        form = ReasonForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, form_error_text(form))
+            return redirect("clocks:judges", pk=round_.pk)
+        reason = form.cleaned_data["reason"]
+        _run(request, lambda: clocks.pause_round(round_=round_, by=request.user, reason=reason))
     elif action == "resume":
         _run(request, lambda: clocks.resume_round(round_=round_, by=request.user))
     else:

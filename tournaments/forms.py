@@ -174,6 +174,26 @@ class ResultForm(forms.Form):
         return [self[name] for name in self.game_fields[3:]]
 
 
+class ReasonForm(forms.Form):
+    """A free-text reason posted with an action (drop, reinstate, clock pause). Like every
+    Django CharField it refuses the NUL character, which PostgreSQL cannot store."""
+
+    reason = forms.CharField(label=_("Reason"), max_length=300, required=False)
+
+
+class ClockExtensionForm(ReasonForm):
+    minutes = forms.IntegerField(label=_("Minutes"), min_value=1, max_value=60)
+
+
+def form_error_text(form: forms.Form) -> str:
+    """A bound, invalid form's errors as one sentence for a message."""
+    return " ".join(
+        f"{form.fields[field].label}: {message}" if field in form.fields else str(message)
+        for field, errors in form.errors.items()
+        for message in errors
+    )
+
+
 class RejectForm(forms.Form):
     note = forms.CharField(label=_("What is wrong?"), max_length=300, required=False)
 

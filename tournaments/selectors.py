@@ -8,7 +8,13 @@ from fractions import Fraction
 from tournaments.models import Match, Registration, Round, SetSwap, Tournament
 from tournaments.pairing import PairingPlayer
 from tournaments.pairing.topcut import record_winners, seed_bracket
-from tournaments.standings import MatchRecord, PlayerEntry, Standings, compute_standings
+from tournaments.standings import (
+    MatchRecord,
+    PlayerEntry,
+    Standings,
+    compute_standings,
+    usable_tiebreakers,
+)
 
 
 def _swiss_matches(tournament) -> list[Match]:
@@ -63,10 +69,12 @@ def standings(tournament, *, registrations=None, matches=None) -> Standings:
         if tournament.percentage_floor == Tournament.Floor.THIRD
         else Fraction(33, 100)
     )
-    options = {"floor": floor}
-    if tournament.tiebreakers:
-        options["tiebreakers"] = tournament.tiebreakers
-    return compute_standings(players, match_records(tournament, registrations, matches), **options)
+    return compute_standings(
+        players,
+        match_records(tournament, registrations, matches),
+        floor=floor,
+        tiebreakers=usable_tiebreakers(tournament.tiebreakers),
+    )
 
 
 def pairing_players(tournament, *, round_number: int) -> list[PairingPlayer]:

@@ -23,7 +23,7 @@ from tournaments.models import (
     Tournament,
     bound_message,
 )
-from tournaments.standings import format_percentage
+from tournaments.standings import Tiebreaker, format_percentage, tiebreaker_order_errors
 
 User = get_user_model()
 
@@ -58,6 +58,13 @@ class TournamentSerializer(serializers.ModelSerializer):
         help_text="User ids of the floor judges (replaces the list).",
     )
     players = serializers.IntegerField(source="player_count", read_only=True, default=None)
+    tiebreakers = serializers.ListField(
+        child=serializers.ChoiceField(choices=[t.value for t in Tiebreaker]),
+        required=False,
+        max_length=len(Tiebreaker),
+        help_text="The ranking order, each name at most once; "
+        "empty: match_points, opponents_match_win, game_win, opponents_game_win.",
+    )
 
     class Meta:
         model = Tournament
@@ -87,6 +94,11 @@ class TournamentSerializer(serializers.ModelSerializer):
         ]
         read_only_fields = ["id", "organiser", "status", "created_at", "floor_judges"]
         extra_kwargs = {setting: _bounded(setting) for setting in SETTING_BOUNDS}
+
+    def validate_tiebreakers(self, value):
+        if errors := tiebreaker_order_errors(value):
+            raise serializers.ValidationError(errors)
+        return value
 
     def get_head_judge_username(self, obj) -> str | None:
         return person_label(obj.head_judge, self._viewer())
@@ -348,6 +360,9 @@ class SubmissionChoiceSerializer(serializers.Serializer):
 class SubmissionSerializer(serializers.ModelSerializer):
     submitted_by = PersonField()
     confirmed_by = PersonField()
+    conceded_by = serializers.ChoiceField(
+        choices=[("a", "A"), ("b", "B")], allow_blank=True, read_only=True
+    )
 
     class Meta:
         model = ResultSubmission

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Max
+from django.http import Http404
 
 from config.dbtime import db_now
 from config.errors import VersionConflict
@@ -106,6 +107,8 @@ def create_tournament(*, organiser, name: str, date, **options) -> Tournament:
     if not is_organiser(organiser):
         raise PermissionDenied("Only organisers may create tournaments.")
     floor_judges = options.pop("floor_judges", None)
+    if "tiebreakers" in options:
+        _check_tiebreakers(options["tiebreakers"])
     tournament = Tournament(organiser=organiser, name=(name or "").strip(), date=date, **options)
     tournament.full_clean()
     tournament.save()
@@ -157,14 +160,7 @@ def update_tournament(*, tournament, by, floor_judges=None, **changes) -> Tourna
     if "top_cut_size" in changes and tournament.status in (Status.TOP_CUT, Status.FINISHED):
         raise ValidationError({"top_cut_size": ["The top cut has already started."]})
     if "tiebreakers" in changes:
-        from tournaments.standings import Tiebreaker
-
-        valid = {t.value for t in Tiebreaker}
-        order = list(changes["tiebreakers"] or [])
-        if any(t not in valid for t in order) or len(set(order)) != len(order):
-            raise ValidationError(
-                {"tiebreakers": [f"Use each of {', '.join(sorted(valid))} at most once."]}
-            )
+        _check_tiebreakers(changes["tiebreakers"])
     before = {field: _plain(getattr(tournament, field)) for field in changes}
     for field, value in changes.items():
         setattr(tournament, field, value)
@@ -177,6 +173,13 @@ def update_tournament(*, tournament, by, floor_judges=None, **changes) -> Tourna
         after["floor_judges"] = sorted(u.pk for u in floor_judges)
     audit(tournament, by, "tournament.updated", tournament, before=before, after=after)
     return tournament
+
+
+def _check_tiebreakers(order) -> None:
+    from tournaments.standings import tiebreaker_order_errors
+
+    if errors := tiebreaker_order_errors(order):
+        raise ValidationError({"tiebreakers": errors})
 
 
 def _plain(value):
@@ -450,7 +453,16 @@ def _create_matches(round_, pairs: Iterable[tuple[int, int, list]]):
 @transaction.atomic
 def repair_round(*, round_: Round, by, seed: str | None = None) -> Round:
     """Throw away a draft pairing and pair the round again."""
-    round_ = _locked_round(round_)
+    # A concurrent re-pair that held the lock first deleted this round (the new one has
+    # a new id): the loser is told so instead of failing on the missing row.
+    round_ = (
+        Round.objects.select_for_update(of=("self",))
+        .select_related("tournament")
+        .filter(pk=round_.pk)
+        .first()
+    )
+    if round_ is None:
+        raise Http404("This draft round no longer exists: it was paired again meanwhile.")
     _require_manager(by, round_.tournament)
     if round_.status != Round.Status.DRAFT or round_.stage != Round.Stage.SWISS:
         raise ValidationError("Only a draft Swiss round can be paired again.")

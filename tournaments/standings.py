@@ -34,6 +34,8 @@ __all__ = [
     "Tiebreaker",
     "compute_standings",
     "format_percentage",
+    "tiebreaker_order_errors",
+    "usable_tiebreakers",
 ]
 
 POINTS_PER_MATCH_WIN = 3
@@ -270,6 +272,38 @@ def _coerce_floor(floor: Fraction | int | str | Decimal) -> Fraction:
     if not 0 <= value <= 1:
         raise ValueError(f"floor must lie between 0 and 1, got {value}")
     return value
+
+
+def tiebreaker_order_errors(names) -> list[str]:
+    """What is wrong with a tiebreaker order a person chose (empty: it is fine). An
+    empty list is fine too: it means the default order."""
+    known = ", ".join(t.value for t in Tiebreaker)
+    if not isinstance(names, list | tuple):
+        return [f"Give a list of tiebreaker names, each at most once: {known}."]
+    errors, seen = [], set()
+    for name in names:
+        if not isinstance(name, str) or name not in Tiebreaker._value2member_map_:
+            shown = repr(name) if isinstance(name, str) and name.isprintable() else "a value"
+            errors.append(f"Unknown tiebreaker {shown}; use each of {known} at most once.")
+        elif name in seen:
+            errors.append(f"Tiebreaker {name!r} is listed twice; list each at most once.")
+        seen.add(name)
+    return errors
+
+
+def usable_tiebreakers(stored) -> tuple[Tiebreaker, ...]:
+    """The order to rank by from what a tournament has stored: unknown or repeated names
+    are skipped (data written before the order was validated must not break every
+    standings page), and nothing usable means the default order."""
+    if not isinstance(stored, list | tuple):
+        return DEFAULT_TIEBREAKERS
+    order: list[Tiebreaker] = []
+    for name in stored:
+        if isinstance(name, str) and name in Tiebreaker._value2member_map_:
+            tiebreaker = Tiebreaker(name)
+            if tiebreaker not in order:
+                order.append(tiebreaker)
+    return tuple(order) or DEFAULT_TIEBREAKERS
 
 
 def _coerce_tiebreakers(tiebreakers: Iterable[Tiebreaker | str]) -> tuple[Tiebreaker, ...]:

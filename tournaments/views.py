@@ -21,12 +21,14 @@ from players.roles import is_organiser
 from tournaments import clocks, selectors, services
 from tournaments.forms import (
     PenaltyForm,
+    ReasonForm,
     RegisterForm,
     RejectForm,
     ResultForm,
     SwapDiceForm,
     SwapPlayersForm,
     TournamentForm,
+    form_error_text,
 )
 from tournaments.match_rules import MAX_GAMES
 from tournaments.models import (
@@ -359,7 +361,11 @@ def registration_action(request, pk, registration_id, action):
         tournament=tournament,
     )
     registration.tournament = tournament
-    user, reason = request.user, request.POST.get("reason", "")
+    form = ReasonForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, form_error_text(form))
+        return _after_registration_action(request, tournament)
+    user, reason = request.user, form.cleaned_data["reason"]
     name = registration.player.display_name
     actions = {
         "check_in": (
@@ -383,7 +389,11 @@ def registration_action(request, pk, registration_id, action):
         raise Http404
     call, message = actions[action]
     _run(request, call, message % {"name": name})
-    if can_judge(user, tournament):
+    return _after_registration_action(request, tournament)
+
+
+def _after_registration_action(request, tournament):
+    if can_judge(request.user, tournament):
         return redirect("tournaments:console", pk=tournament.pk)
     return redirect("tournaments:home", pk=tournament.pk)
 

@@ -1,0 +1,72 @@
+"""The API's JSON parser: the standard one with a nesting limit and no NUL characters.
+
+Python's json module recurses once per level, so a body of 100,000 ``[`` raises
+RecursionError (a 500) before any view runs. No request of this API nests more than a
+few levels (a game action is the deepest), so anything past ``MAX_DEPTH`` is refused
+with a 400 before parsing. PostgreSQL cannot store the NUL character (text or jsonb),
+so a string holding one is refused here too, whichever field it was meant for.
+"""
+
+import json
+import re
+
+from django.conf import settings
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import JSONParser
+
+MAX_DEPTH = 32
+
+# A JSON string (with its escapes) or one bracket: strings are skipped as a whole, so a
+# bracket inside one does not count.
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+
+NUL_MESSAGE = "Text may not contain the NUL character (\\u0000)."
+
+
+def nesting_depth_exceeds(text: str, limit: int = MAX_DEPTH) -> bool:
+    """Whether arrays and objects in ``text`` nest deeper than ``limit``."""
+    depth = 0
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif token in "]}":
+            depth -= 1
+    return False
+
+
+def contains_nul(value) -> bool:
+    """Whether any string (or object key) in parsed JSON holds a NUL character."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(contains_nul(k) or contains_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(contains_nul(v) for v in value)
+    return False
+
+
+class SafeJSONParser(JSONParser):
+    def parse(self, stream, media_type=None, parser_context=None):
+        parser_context = parser_context or {}
+        encoding = parser_context.get("encoding", settings.DEFAULT_CHARSET)
+        try:
+            text = stream.read().decode(encoding) if stream is not None else ""
+        except UnicodeDecodeError:
+            raise ParseError(f"The request body is not valid {encoding} text.") from None
+        if nesting_depth_exceeds(text):
+            raise ParseError(f"JSON nested more than {MAX_DEPTH} levels deep is not accepted.")
+        try:
+            data = json.loads(text, parse_constant=_reject_constant)
+        except ValueError as exc:
+            raise ParseError(f"JSON parse error - {exc}") from None
+        if contains_nul(data):
+            raise ParseError(NUL_MESSAGE)
+        return data
+
+
+def _reject_constant(name):
+    # NaN and Infinity are not JSON, and PostgreSQL's jsonb refuses them.
+    raise ValueError(f"{name} is not a valid JSON value")
