@@ -9,6 +9,7 @@ list people select ``<user>__player`` so this costs no extra query.
 from __future__ import annotations
 
 from django.core.exceptions import ObjectDoesNotExist
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from players.roles import is_judge
@@ -44,6 +45,7 @@ def _viewer(serializer_field):
     return getattr(request, "user", None)
 
 
+@extend_schema_field({"type": "string", "nullable": True})
 class PersonField(serializers.Field):
     """A user, named by person_label for the request's user (public name without one)."""
 
@@ -55,6 +57,7 @@ class PersonField(serializers.Field):
         return person_label(user, _viewer(self))
 
 
+@extend_schema_field({"type": "string", "nullable": True})
 class PrivateUsernameField(serializers.Field):
     """A login name for its owner and staff; null for everyone else."""
 

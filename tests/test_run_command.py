@@ -73,6 +73,9 @@ def test_serve_runs_web_worker_and_beat_on_embedded_defaults_and_stops_on_ctrl_c
         assert body is not None and '"status": "ok"' in body
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as response:
             assert b"IRONDIE" in response.read()
+        # DEBUG is off by default: WhiteNoise serves what serve collected.
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/static/site.css", timeout=5) as css:
+            assert css.headers["Content-Type"].startswith("text/css")
         # beat writes its schedule file and the worker answers: both are up
         deadline = time.monotonic() + 30
         while not list(tmp_path.glob("celerybeat-schedule*")) and time.monotonic() < deadline:

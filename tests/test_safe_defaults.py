@@ -13,6 +13,7 @@ from django.test import Client
 ROOT = Path(__file__).resolve().parent.parent
 SERVICE_URLS = {"DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL", "CELERY_RESULT_BACKEND"}
 SECURITY_VARIABLES = {
+    "DJANGO_ALLOW_ASYNC_UNSAFE",  # the browser tests set it in this process
     "DEBUG",
     "SECRET_KEY",
     "HTTPS",
