@@ -7,6 +7,7 @@ from a CDN, and any future outside reference would fail loudly in the browser te
 instead of making the docs depend on, or report to, another host.
 """
 
+from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerView
 
 DOCS_CONTENT_SECURITY_POLICY = "; ".join(
@@ -28,6 +29,7 @@ DOCS_CONTENT_SECURITY_POLICY = "; ".join(
 
 
 class _SameSiteOnly:
+    @extend_schema(exclude=True)  # as on the parent views: the docs page is not an API operation
     def get(self, request, *args, **kwargs):
         response = super().get(request, *args, **kwargs)
         response["Content-Security-Policy"] = DOCS_CONTENT_SECURITY_POLICY

@@ -188,14 +188,18 @@ def test_start_game_out_of_order_is_refused(client, tournament, match):
 
 
 def test_games_four_and_five_can_be_started_and_swapped_for(client, tournament, match, judge):
+    from django.test import Client
+
     from tournaments import services
 
     for number in (1, 2, 3):
         services.start_game(match=match, number=number, by=judge)
     out, into = valid_swap(match.player_a)
     client.force_login(match.player_a.player.user)
+    opponent = Client()
+    opponent.force_login(match.player_b.player.user)
     body = client.get(url("my_match", tournament)).content.decode()
-    assert 'id="start-game-form"' in body and "Game 4 starts now" in body
+    assert 'id="start-game-form"' in body and "Ready for game 4" in body
     response = client.post(
         url("my_match", tournament),
         {"action": "swap", "swap_out": [out], "swap_in": [into]},
@@ -203,11 +207,10 @@ def test_games_four_and_five_can_be_started_and_swapped_for(client, tournament, 
     )
     assert "Swap recorded." in response.content.decode()
     assert SetSwap.objects.get(registration=match.player_a).before_game == 4
-    client.post(url("my_match", tournament), {"action": "start_game", "number": 4})
-    body = client.get(url("my_match", tournament)).content.decode()
-    assert "Game 5 starts now" in body
-    client.post(url("my_match", tournament), {"action": "start_game", "number": 5})
-    assert Match.objects.get(pk=match.pk).current_game == 5
+    for number in (4, 5):
+        for side in (client, opponent):  # a game starts on both players' word
+            side.post(url("my_match", tournament), {"action": "start_game", "number": number})
+        assert Match.objects.get(pk=match.pk).current_game == number
     body = client.get(url("my_match", tournament)).content.decode()
     assert 'id="start-game-form"' not in body  # a match has no sixth game
 
