@@ -12,6 +12,7 @@ Who sees what:
 import csv
 import io
 
+from django.contrib.auth import get_user_model
 from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpResponse
 from drf_spectacular.types import OpenApiTypes
@@ -23,7 +24,7 @@ from rest_framework.response import Response
 
 from config.dbtime import db_now
 from players.models import Player
-from players.roles import is_organiser
+from tournaments import permissions as roles
 from tournaments import selectors, services
 from tournaments import serializers as s
 from tournaments.models import (
@@ -37,6 +38,8 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.permissions import can_judge
+
+User = get_user_model()
 
 PAIRINGS_HIDDEN = "The organiser has not made the pairings public."
 STANDINGS_HIDDEN = "The organiser has not made the standings public."
@@ -67,6 +70,10 @@ def _own_registration_id(request, tournament) -> int | None:
 def _require_judge(request, tournament):
     if not can_judge(request.user, tournament):
         raise PermissionDenied("Only the tournament's judges and organisers may see this.")
+
+
+def _flag(value) -> bool:
+    return (value or "").lower() in ("1", "true", "yes")
 
 
 def _csv_response(filename: str, header: list[str], rows) -> HttpResponse:
@@ -104,16 +111,14 @@ class TournamentViewSet(
         user = self.request.user
         queryset = (
             Tournament.objects.select_related("organiser", "head_judge")
-            .prefetch_related("floor_judges")
+            .prefetch_related("floor_judges", "co_organisers")
             .annotate(player_count=Count("registrations", filter=Q(registrations__dropped=False)))
             .order_by("-date", "name", "id")
+            .filter(roles.visible_q(user))
         )
-        if is_organiser(user):
-            return queryset
-        visible = ~Q(status=Tournament.Status.DRAFT)
-        if user.is_authenticated:
-            visible |= Q(organiser=user)
-        return queryset.filter(visible)
+        if self.action == "list" and _flag(self.request.query_params.get("mine")):
+            queryset = queryset.filter(roles.mine_q(user))
+        return queryset
 
     def tournament(self) -> Tournament:
         return self.get_object()
@@ -190,6 +195,28 @@ class TournamentViewSet(
         return self._answer(
             services.finish_tournament(tournament=self.tournament(), by=request.user)
         )
+
+    # co-organisers ---------------------------------------------------------------------
+
+    def _team_change(self, request, change):
+        tournament = self.tournament()
+        data = _valid(s.CoOrganiserSerializer, request)
+        # Looked up here, judged by the service: an unknown name is a 400 for the owner
+        # only (everyone else gets the 403 first, so names cannot be probed).
+        user = User.objects.filter(username=data["username"], is_active=True).first()
+        return self._answer(change(tournament=tournament, user=user, by=request.user))
+
+    @extend_schema(request=s.CoOrganiserSerializer, responses=s.TournamentSerializer)
+    @action(detail=True, methods=["post"], url_path="co-organisers")
+    def co_organisers(self, request, pk=None):
+        """The owner adds a co-organiser: they manage this event (and no other)."""
+        return self._team_change(request, services.add_co_organiser)
+
+    @extend_schema(request=s.CoOrganiserSerializer, responses=s.TournamentSerializer)
+    @action(detail=True, methods=["post"], url_path="co-organisers/remove")
+    def remove_co_organiser(self, request, pk=None):
+        """The owner removes a co-organiser; a co-organiser may remove themselves."""
+        return self._team_change(request, services.remove_co_organiser)
 
     # registrations ---------------------------------------------------------------------
 

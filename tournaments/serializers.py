@@ -20,6 +20,7 @@ from tournaments.models import (
     SetSwap,
     Tournament,
 )
+from tournaments.permissions import role_in
 from tournaments.standings import format_percentage
 
 User = get_user_model()
@@ -46,6 +47,11 @@ class TournamentSerializer(serializers.ModelSerializer):
         required=False,
         help_text="User ids of the floor judges (replaces the list).",
     )
+    co_organisers = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
+    my_role = serializers.SerializerMethodField(
+        help_text='The viewer\'s role in this event: "owner", "co_organiser", "judge", '
+        '"staff" (site staff) or null.'
+    )
     players = serializers.IntegerField(source="player_count", read_only=True, default=None)
 
     class Meta:
@@ -56,6 +62,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "date",
             "venue",
             "organiser",
+            "co_organisers",
             "head_judge",
             "head_judge_username",
             "floor_judges",
@@ -72,12 +79,28 @@ class TournamentSerializer(serializers.ModelSerializer):
             "publish_standings",
             "publish_results",
             "players",
+            "my_role",
             "created_at",
         ]
-        read_only_fields = ["id", "organiser", "status", "created_at", "floor_judges"]
+        read_only_fields = [
+            "id",
+            "organiser",
+            "co_organisers",
+            "status",
+            "created_at",
+            "floor_judges",
+        ]
 
     def get_head_judge_username(self, obj) -> str | None:
         return _username(obj.head_judge)
+
+    def get_my_role(self, obj) -> str | None:
+        request = self.context.get("request")
+        return role_in(request.user, obj) if request is not None else None
+
+
+class CoOrganiserSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150, help_text="The user's login name.")
 
 
 class StatusChangeSerializer(serializers.Serializer):
