@@ -204,7 +204,11 @@ class TournamentViewSet(
         # Looked up here, judged by the service: an unknown name is a 400 for the owner
         # only (everyone else gets the 403 first, so names cannot be probed).
         user = User.objects.filter(username=data["username"], is_active=True).first()
-        return self._answer(change(tournament=tournament, user=user, by=request.user))
+        tournament = change(tournament=tournament, user=user, by=request.user)
+        if not self.get_queryset().filter(pk=tournament.pk).exists():
+            # A co-organiser stepped down from a draft, which they no longer see.
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        return self._answer(tournament)
 
     @extend_schema(request=s.CoOrganiserSerializer, responses=s.TournamentSerializer)
     @action(detail=True, methods=["post"], url_path="co-organisers")
@@ -215,7 +219,8 @@ class TournamentViewSet(
     @extend_schema(request=s.CoOrganiserSerializer, responses=s.TournamentSerializer)
     @action(detail=True, methods=["post"], url_path="co-organisers/remove")
     def remove_co_organiser(self, request, pk=None):
-        """The owner removes a co-organiser; a co-organiser may remove themselves."""
+        """The owner removes a co-organiser; a co-organiser may remove themselves (204 when
+        the event is a draft they then no longer see)."""
         return self._team_change(request, services.remove_co_organiser)
 
     # registrations ---------------------------------------------------------------------

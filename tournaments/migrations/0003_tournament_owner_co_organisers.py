@@ -49,7 +49,8 @@ def carry_over_acting_organisers(apps, schema_editor):
     for tournament_id, actor_id in acted:
         grants.setdefault(tournament_id, set()).add(actor_id)
     for tournament in Tournament.objects.filter(pk__in=grants).order_by("pk"):
-        new = sorted(grants[tournament.pk] - {tournament.organiser_id})
+        current = set(tournament.co_organisers.values_list("pk", flat=True))
+        new = grants[tournament.pk] - current - {tournament.organiser_id}
         if not new:
             continue
         tournament.co_organisers.add(*new)
@@ -59,8 +60,8 @@ def carry_over_acting_organisers(apps, schema_editor):
             action="tournament.co_organisers",
             object_type="Tournament",
             object_id=tournament.pk,
-            before={"co_organisers": []},
-            after={"co_organisers": new},
+            before={"co_organisers": sorted(current)},
+            after={"co_organisers": sorted(current | new)},
             reason="Per-event organisers: kept those who acted as organisers of this event.",
         )
 
