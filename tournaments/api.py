@@ -102,7 +102,7 @@ class TournamentViewSet(
     viewsets.GenericViewSet,
 ):
     http_method_names = ["get", "post", "patch", "head", "options"]
-    """Tournaments. Drafts are seen by their organisers only."""
+    """Tournaments. Drafts are seen by their own organisers and judges only."""
 
     serializer_class = s.TournamentSerializer
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]

@@ -315,7 +315,7 @@ def co_organiser_action(request, tournament, action):
         message % {"name": username},
     )
     if done and action == "remove" and user == request.user:
-        return redirect("tournaments:home", pk=tournament.pk)
+        return redirect("tournaments:list")  # stepped down: a draft is no longer theirs to see
     return redirect("tournaments:console", pk=tournament.pk)
 
 

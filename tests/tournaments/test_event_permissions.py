@@ -353,6 +353,17 @@ def _requests(ev, actor):
                 body = bodies.get(name, {} if guessed else None)
                 assert body is not None, f"{name} ({method.upper()} {route}): add a body"
                 yield f"{method.upper()} {url} ({name})", is_page, method, url, body, guessed
+    # Routes without an object of A in the path that act on one named in the body.
+    for match in (ev["match"], ev["online_match"]):
+        body = {"kind": "tournament", "match": match.pk}
+        yield (
+            "POST /api/games/ (game-list, a match of A)",
+            False,
+            "post",
+            "/api/games/",
+            body,
+            False,
+        )
 
 
 def test_the_matrix_reaches_every_kind_of_route(events):
