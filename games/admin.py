@@ -4,6 +4,17 @@ seed is not shown while a game is running."""
 from django.contrib import admin
 
 from games.models import GameAction, GameSession
+from tournaments import permissions as roles
+from tournaments.models import Tournament
+
+
+def _judged_games(request, queryset, path: str):
+    """Superusers see every game; other staff accounts only the tournament games of the
+    events they judge (the log holds secret choices of games still being played)."""
+    if roles.is_site_staff(request.user):
+        return queryset
+    judged = Tournament.objects.filter(roles.judged_q(request.user)).values("pk")
+    return queryset.filter(**{f"{path}match__round__tournament__in": judged})
 
 
 class GameActionInline(admin.TabularInline):
@@ -27,6 +38,9 @@ class GameSessionAdmin(admin.ModelAdmin):
     readonly_fields = ["commitment", "version", "result", "config", "revealed_seed"]
     inlines = [GameActionInline]
 
+    def get_queryset(self, request):
+        return _judged_games(request, super().get_queryset(request), "")
+
     @admin.display(description="seed")
     def revealed_seed(self, obj):
         return obj.seed if obj.status == GameSession.Status.FINISHED else "(secret until the end)"
@@ -40,6 +54,9 @@ class GameActionAdmin(admin.ModelAdmin):
     list_display = ["session", "index", "actor", "cause", "created_at"]
     list_filter = ["cause"]
     raw_id_fields = ["session", "user"]
+
+    def get_queryset(self, request):
+        return _judged_games(request, super().get_queryset(request), "session__")
 
     def has_change_permission(self, request, obj=None):
         return False

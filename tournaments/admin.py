@@ -1,5 +1,10 @@
+"""Admin for tournaments. Superusers see every event; a staff account holding model
+permissions sees and changes only the events it organises (tournaments/permissions.py),
+and only an event's owner changes its co-organisers here."""
+
 from django.contrib import admin
 
+from tournaments import permissions as roles
 from tournaments.models import (
     AuditEntry,
     GameResult,
@@ -13,18 +18,100 @@ from tournaments.models import (
 )
 
 
+class EventScopedAdmin(admin.ModelAdmin):
+    """Rows of one event. Superusers do anything; other staff accounts (with the model
+    permissions) see the rows of the events they organise and change nothing here: the
+    console and the API make those changes through the services, with their rules and
+    the audit log (and a row edited here could be moved into someone else's event)."""
+
+    event_path = "tournament"  # the lookup from this model to its Tournament
+
+    def _event_of(self, obj):
+        for name in self.event_path.split("__"):
+            obj = getattr(obj, name)
+        return obj
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        if roles.is_site_staff(request.user):
+            return queryset
+        managed = Tournament.objects.filter(roles.managed_q(request.user)).values("pk")
+        return queryset.filter(**{f"{self.event_path}__in": managed})
+
+    def _may(self, request, obj) -> bool:
+        return obj is None or roles.can_manage(request.user, self._event_of(obj))
+
+    def has_view_permission(self, request, obj=None):
+        return super().has_view_permission(request, obj) and self._may(request, obj)
+
+    def has_add_permission(self, request, *args):
+        return super().has_add_permission(request, *args) and roles.is_site_staff(request.user)
+
+    def has_change_permission(self, request, obj=None):
+        return super().has_change_permission(request, obj) and roles.is_site_staff(request.user)
+
+    def has_delete_permission(self, request, obj=None):
+        return super().has_delete_permission(request, obj) and roles.is_site_staff(request.user)
+
+
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(EventScopedAdmin):
+    event_path = "pk"
     list_display = ["name", "date", "venue", "status", "organiser", "swiss_rounds", "top_cut_size"]
     list_filter = ["status", "date", "top_cut_size"]
     search_fields = ["name", "venue", "organiser__username"]
     raw_id_fields = ["organiser", "head_judge"]
-    filter_horizontal = ["floor_judges"]
+    filter_horizontal = ["co_organisers", "floor_judges"]
     date_hierarchy = "date"
+
+    def _event_of(self, obj):
+        return obj
+
+    def has_change_permission(self, request, obj=None):
+        """An event's organisers may edit it here too: settings and judges, and for its
+        owner the co-organisers (what moves the event along stays in the console)."""
+        return admin.ModelAdmin.has_change_permission(self, request, obj) and self._may(
+            request, obj
+        )
+
+    def get_readonly_fields(self, request, obj=None):
+        readonly = list(super().get_readonly_fields(request, obj))
+        if not roles.is_site_staff(request.user):
+            readonly += ["status", "top_cut_seeds"]
+        if obj is not None and not roles.can_manage_co_organisers(request.user, obj):
+            readonly += ["organiser", "co_organisers"]
+        return readonly
+
+    def save_related(self, request, form, formsets, change):
+        """Changes of who runs the event go to its audit log, as from the console."""
+        event = form.instance
+        watched = ("co_organisers", "floor_judges")
+        before = {
+            name: sorted(getattr(event, name).values_list("pk", flat=True)) for name in watched
+        }
+        super().save_related(request, form, formsets, change)
+        roles.forget_roles(event)
+        after = {
+            name: sorted(getattr(event, name).values_list("pk", flat=True)) for name in watched
+        }
+        changed = [name for name in watched if before[name] != after[name]]
+        if change and changed:
+            from tournaments.services import audit
+
+            audit(
+                event,
+                request.user,
+                "tournament.updated",
+                event,
+                before={name: before[name] for name in changed},
+                after={name: after[name] for name in changed},
+                reason="Changed in the admin.",
+            )
 
 
 @admin.register(Registration)
-class RegistrationAdmin(admin.ModelAdmin):
+class RegistrationAdmin(EventScopedAdmin):
+    event_path = "tournament"
     list_display = [
         "player",
         "tournament",
@@ -48,7 +135,8 @@ class MatchInline(admin.TabularInline):
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(EventScopedAdmin):
+    event_path = "tournament"
     list_display = ["tournament", "number", "stage", "status", "started_at", "closed_at"]
     list_filter = ["stage", "status", "tournament"]
     search_fields = ["tournament__name"]
@@ -72,7 +160,8 @@ class GameInline(admin.TabularInline):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(EventScopedAdmin):
+    event_path = "round__tournament"
     list_display = ["__str__", "status", "games_a", "games_b", "games_drawn", "winner"]
     list_filter = ["status", "round__stage", "round__tournament"]
     search_fields = ["player_a__player__display_name", "player_b__player__display_name"]
@@ -82,7 +171,8 @@ class MatchAdmin(admin.ModelAdmin):
 
 
 @admin.register(ResultSubmission)
-class ResultSubmissionAdmin(admin.ModelAdmin):
+class ResultSubmissionAdmin(EventScopedAdmin):
+    event_path = "match__round__tournament"
     list_display = [
         "match",
         "number",
@@ -101,7 +191,8 @@ class ResultSubmissionAdmin(admin.ModelAdmin):
 
 
 @admin.register(SetSwap)
-class SetSwapAdmin(admin.ModelAdmin):
+class SetSwapAdmin(EventScopedAdmin):
+    event_path = "registration__tournament"
     list_display = ["registration", "match", "before_game", "superseded", "created_at"]
     list_filter = ["superseded", "before_game"]
     search_fields = ["registration__player__display_name"]
@@ -109,7 +200,8 @@ class SetSwapAdmin(admin.ModelAdmin):
 
 
 @admin.register(Penalty)
-class PenaltyAdmin(admin.ModelAdmin):
+class PenaltyAdmin(EventScopedAdmin):
+    event_path = "registration__tournament"
     list_display = ["registration", "kind", "reason", "judge", "created_at"]
     list_filter = ["kind"]
     search_fields = ["registration__player__display_name", "reason"]
@@ -117,8 +209,10 @@ class PenaltyAdmin(admin.ModelAdmin):
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(EventScopedAdmin):
     """Read-only: the audit log is never edited."""
+
+    event_path = "tournament"
 
     list_display = [
         "created_at",
@@ -144,7 +238,8 @@ class AuditEntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(GameResult)
-class GameResultAdmin(admin.ModelAdmin):
+class GameResultAdmin(EventScopedAdmin):
+    event_path = "match__round__tournament"
     list_display = ["match", "number", "outcome"]
     list_filter = ["outcome"]
     search_fields = [

@@ -23,7 +23,7 @@ from config.csv_export import csv_response
 from config.dbtime import db_now
 from config.params import int_param
 from players.models import Player
-from players.roles import is_organiser
+from tournaments import permissions as roles
 from tournaments import selectors, services
 from tournaments import serializers as s
 from tournaments.models import (
@@ -37,6 +37,8 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.permissions import can_judge
+
+User = get_user_model()
 
 PAIRINGS_HIDDEN = "The organiser has not made the pairings public."
 STANDINGS_HIDDEN = "The organiser has not made the standings public."
@@ -69,6 +71,10 @@ def _require_judge(request, tournament):
         raise PermissionDenied("Only the tournament's judges and organisers may see this.")
 
 
+def _flag(value) -> bool:
+    return (value or "").lower() in ("1", "true", "yes")
+
+
 def _visible_rounds(tournament, *, staff: bool):
     rounds = tournament.rounds.all()
     if not staff:
@@ -85,7 +91,7 @@ class TournamentViewSet(
     viewsets.GenericViewSet,
 ):
     http_method_names = ["get", "post", "patch", "head", "options"]
-    """Tournaments. Drafts are seen by their organisers only."""
+    """Tournaments. Drafts are seen by their own organisers and judges only."""
 
     serializer_class = s.TournamentSerializer
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
@@ -95,17 +101,20 @@ class TournamentViewSet(
         queryset = (
             Tournament.objects.select_related("organiser__player", "head_judge__player")
             .prefetch_related(
-                Prefetch("floor_judges", queryset=get_user_model().objects.select_related("player"))
+                Prefetch(
+                    "floor_judges", queryset=get_user_model().objects.select_related("player")
+                ),
+                Prefetch(
+                    "co_organisers", queryset=get_user_model().objects.select_related("player")
+                ),
             )
             .annotate(player_count=Count("registrations", filter=Q(registrations__dropped=False)))
             .order_by("-date", "name", "id")
+            .filter(roles.visible_q(user))
         )
-        if is_organiser(user):
-            return queryset
-        visible = ~Q(status=Tournament.Status.DRAFT)
-        if user.is_authenticated:
-            visible |= Q(organiser=user)
-        return queryset.filter(visible)
+        if self.action == "list" and _flag(self.request.query_params.get("mine")):
+            queryset = queryset.filter(roles.mine_q(user))
+        return queryset
 
     def tournament(self) -> Tournament:
         return self.get_object()
@@ -182,6 +191,33 @@ class TournamentViewSet(
         return self._answer(
             services.finish_tournament(tournament=self.tournament(), by=request.user)
         )
+
+    # co-organisers ---------------------------------------------------------------------
+
+    def _team_change(self, request, change):
+        tournament = self.tournament()
+        data = _valid(s.CoOrganiserSerializer, request)
+        # Looked up here, judged by the service: an unknown name is a 400 for the owner
+        # only (everyone else gets the 403 first, so names cannot be probed).
+        user = User.objects.filter(username=data["username"], is_active=True).first()
+        tournament = change(tournament=tournament, user=user, by=request.user)
+        if not self.get_queryset().filter(pk=tournament.pk).exists():
+            # A co-organiser stepped down from a draft, which they no longer see.
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        return self._answer(tournament)
+
+    @extend_schema(request=s.CoOrganiserSerializer, responses=s.TournamentSerializer)
+    @action(detail=True, methods=["post"], url_path="co-organisers")
+    def co_organisers(self, request, pk=None):
+        """The owner adds a co-organiser: they manage this event (and no other)."""
+        return self._team_change(request, services.add_co_organiser)
+
+    @extend_schema(request=s.CoOrganiserSerializer, responses=s.TournamentSerializer)
+    @action(detail=True, methods=["post"], url_path="co-organisers/remove")
+    def remove_co_organiser(self, request, pk=None):
+        """The owner removes a co-organiser; a co-organiser may remove themselves (204 when
+        the event is a draft they then no longer see)."""
+        return self._team_change(request, services.remove_co_organiser)
 
     # registrations ---------------------------------------------------------------------
 

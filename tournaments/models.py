@@ -58,8 +58,21 @@ class Tournament(models.Model):
     name = models.CharField(_("name"), max_length=120)
     date = models.DateField(_("date"))
     venue = models.CharField(_("venue"), max_length=160, blank=True)
+    # The owner: the user who created the event. Roles are per event
+    # (tournaments/permissions.py): the site group "organiser" only allows creating one.
     organiser = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organised_tournaments"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="organised_tournaments",
+        verbose_name=_("owner"),
+        help_text=_("Created the event; manages it and chooses its co-organisers."),
+    )
+    co_organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="co_organised_tournaments",
+        verbose_name=_("co-organisers"),
+        help_text=_("Manage the event with its owner (and assign its judges)."),
     )
     head_judge = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -23,6 +23,7 @@ from tournaments.models import (
     Tournament,
     bound_message,
 )
+from tournaments.permissions import role_in
 from tournaments.standings import Tiebreaker, format_percentage, tiebreaker_order_errors
 
 User = get_user_model()
@@ -57,6 +58,13 @@ class TournamentSerializer(serializers.ModelSerializer):
         required=False,
         help_text="User ids of the floor judges (replaces the list).",
     )
+    co_organisers = serializers.SerializerMethodField(
+        help_text="The co-organisers, by display name (login names only to whom may see them)."
+    )
+    my_role = serializers.SerializerMethodField(
+        help_text='The viewer\'s role in this event: "owner", "co_organiser", "judge", '
+        '"staff" (site staff) or null.'
+    )
     players = serializers.IntegerField(source="player_count", read_only=True, default=None)
     tiebreakers = serializers.ListField(
         child=serializers.ChoiceField(choices=[t.value for t in Tiebreaker]),
@@ -74,6 +82,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "date",
             "venue",
             "organiser",
+            "co_organisers",
             "head_judge",
             "head_judge_username",
             "floor_judges",
@@ -90,9 +99,17 @@ class TournamentSerializer(serializers.ModelSerializer):
             "publish_standings",
             "publish_results",
             "players",
+            "my_role",
             "created_at",
         ]
-        read_only_fields = ["id", "organiser", "status", "created_at", "floor_judges"]
+        read_only_fields = [
+            "id",
+            "organiser",
+            "co_organisers",
+            "status",
+            "created_at",
+            "floor_judges",
+        ]
         extra_kwargs = {setting: _bounded(setting) for setting in SETTING_BOUNDS}
 
     def validate_tiebreakers(self, value):
@@ -107,8 +124,20 @@ class TournamentSerializer(serializers.ModelSerializer):
         viewer = self._viewer()
         return [person_label(judge, viewer) for judge in obj.floor_judges.all()]
 
+    def get_co_organisers(self, obj) -> list[str | None]:
+        viewer = self._viewer()
+        return [person_label(person, viewer) for person in obj.co_organisers.all()]
+
     def _viewer(self):
         return getattr(self.context.get("request"), "user", None)
+
+    def get_my_role(self, obj) -> str | None:
+        request = self.context.get("request")
+        return role_in(request.user, obj) if request is not None else None
+
+
+class CoOrganiserSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150, help_text="The user's login name.")
 
 
 class StatusChangeSerializer(serializers.Serializer):

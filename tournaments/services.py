@@ -36,7 +36,13 @@ from tournaments.models import (
 )
 from tournaments.pairing import pair_round
 from tournaments.pairing.topcut import effective_cut_size, seed_bracket
-from tournaments.permissions import can_judge, can_manage
+from tournaments.permissions import (
+    can_create_tournament,
+    can_judge,
+    can_manage,
+    can_manage_co_organisers,
+    forget_roles,
+)
 
 Status = Tournament.Status
 
@@ -79,6 +85,11 @@ def _require_judge(user, tournament):
         raise PermissionDenied("Only the tournament's judges and organisers may do this.")
 
 
+def _require_owner(user, tournament):
+    if not can_manage_co_organisers(user, tournament):
+        raise PermissionDenied("Only the tournament's owner may change its co-organisers.")
+
+
 def _locked_round(round_) -> Round:
     return (
         Round.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=round_.pk)
@@ -102,9 +113,8 @@ def _locked_tournament(tournament) -> Tournament:
 
 @transaction.atomic
 def create_tournament(*, organiser, name: str, date, **options) -> Tournament:
-    from players.roles import is_organiser
-
-    if not is_organiser(organiser):
+    """``organiser`` creates the event and becomes its owner."""
+    if not can_create_tournament(organiser):
         raise PermissionDenied("Only organisers may create tournaments.")
     floor_judges = options.pop("floor_judges", None)
     if "tiebreakers" in options:
@@ -170,6 +180,7 @@ def update_tournament(*, tournament, by, floor_judges=None, **changes) -> Tourna
     if floor_judges is not None:
         before["floor_judges"] = sorted(tournament.floor_judges.values_list("id", flat=True))
         tournament.floor_judges.set(floor_judges)
+        forget_roles(tournament)
         after["floor_judges"] = sorted(u.pk for u in floor_judges)
     audit(tournament, by, "tournament.updated", tournament, before=before, after=after)
     return tournament
@@ -188,6 +199,61 @@ def _plain(value):
     if hasattr(value, "isoformat"):
         return value.isoformat()
     return value
+
+
+# --- the event's co-organisers --------------------------------------------------------
+
+
+def _co_organiser_ids(tournament) -> list[int]:
+    return sorted(tournament.co_organisers.values_list("id", flat=True))
+
+
+@transaction.atomic
+def add_co_organiser(*, tournament, user, by) -> Tournament:
+    """The owner makes ``user`` a co-organiser: they manage this event (not others)."""
+    tournament = _locked_tournament(tournament)
+    _require_owner(by, tournament)
+    if user is None or not user.is_active:
+        raise ValidationError({"username": ["No active user by that name."]})
+    if user.pk == tournament.organiser_id:
+        raise ValidationError({"username": ["The owner already organises this event."]})
+    before = _co_organiser_ids(tournament)
+    if user.pk in before:
+        raise ValidationError({"username": [f"{user.get_username()} is already a co-organiser."]})
+    tournament.co_organisers.add(user)
+    forget_roles(tournament)
+    audit(
+        tournament,
+        by,
+        "tournament.co_organisers",
+        tournament,
+        before={"co_organisers": before},
+        after={"co_organisers": sorted([*before, user.pk])},
+    )
+    return tournament
+
+
+@transaction.atomic
+def remove_co_organiser(*, tournament, user, by) -> Tournament:
+    """The owner removes a co-organiser, or a co-organiser steps down."""
+    tournament = _locked_tournament(tournament)
+    before = _co_organiser_ids(tournament)
+    member = user is not None and user.pk in before
+    if not (member and by is not None and user.pk == by.pk):
+        _require_owner(by, tournament)
+    if not member:
+        raise ValidationError({"username": ["This user is not a co-organiser of this event."]})
+    tournament.co_organisers.remove(user)
+    forget_roles(tournament)
+    audit(
+        tournament,
+        by,
+        "tournament.co_organisers",
+        tournament,
+        before={"co_organisers": before},
+        after={"co_organisers": [pk for pk in before if pk != user.pk]},
+    )
+    return tournament
 
 
 _STATUS_FLOW = {

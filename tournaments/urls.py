@@ -11,6 +11,11 @@ urlpatterns = [
     path("<int:pk>/edit/", views.tournament_edit, name="edit"),
     path("<int:pk>/console/", views.console, name="console"),
     path("<int:pk>/do/<slug:action>/", views.tournament_action, name="action"),
+    path(
+        "<int:pk>/co-organisers/<slug:action>/",
+        views.co_organiser_action,
+        name="co_organiser_action",
+    ),
     path("<int:pk>/register/", views.register, name="register"),
     path(
         "<int:pk>/registrations/<int:registration_id>/<slug:action>/",

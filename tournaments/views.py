@@ -4,6 +4,7 @@ tournaments.selectors (reads). Every list page runs a fixed number of queries.""
 from functools import wraps
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
@@ -17,8 +18,8 @@ from config.csv_export import csv_response
 from config.dbtime import db_now
 from games import services as game_services
 from players.models import Player
-from players.roles import is_organiser
 from tournaments import clocks, selectors, services
+from tournaments import permissions as roles
 from tournaments.forms import (
     PenaltyForm,
     ReasonForm,
@@ -68,6 +69,7 @@ def _roles(request, tournament) -> dict:
         "tournament": tournament,
         "can_manage": can_manage(request.user, tournament),
         "can_judge": can_judge(request.user, tournament),
+        "is_owner": roles.is_owner(request.user, tournament),
     }
 
 
@@ -172,15 +174,25 @@ def staff_post(check):
 
 
 def tournament_list(request):
-    tournaments = Tournament.objects.annotate(players=Count("registrations")).order_by(
-        "-date", "name"
+    user = request.user
+    tournaments = (
+        Tournament.objects.annotate(players=Count("registrations"))
+        .filter(roles.visible_q(user))
+        .order_by("-date", "name")
     )
-    if not is_organiser(request.user):
-        visible = ~Q(status=Status.DRAFT)
-        if request.user.is_authenticated:
-            visible |= Q(organiser=request.user) | Q(head_judge=request.user)
-        tournaments = tournaments.filter(visible)
-    return render(request, "tournaments/list.html", {"tournaments": tournaments[:200]})
+    mine = []
+    if user.is_authenticated:
+        # "My events": the ones this user organises or judges, with their role in each.
+        mine = list(
+            Tournament.objects.filter(roles.mine_q(user))
+            .prefetch_related("co_organisers", "floor_judges")
+            .order_by("-date", "name")[:100]
+        )
+        for event in mine:
+            event.my_role = roles.role_in(user, event)
+    return render(
+        request, "tournaments/list.html", {"tournaments": tournaments[:200], "mine": mine}
+    )
 
 
 def tournament_home(request, pk):
@@ -210,7 +222,7 @@ def tournament_home(request, pk):
 
 @login_required
 def tournament_create(request):
-    _require(is_organiser(request.user))
+    _require(roles.can_create_tournament(request.user))
     form = TournamentForm(request.POST or None, initial={"top_cut_size": 8})
     if request.method == "POST" and form.is_valid():
         try:
@@ -275,8 +287,32 @@ def console(request, pk):
         if tournament.status in (Status.REGISTRATION, Status.CHECK_IN, Status.SWISS)
         else None,
         Status=Status,
+        co_organisers=list(tournament.co_organisers.order_by("username")),
+        floor_judges=list(tournament.floor_judges.order_by("username")),
     )
     return render(request, "tournaments/console.html", context)
+
+
+@staff_post(can_manage)
+def co_organiser_action(request, tournament, action):
+    """The owner adds or removes a co-organiser (by login name); a co-organiser may
+    step down. The service decides who may."""
+    username = request.POST.get("username", "").strip()
+    user = get_user_model().objects.filter(username=username, is_active=True).first()
+    if action == "add":
+        call, message = services.add_co_organiser, _("%(name)s is now a co-organiser.")
+    elif action == "remove":
+        call, message = services.remove_co_organiser, _("%(name)s is no longer a co-organiser.")
+    else:
+        raise Http404
+    done = _run(
+        request,
+        lambda: call(tournament=tournament, user=user, by=request.user),
+        message % {"name": username},
+    )
+    if done and action == "remove" and user == request.user:
+        return redirect("tournaments:list")  # stepped down: a draft is no longer theirs to see
+    return redirect("tournaments:console", pk=tournament.pk)
 
 
 STATUS_ACTIONS = {
