@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "config",
     "players",
     "tournaments",
     "games",
@@ -123,20 +124,26 @@ STATIC_ROOT.mkdir(exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "templates" / "static"]
 
 # --- Celery --------------------------------------------------------------------------
-# Embedded default: kombu's filesystem transport, a folder of message files in var/
-# (docs/operations.md explains the choice and bench/broker.py measures it).
+# Embedded default: a folder of message files in var/broker/, read and written by
+# config/broker.py (kombu's filesystem transport with atomic writes and claims that
+# survive a killed worker); docs/operations.md explains the choice, bench/broker.py
+# measures it against the alternatives.
 BROKER_DIR = VAR_DIR / "broker"
 CELERY_BROKER_URL = env_url(
     "CELERY_BROKER_URL", "filesystem://", schemes={"filesystem", "redis", "rediss", "amqp"}
 )
 if CELERY_BROKER_URL.startswith("filesystem"):
-    for sub in ("out", "processed", "control"):
+    CELERY_BROKER_TRANSPORT = "config.broker:Transport"
+    for sub in ("out", "processed", "control", "staging", "claimed", "failed"):
         (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR / "out"),
         "data_folder_out": str(BROKER_DIR / "out"),
         "processed_folder": str(BROKER_DIR / "processed"),
         "control_folder": str(BROKER_DIR / "control"),
+        "staging_folder": str(BROKER_DIR / "staging"),
+        "claims_folder": str(BROKER_DIR / "claimed"),
+        "failed_folder": str(BROKER_DIR / "failed"),
         "store_processed": False,
         # The worker polls the folder; 0.1 s keeps clock tasks prompt at negligible CPU.
         "polling_interval": 0.1,
@@ -145,7 +152,8 @@ if CELERY_BROKER_URL.startswith("filesystem"):
     (VAR_DIR / "results").mkdir(exist_ok=True)
 else:
     # Longer than any eta/countdown we schedule, so Redis never redelivers a waiting
-    # eta task (clock handlers are idempotent anyway).
+    # eta task (clock handlers are idempotent anyway). A worker killed with eta tasks in
+    # hand leaves them parked here until then: the clock sweep enforces their deadlines.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 6 * 3600}
     _default_results = CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "rpc://"
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", _default_results)
