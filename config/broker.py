@@ -26,6 +26,7 @@ import logging
 import os
 import time
 import uuid
+import weakref
 
 from kombu.transport import filesystem
 from kombu.utils.json import dumps, loads
@@ -34,6 +35,18 @@ from kombu.utils.objects import cached_property
 log = logging.getLogger(__name__)
 
 RECOVER_EVERY_SECONDS = 2.0
+_claim_locks: weakref.WeakSet = weakref.WeakSet()
+
+
+def _close_inherited_claim_locks() -> None:
+    # A forked child (a prefork pool process) must not keep its parent's claim lock
+    # alive after the parent dies: close (never unlock) the inherited descriptors.
+    for lock_file in list(_claim_locks):
+        with contextlib.suppress(OSError):
+            lock_file.close()
+
+
+os.register_at_fork(after_in_child=_close_inherited_claim_locks)
 
 
 def _write_atomically(path: str, staging_folder: str, data: bytes) -> None:
@@ -92,6 +105,7 @@ class Channel(filesystem.Channel):
         os.makedirs(folder)
         self._claim_lock_file = open(folder + ".lock", "wb")  # noqa: SIM115 (held for life)
         fcntl.flock(self._claim_lock_file.fileno(), fcntl.LOCK_EX)
+        _claim_locks.add(self._claim_lock_file)
         return folder
 
     # --- publishing --------------------------------------------------------------------

@@ -163,10 +163,13 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 4
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# Clocks (tournaments/clocks.py): how often beat sweeps overdue deadlines, and whether
+# Clocks (tournaments/clocks.py): how often each worker sweeps overdue deadlines, and whether
 # each deadline also gets an eta task (off only to measure the sweeper alone).
 CLOCK_SWEEP_SECONDS = env_int("CLOCK_SWEEP_SECONDS", 2, minimum=1)
 CLOCKS_USE_ETA = env_bool("CLOCKS_USE_ETA", True)
+# Every worker sweeps overdue deadlines itself (config/worker.py); off only to measure or
+# test the eta path alone.
+CLOCKS_WORKER_SWEEP = env_bool("CLOCKS_WORKER_SWEEP", True)
 # Online games (games/clocks.py, docs/online-play.md).
 GAMES_DECISION_SECONDS = env_int("GAMES_DECISION_SECONDS", 60, minimum=5)
 GAMES_SWAP_WINDOW_SECONDS = env_int("GAMES_SWAP_WINDOW_SECONDS", 120, minimum=0)

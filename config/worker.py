@@ -33,6 +33,7 @@ class DeadlineSweeper(bootsteps.StartStopStep):
     """Sweeps overdue deadlines every CLOCK_SWEEP_SECONDS; records the "worker" heartbeat."""
 
     label = "deadline sweeper"
+    requires = ("celery.worker.components:Pool",)  # start once the pool has forked
 
     def __init__(self, worker, **kwargs):
         super().__init__(worker, **kwargs)
@@ -63,10 +64,11 @@ class DeadlineSweeper(bootsteps.StartStopStep):
                 started = time.monotonic()
                 try:
                     close_old_connections()  # a connection the database dropped is replaced
-                    done = sweep_once()
+                    if getattr(settings, "CLOCKS_WORKER_SWEEP", True):
+                        done = sweep_once()
+                        if any(done["matches"].values()) or any(done["games"].values()):
+                            log.info("deadlines enforced by the sweep", extra=done)
                     heartbeat.beat()
-                    if any(done["matches"].values()) or any(done["games"].values()):
-                        log.info("deadlines enforced by the sweep", extra=done)
                 except Exception:
                     log.exception("deadline sweep failed; retrying at the next interval")
                 self.stopping.wait(max(0.0, interval - (time.monotonic() - started)))

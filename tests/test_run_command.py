@@ -58,7 +58,7 @@ def _started(lines: list[str], name: str) -> list[dict]:
     for line in list(lines):
         if line.startswith("{") and '"serve: started"' in line:
             record = json.loads(line)
-            if record.get("process") == name:
+            if record.get("child") == name:
                 records.append(record)
     return records
 

@@ -36,6 +36,7 @@ def _clock_actions(session_id):
 
 def test_a_player_who_does_not_act_gets_the_default_action_exactly_once(duo, settings):
     settings.CLOCKS_USE_ETA = True
+    settings.CLOCKS_WORKER_SWEEP = False  # the eta path under test, not the worker's sweep
     settings.GAMES_DECISION_SECONDS = 2
     session = services.open_match(match=duo["match"], by=duo["a"])
     assert session.status == GameSession.Status.ACTIVE and session.decision_seconds == 2
@@ -104,6 +105,7 @@ def state_view(state, seat):
 
 def test_a_later_deadline_reuses_the_queued_task_which_requeues_itself(duo, settings):
     settings.CLOCKS_USE_ETA = True
+    settings.CLOCKS_WORKER_SWEEP = False  # the eta path under test, not the worker's sweep
     settings.GAMES_DECISION_SECONDS = 2
     session = services.open_match(match=duo["match"], by=duo["a"])
     first = GameSession.objects.get(pk=session.pk)

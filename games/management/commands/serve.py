@@ -123,7 +123,7 @@ class Child:
         self.started_at = time.monotonic()
         log.info(
             "serve: started",
-            extra={"process": self.name, "pid": self.process.pid, "restarts": self.restarts},
+            extra={"child": self.name, "pid": self.process.pid, "restarts": self.restarts},
         )
 
     def supervise(self) -> None:
@@ -143,7 +143,7 @@ class Child:
         log.error(
             "serve: process died; restarting",
             extra={
-                "process": self.name,
+                "child": self.name,
                 "exit_code": code,
                 "ran_seconds": round(now - self.started_at, 1),
                 "restart_in_seconds": self.backoff,
