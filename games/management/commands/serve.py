@@ -71,8 +71,13 @@ class Command(BaseCommand):
         if settings.DEBUG:
             call_command("collectstatic", interactive=False, verbosity=0)
         children = [Child(name, command) for name, command in commands.items()]
-        for child in children:
-            child.start()
+        try:
+            for child in children:
+                child.start()
+        except BaseException:  # never leave a started child behind
+            for child in children:
+                child.terminate()
+            raise
         self.stdout.write(
             self.style.SUCCESS(
                 f"\nIRONDIE is running at http://{host}:{port}/\n"
