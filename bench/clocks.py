@@ -3,8 +3,8 @@
 Run (PostgreSQL and Redis on 127.0.0.1):
     .venv/bin/python bench/clocks.py [--matches 500] [--spread 60]
 
-Two runs: with the eta tasks (the normal path) and with them disabled (the beat
-sweeper alone, every CLOCK_SWEEP_SECONDS=2). For each it prints the lateness of
+Two runs: with the eta tasks (the normal path) and with them disabled (the worker's
+own sweep alone, every CLOCK_SWEEP_SECONDS=2; config/worker.py; no beat runs). For each it prints the lateness of
 enforcement (time called minus deadline: median, p99, max) and the number of matches
 enforced more than once (must be 0). Uses its own database, irondie_bench.
 """
@@ -107,7 +107,6 @@ def start_worker(use_eta: bool, var_dir: str):
             "-A",
             "config",
             "worker",
-            "--beat",
             "--pool",
             "threads",
             "--concurrency",
@@ -116,8 +115,6 @@ def start_worker(use_eta: bool, var_dir: str):
             "WARNING",
             "--without-mingle",
             "--without-gossip",
-            "--schedule",
-            os.path.join(var_dir, "beat-schedule"),
         ],
         cwd=ROOT,
         env=env,
@@ -138,7 +135,7 @@ def measure(matches: int, spread: float, use_eta: bool) -> dict:
     with tempfile.TemporaryDirectory() as var_dir:
         worker = start_worker(use_eta, var_dir)
         try:
-            time.sleep(5)  # worker and beat up
+            time.sleep(5)  # worker up (it sweeps deadlines itself: no beat)
             rng = random.Random(1)
             now = db_now()
             with transaction.atomic():

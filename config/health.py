@@ -1,4 +1,10 @@
-"""/healthz: is the database answering, is the broker reachable."""
+"""/healthz: the database, the broker, and the heartbeats of the worker and beat.
+
+200 {"status": "ok"} when all answer; 200 {"status": "degraded"} when the web server
+can serve but a worker or beat heartbeat is stale or missing (clocks and bots wait, pages
+work; docs/operations.md "Health"); 503 {"status": "unavailable"} when the database or
+the broker fails.
+"""
 
 import logging
 import os
@@ -8,6 +14,9 @@ from django.db import connection
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 from kombu import Connection
+from kombu.transport import filesystem
+
+from config import liveness
 
 log = logging.getLogger(__name__)
 
@@ -26,10 +35,13 @@ def check_broker() -> str | None:
     options = getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", {})
     try:
         with Connection(
-            settings.CELERY_BROKER_URL, transport_options=options, connect_timeout=2
+            settings.CELERY_BROKER_URL,
+            transport=getattr(settings, "CELERY_BROKER_TRANSPORT", None),
+            transport_options=options,
+            connect_timeout=2,
         ) as conn:
             conn.ensure_connection(max_retries=1, interval_start=0, timeout=2)
-            if conn.transport_cls == "filesystem":
+            if isinstance(conn.transport, filesystem.Transport):
                 _check_folders(conn)
     except Exception as exc:
         return f"broker unreachable: {exc.__class__.__name__}: {exc}".strip()
@@ -43,6 +55,20 @@ def _check_folders(conn) -> None:
             raise OSError(f"broker folder {key} is missing or not writable")
 
 
+def check_heartbeats() -> tuple[dict, dict]:
+    """Each process: "ok", "stale" (older than STALE_SECONDS), "missing" or "unknown"."""
+    try:
+        ages = liveness.ages()
+    except Exception:
+        log.warning("heartbeats unreadable", exc_info=True)  # e.g. not migrated yet
+        return dict.fromkeys(liveness.PROCESSES, "unknown"), {}
+    states = {
+        name: "missing" if age is None else "ok" if age <= liveness.STALE_SECONDS else "stale"
+        for name, age in ages.items()
+    }
+    return states, ages
+
+
 @never_cache
 def healthz(request):
     failures = {
@@ -51,9 +77,16 @@ def healthz(request):
         if error
     }
     checks = {name: ("failed" if name in failures else "ok") for name in ("database", "broker")}
+    if "database" in failures:
+        states, ages = dict.fromkeys(liveness.PROCESSES, "unknown"), {}
+    else:
+        states, ages = check_heartbeats()
+    checks.update(states)
+    body = {"status": "ok", "checks": checks, "heartbeat_age_seconds": ages}
     if failures:
         log.warning("health check failed", extra={"failures": failures})
-        return JsonResponse(
-            {"status": "unavailable", "checks": checks, "errors": failures}, status=503
-        )
-    return JsonResponse({"status": "ok", "checks": checks})
+        body.update(status="unavailable", errors=failures)
+        return JsonResponse(body, status=503)
+    if any(state != "ok" for state in states.values()):
+        body["status"] = "degraded"
+    return JsonResponse(body)

@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI and ReDoc served from here, not from a CDN
     "axes",
+    "config",
     "players",
     "tournaments",
     "games",
@@ -150,20 +151,26 @@ STATIC_ROOT.mkdir(exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "templates" / "static"]
 
 # --- Celery --------------------------------------------------------------------------
-# Embedded default: kombu's filesystem transport, a folder of message files in var/
-# (docs/operations.md explains the choice and bench/broker.py measures it).
+# Embedded default: a folder of message files in var/broker/, read and written by
+# config/broker.py (kombu's filesystem transport with atomic writes and claims that
+# survive a killed worker); docs/operations.md explains the choice, bench/broker.py
+# measures it against the alternatives.
 BROKER_DIR = VAR_DIR / "broker"
 CELERY_BROKER_URL = env_url(
     "CELERY_BROKER_URL", "filesystem://", schemes={"filesystem", "redis", "rediss", "amqp"}
 )
 if CELERY_BROKER_URL.startswith("filesystem"):
-    for sub in ("out", "processed", "control"):
+    CELERY_BROKER_TRANSPORT = "config.broker:Transport"
+    for sub in ("out", "processed", "control", "staging", "claimed", "failed"):
         (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR / "out"),
         "data_folder_out": str(BROKER_DIR / "out"),
         "processed_folder": str(BROKER_DIR / "processed"),
         "control_folder": str(BROKER_DIR / "control"),
+        "staging_folder": str(BROKER_DIR / "staging"),
+        "claims_folder": str(BROKER_DIR / "claimed"),
+        "failed_folder": str(BROKER_DIR / "failed"),
         "store_processed": False,
         # The worker polls the folder; 0.1 s keeps clock tasks prompt at negligible CPU.
         "polling_interval": 0.1,
@@ -172,7 +179,8 @@ if CELERY_BROKER_URL.startswith("filesystem"):
     (VAR_DIR / "results").mkdir(exist_ok=True)
 else:
     # Longer than any eta/countdown we schedule, so Redis never redelivers a waiting
-    # eta task (clock handlers are idempotent anyway).
+    # eta task (clock handlers are idempotent anyway). A worker killed with eta tasks in
+    # hand leaves them parked here until then: the clock sweep enforces their deadlines.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 6 * 3600}
     _default_results = CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "rpc://"
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", _default_results)
@@ -182,10 +190,13 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 4
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# Clocks (tournaments/clocks.py): how often beat sweeps overdue deadlines, and whether
+# Clocks (tournaments/clocks.py): how often each worker sweeps overdue deadlines, and whether
 # each deadline also gets an eta task (off only to measure the sweeper alone).
 CLOCK_SWEEP_SECONDS = env_int("CLOCK_SWEEP_SECONDS", 2, minimum=1)
 CLOCKS_USE_ETA = env_bool("CLOCKS_USE_ETA", True)
+# Every worker sweeps overdue deadlines itself (config/worker.py); off only to measure or
+# test the eta path alone.
+CLOCKS_WORKER_SWEEP = env_bool("CLOCKS_WORKER_SWEEP", True)
 # Online games (games/clocks.py, docs/online-play.md).
 GAMES_DECISION_SECONDS = env_int("GAMES_DECISION_SECONDS", 60, minimum=5)
 GAMES_SWAP_WINDOW_SECONDS = env_int("GAMES_SWAP_WINDOW_SECONDS", 120, minimum=0)

@@ -19,8 +19,3 @@ def enforce_game_limit(session_id: int) -> str:
 @shared_task(name="games.play_bots", acks_late=True)
 def play_bots(session_id: int, version: int) -> str:
     return services.play_bots(session_id, version)
-
-
-@shared_task(name="games.sweep_clocks", ignore_result=True)
-def sweep_clocks() -> dict:
-    return clocks.sweep()

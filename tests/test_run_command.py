@@ -1,11 +1,14 @@
 """The README's first command: demo data, and web + worker + beat started and stopped together."""
 
+import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -41,9 +44,29 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+def _get(url: str, timeout: float = 5) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode()
+
+
+def _started(lines: list[str], name: str) -> list[dict]:
+    """serve's "started" log records for one process (JSON lines on stdout)."""
+    records = []
+    for line in list(lines):
+        if line.startswith("{") and '"serve: started"' in line:
+            record = json.loads(line)
+            if record.get("child") == name:
+                records.append(record)
+    return records
+
+
 @pytest.mark.slow
-def test_serve_runs_web_worker_and_beat_on_embedded_defaults_and_stops_on_ctrl_c(tmp_path):
+def test_serve_runs_web_worker_and_beat_restarts_a_dead_worker_and_stops_on_ctrl_c(tmp_path):
     port = _free_port()
+    base = f"http://127.0.0.1:{port}"
     env = {
         k: v
         for k, v in os.environ.items()
@@ -59,31 +82,60 @@ def test_serve_runs_web_worker_and_beat_on_embedded_defaults_and_stops_on_ctrl_c
         text=True,
         start_new_session=True,
     )
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(process.stdout), daemon=True)
+    reader.start()
     try:
-        body, deadline = None, time.monotonic() + 90
+        # web, worker (its heartbeat) and beat (its heartbeat) all up
+        body, deadline = None, time.monotonic() + 120
         while time.monotonic() < deadline:
             try:
-                with urllib.request.urlopen(
-                    f"http://127.0.0.1:{port}/healthz", timeout=2
-                ) as response:
-                    body = response.read().decode()
+                status, text = _get(f"{base}/healthz", timeout=2)
+                if status == 200 and json.loads(text)["status"] == "ok":
+                    body = json.loads(text)
                     break
             except OSError:
-                time.sleep(0.5)
-        assert body is not None and '"status": "ok"' in body
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as response:
-            assert b"IRONDIE" in response.read()
-        # DEBUG is off by default: WhiteNoise serves what serve collected.
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/static/site.css", timeout=5) as css:
-            assert css.headers["Content-Type"].startswith("text/css")
-        # beat writes its schedule file and the worker answers: both are up
-        deadline = time.monotonic() + 30
-        while not list(tmp_path.glob("celerybeat-schedule*")) and time.monotonic() < deadline:
+                pass
             time.sleep(0.5)
+        assert body is not None, "".join(lines)[-3000:]
+        assert body["checks"] == {"database": "ok", "broker": "ok", "worker": "ok", "beat": "ok"}
+        status, page = _get(f"{base}/")
+        assert status == 200 and "IRONDIE" in page
+        # DEBUG is off by default: WhiteNoise serves what serve collected.
+        with urllib.request.urlopen(f"{base}/static/site.css", timeout=5) as css:
+            assert css.headers["Content-Type"].startswith("text/css")
         assert list(tmp_path.glob("celerybeat-schedule*"))
+
+        # kill the worker (its whole process group, as a crash or the OOM killer would)
+        (first,) = _started(lines, "worker")
+        os.killpg(first["pid"], signal.SIGKILL)
+        killed_at = time.monotonic()
+        answers = []
+        while len(_started(lines, "worker")) < 2 and time.monotonic() - killed_at < 30:
+            answers.append(_get(f"{base}/healthz")[0])
+            answers.append(_get(f"{base}/tournaments/")[0])
+            time.sleep(0.3)
+        restarted = _started(lines, "worker")
+        assert len(restarted) == 2 and restarted[1]["pid"] != first["pid"]
+        assert restarted[1]["restarts"] == 1
+        assert set(answers) == {200}, answers  # the web server kept answering throughout
+        assert any('"serve: process died; restarting"' in line for line in lines)
+
+        # the new worker records its heartbeat: healthy again
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            status, text = _get(f"{base}/healthz")
+            body = json.loads(text)
+            if body["heartbeat_age_seconds"]["worker"] < time.monotonic() - killed_at:
+                break
+            time.sleep(0.5)
+        assert status == 200 and body["checks"]["worker"] == "ok"
+        assert body["heartbeat_age_seconds"]["worker"] < time.monotonic() - killed_at
     finally:
         os.killpg(process.pid, signal.SIGINT)
-        output, _ = process.communicate(timeout=60)
+        process.wait(timeout=60)
+        reader.join(timeout=5)
+    output = "".join(lines)
     assert "demo data loaded: logins" in output
     assert "Stopped web, worker and beat." in output
     assert process.returncode == 0

@@ -15,8 +15,9 @@ docs/timing.md):
 
 How it is enforced: every deadline is an indexed column, "now" is the database's
 clock, and a pause stores the time left. Setting a deadline queues a Celery task with
-``eta`` after commit (low latency); a beat task sweeps overdue deadlines every few
-seconds (the safety net when a worker dies with the eta task in memory). Both call the
+``eta`` after commit (low latency); every worker also sweeps overdue deadlines every
+few seconds (config/worker.py: the safety net when a worker dies with the eta task in
+memory, and no deadline depends on beat). Both call the
 same handler, which locks the row, re-checks the deadline and the clock version, and
 acts at most once. A changed deadline bumps the version, which turns any task already
 queued for the old deadline into a no-op: revoking is never needed.

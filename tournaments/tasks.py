@@ -13,8 +13,3 @@ def enforce_match_deadline(match_id: int, version: int, deadline: str | None = N
 @shared_task(name="tournaments.enforce_game_deadline", acks_late=True)
 def enforce_game_deadline(match_id: int, version: int, deadline: str | None = None) -> str:
     return clocks.enforce_game_deadline(match_id, version, deadline)
-
-
-@shared_task(name="tournaments.sweep_clocks", ignore_result=True)
-def sweep_clocks() -> dict:
-    return clocks.sweep()

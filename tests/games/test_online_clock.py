@@ -38,6 +38,7 @@ def _clock_actions(session_id):
 
 def test_a_player_who_does_not_act_gets_the_default_action_exactly_once(duo, settings):
     settings.CLOCKS_USE_ETA = True
+    settings.CLOCKS_WORKER_SWEEP = False  # the eta path under test, not the worker's sweep
     settings.GAMES_DECISION_SECONDS = 2
     session = services.open_match(match=duo["match"], by=duo["a"])
     assert session.status == GameSession.Status.ACTIVE and session.decision_seconds == 2
@@ -80,6 +81,7 @@ def test_a_player_who_does_not_act_gets_the_default_action_exactly_once(duo, set
 
 def test_a_decision_made_in_time_cancels_the_clock(duo, settings):
     settings.CLOCKS_USE_ETA = True
+    settings.CLOCKS_WORKER_SWEEP = False  # the eta path under test, not the worker's sweep
     settings.GAMES_DECISION_SECONDS = 2
     session = services.open_match(match=duo["match"], by=duo["a"])
     with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
@@ -155,6 +157,7 @@ def test_a_later_deadline_reuses_the_queued_task_which_requeues_itself(duo, sett
     """No step races the wall clock: the moves are made while no worker runs, the queued
     task's handler runs at a known point, and the checks hold however late the worker is."""
     settings.CLOCKS_USE_ETA = True
+    settings.CLOCKS_WORKER_SWEEP = False  # the eta path under test, not the worker's sweep
     settings.GAMES_DECISION_SECONDS = 3
     seed, waiting_seat = _seed_with_one_decision_at_a_time(duo["match"])
     monkeypatch.setattr(services, "new_seed", lambda: seed)

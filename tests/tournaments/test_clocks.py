@@ -67,7 +67,8 @@ def test_round_start_gives_every_match_its_deadline(running_round, tournament):
     assert clock["server_time"] and clock["deadline_at"]
 
 
-def test_deadline_is_enforced_by_the_worker_through_eta(running_round):
+def test_deadline_is_enforced_by_the_worker_through_eta(running_round, settings):
+    settings.CLOCKS_WORKER_SWEEP = False  # the eta task alone
     match = _due_in(_match(running_round), 2)
     with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
         assert _wait_for(lambda: _time_called(match) == 1)
@@ -116,6 +117,37 @@ def test_extension_or_pause_before_the_deadline_prevents_enforcement(running_rou
     assert second.time_called_at is None and second.deadline_at is None
     assert datetime.timedelta(0) < second.deadline_remaining <= datetime.timedelta(seconds=2)
     assert _time_called(first) == _time_called(second) == 0
+
+
+def test_without_beat_or_eta_tasks_the_worker_itself_enforces_every_deadline(
+    running_round, judge, settings
+):
+    """Beat is not running and no eta task is queued: the worker's own sweep
+    (config/worker.py) calls time and starts sudden death within the sweep interval."""
+    settings.CLOCKS_USE_ETA = False
+    matches = list(running_round.matches.filter(player_b__isnull=False).order_by("table"))
+    timed = [_due_in(m, 1) for m in matches[:-1]]
+    game = matches[-1]
+    services.start_game(match=game, number=1, by=judge)
+    Match.objects.filter(pk=game.pk).update(
+        game_deadline_at=db_now() + datetime.timedelta(seconds=1)
+    )
+    with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
+        assert _wait_for(
+            lambda: (
+                all(_time_called(m) == 1 for m in timed)
+                and AuditEntry.objects.filter(
+                    action="clock.sudden_death", object_id=game.pk
+                ).exists()
+            ),
+            timeout=15,
+        )
+        time.sleep(settings.CLOCK_SWEEP_SECONDS + 0.5)  # another sweep: nothing twice
+    for match in timed:
+        assert _time_called(match) == 1
+        entry = AuditEntry.objects.get(action="clock.time_called", object_id=match.pk)
+        assert 0 <= entry.after["late_seconds"] <= settings.CLOCK_SWEEP_SECONDS + 1.0
+    assert AuditEntry.objects.filter(action="clock.sudden_death", object_id=game.pk).count() == 1
 
 
 def test_result_entered_just_before_the_deadline_wins(running_round, judge):
@@ -222,7 +254,8 @@ def test_worker_killed_while_waiting_still_enforces_once_after_restart(running_r
     time.sleep(4)  # the deadline passes with no worker alive
     match.refresh_from_db()
     assert match.time_called_at is None
-    restarted = _worker_process(["--beat", "--schedule", str(tmp_path / "beat-schedule")], env)
+    # Beat never runs here: the restarted worker's own sweep enforces the deadline.
+    restarted = _worker_process([], env)
     try:
         assert _wait_for(lambda: _time_called(match) >= 1, timeout=30)
         time.sleep(3)  # a few more sweeps

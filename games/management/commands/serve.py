@@ -1,8 +1,11 @@
 """Run the whole service in one terminal: web server, Celery worker and Celery beat.
 
-Used by the README's first command. Ctrl-C stops all three.
+Used by the README's first command. Ctrl-C stops all three. A process that dies is
+logged and restarted with backoff while the others keep running (docs/operations.md).
 """
 
+import contextlib
+import logging
 import os
 import signal
 import subprocess
@@ -14,6 +17,8 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from players.demo import DEMO_PASSWORD
+
+log = logging.getLogger(__name__)
 
 
 class Command(BaseCommand):
@@ -65,9 +70,14 @@ class Command(BaseCommand):
         }
         # WhiteNoise serves var/static with DEBUG off (the default): collect it every time.
         call_command("collectstatic", interactive=False, verbosity=0)
-        processes = {
-            name: subprocess.Popen(cmd, start_new_session=True) for name, cmd in commands.items()
-        }
+        children = [Child(name, command) for name, command in commands.items()]
+        try:
+            for child in children:
+                child.start()
+        except BaseException:  # never leave a started child behind
+            for child in children:
+                child.terminate()
+            raise
         self.stdout.write(
             self.style.SUCCESS(
                 f"\nIRONDIE is running at http://{host}:{port}/\n"
@@ -84,30 +94,18 @@ class Command(BaseCommand):
 
         signal.signal(signal.SIGINT, stop)
         signal.signal(signal.SIGTERM, stop)
-        exit_code = 0
         try:
             while not stopping:
-                for name, process in processes.items():
-                    if process.poll() is not None:
-                        self.stderr.write(
-                            f"{name} exited with code {process.returncode}; stopping the rest."
-                        )
-                        exit_code, stopping = 1, True
-                        break
+                for child in children:
+                    child.supervise()
                 time.sleep(0.5)
         finally:
-            for process in processes.values():
-                if process.poll() is None:
-                    os.killpg(process.pid, signal.SIGTERM)
+            for child in children:
+                child.terminate()
             deadline = time.monotonic() + 15
-            for process in processes.values():
-                try:
-                    process.wait(timeout=max(0.1, deadline - time.monotonic()))
-                except subprocess.TimeoutExpired:
-                    os.killpg(process.pid, signal.SIGKILL)
+            for child in children:
+                child.wait_or_kill(deadline)
             self.stdout.write("Stopped web, worker and beat.")
-        if exit_code:
-            raise SystemExit(exit_code)
 
     def _accounts_line(self, no_demo: bool) -> str:
         """Who can log in: the demo superuser `admin` exists only with the demo data."""
@@ -117,3 +115,69 @@ class Command(BaseCommand):
                 "admin (superuser), player1 .. player16"
             )
         return "no demo data: create an account with `python manage.py createsuperuser`"
+
+
+class Child:
+    """One supervised process: restarted when it dies, after a backoff that doubles
+    (1 s up to 60 s) while it keeps dying and resets once it has run for STABLE_SECONDS."""
+
+    FIRST_BACKOFF, MAX_BACKOFF, STABLE_SECONDS = 1.0, 60.0, 60.0
+
+    def __init__(self, name: str, command: list[str]):
+        self.name, self.command = name, command
+        self.process: subprocess.Popen | None = None
+        self.backoff = self.FIRST_BACKOFF
+        self.restart_at: float | None = None
+        self.started_at = 0.0
+        self.restarts = 0
+
+    def start(self) -> None:
+        # Its own session: Ctrl-C reaches serve only, which stops the children in order.
+        self.process = subprocess.Popen(self.command, start_new_session=True)
+        self.started_at = time.monotonic()
+        log.info(
+            "serve: started",
+            extra={"child": self.name, "pid": self.process.pid, "restarts": self.restarts},
+        )
+
+    def supervise(self) -> None:
+        now = time.monotonic()
+        if self.process is None:
+            if now >= self.restart_at:
+                self.restarts += 1
+                self.start()
+            return
+        code = self.process.poll()
+        if code is None:
+            if now - self.started_at >= self.STABLE_SECONDS:
+                self.backoff = self.FIRST_BACKOFF
+            return
+        self._kill_group()  # what it left behind (e.g. pool processes)
+        self.process, self.restart_at = None, now + self.backoff
+        log.error(
+            "serve: process died; restarting",
+            extra={
+                "child": self.name,
+                "exit_code": code,
+                "ran_seconds": round(now - self.started_at, 1),
+                "restart_in_seconds": self.backoff,
+            },
+        )
+        self.backoff = min(self.backoff * 2, self.MAX_BACKOFF)
+
+    def _kill_group(self, signum=signal.SIGKILL) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signum)
+
+    def terminate(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self._kill_group(signal.SIGTERM)
+
+    def wait_or_kill(self, deadline: float) -> None:
+        if self.process is None:
+            return
+        try:
+            self.process.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            self._kill_group()
+            self.process.wait()
