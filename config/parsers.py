@@ -1,4 +1,4 @@
-"""The API's JSON parser: the standard one with a nesting limit and no NUL characters.
+"""The API's parsers: JSON with a nesting limit and no NUL characters; strict multipart.
 
 Python's json module recurses once per level, so a body of 100,000 ``[`` raises
 RecursionError (a 500) before any view runs. No request of this API nests more than a
@@ -12,7 +12,7 @@ import re
 
 from django.conf import settings
 from rest_framework.exceptions import ParseError
-from rest_framework.parsers import JSONParser
+from rest_framework.parsers import JSONParser, MultiPartParser
 
 MAX_DEPTH = 32
 
@@ -70,3 +70,30 @@ class SafeJSONParser(JSONParser):
 def _reject_constant(name):
     # NaN and Infinity are not JSON, and PostgreSQL's jsonb refuses them.
     raise ValueError(f"{name} is not a valid JSON value")
+
+
+class StrictMultiPartParser(MultiPartParser):
+    """Multipart form data in which every part is a named field.
+
+    Django's parser silently skips a part without a ``Content-Disposition`` name, so a
+    malformed body read as an empty form, and a write whose fields are all optional
+    went ahead with its defaults. A body longer than the empty form (the closing
+    delimiter alone) that yields no field at all is refused instead.
+    """
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        parsed = super().parse(stream, media_type, parser_context)
+        if not parsed.data and not parsed.files:
+            request = (parser_context or {}).get("request")
+            meta = getattr(request, "META", {})
+            boundary = (media_type or "").partition("boundary=")[2].strip('"')
+            try:
+                length = int(meta.get("CONTENT_LENGTH") or 0)
+            except ValueError:
+                length = 0
+            if length > len(boundary) + 8:  # "--" boundary "--" CRLF, plus slack
+                raise ParseError(
+                    "The multipart body has no named field "
+                    '(each part needs Content-Disposition: form-data; name="...").'
+                )
+        return parsed

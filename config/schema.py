@@ -3,7 +3,7 @@
 drf-spectacular documents the success answer of each operation only, but every one of
 them can refuse a request: 400 (invalid input: body, query parameters, JSON too deep,
 NUL characters), 401/403 (not signed in, not allowed), 404 (no such object, or hidden),
-and a write 409 (changed meanwhile). Documenting them with the shared error format
+and a write 409 (changed meanwhile) or 415 (a body of another media type). Documenting them with the shared error format
 (config/api.py) lets clients and the schema-driven API fuzz test tell a documented
 refusal from an undocumented answer.
 """
@@ -28,7 +28,11 @@ READ_ERRORS = {
     "403": "Not allowed for this user.",
     "404": "No such object, or not visible to this user.",
 }
-WRITE_ERRORS = {**READ_ERRORS, "409": "Changed meanwhile: reload and try again."}
+WRITE_ERRORS = {
+    **READ_ERRORS,
+    "409": "Changed meanwhile: reload and try again.",
+    "415": "The body is not JSON, a form or multipart form data.",
+}
 WRITE_METHODS = {"post", "put", "patch", "delete"}
 
 

@@ -215,7 +215,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": [
         "config.parsers.SafeJSONParser",
         "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "config.parsers.StrictMultiPartParser",
     ],
     "DEFAULT_PAGINATION_CLASS": "config.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,

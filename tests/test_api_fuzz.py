@@ -45,7 +45,7 @@ from tournaments.models import Tournament
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
-EXAMPLES = int(os.environ.get("API_FUZZ_EXAMPLES", "4"))
+EXAMPLES = int(os.environ.get("API_FUZZ_EXAMPLES", "3"))
 SEED = int(os.environ.get("API_FUZZ_SEED", "20261201"))
 CHECKS = [
     not_a_server_error,

@@ -36,10 +36,13 @@ def _clock_actions(session_id):
     )
 
 
-def test_a_player_who_does_not_act_gets_the_default_action_exactly_once(duo, settings):
+def test_a_player_who_does_not_act_gets_the_default_action_exactly_once(duo, settings, monkeypatch):
     settings.CLOCKS_USE_ETA = True
     settings.CLOCKS_WORKER_SWEEP = False  # the eta path under test, not the worker's sweep
     settings.GAMES_DECISION_SECONDS = 2
+    # One decision at a time after B's default, so every later default has its own deadline.
+    seed, _ = _seed_with_one_decision_at_a_time(duo["match"])
+    monkeypatch.setattr(services, "new_seed", lambda: seed)
     session = services.open_match(match=duo["match"], by=duo["a"])
     assert session.status == GameSession.Status.ACTIVE and session.decision_seconds == 2
     state = services.state_of(session)
@@ -67,7 +70,11 @@ def test_a_player_who_does_not_act_gets_the_default_action_exactly_once(duo, set
         assert _wait_for(lambda: len(_clock_actions(session.pk)) >= 1)
         sweeper.join()
     applied = _clock_actions(session.pk)
-    assert len(applied) == 1, [(a.index, a.action) for a in applied]
+    # Exactly once: a later default (a slow machine may reach the next decision's
+    # deadline before the sweeper stops) is for another decision, never before its own.
+    limit = datetime.timedelta(seconds=session.decision_seconds)
+    for earlier, later in itertools.pairwise(applied):
+        assert later.created_at >= earlier.created_at + limit, [(a.index, a.actor) for a in applied]
     default = applied[0]
     assert default.actor == "1" and default.action["kind"] == "split"
     assert sorted(default.action["throw"]) == default.action["throw"]  # every die in hand

@@ -306,3 +306,16 @@ def test_a_write_to_an_api_address_that_names_nothing_is_a_json_404(organiser):
     for method in (client.post, client.delete):
         response = method("/api/players/-1.5e-167/")
         assert response.status_code == 404 and response["Content-Type"] == "application/json"
+
+
+def test_a_multipart_body_without_named_fields_is_400(organiser, tournament, make_player):
+    (registration,) = _register_one(tournament, make_player, organiser)
+    client = api_as(organiser)
+    url = f"/api/registrations/{registration.pk}/drop/"
+    body = b"--b0undary\r\n-40--b0undary--\r\n"
+    response = client.post(url, body, content_type="multipart/form-data; boundary=b0undary")
+    assert response.status_code == 400 and "no named field" in response.json()["detail"]
+    registration.refresh_from_db()
+    assert not registration.dropped
+    # An empty form (the closing delimiter alone) is still an empty form.
+    assert client.post(url, {}, format="multipart").status_code == 200
