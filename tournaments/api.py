@@ -798,7 +798,12 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         answers 200. Starting a game reveals the swaps made for it. Online matches start
         their games in the online game (both players ``ready``)."""
         data = _valid(s.StartGameSerializer, request)
-        match = services.start_game(match=self.get_object(), number=data["number"], by=request.user)
+        match = services.start_game(
+            match=self.get_object(),
+            number=data["number"],
+            by=request.user,
+            games_so_far=data.get("games_so_far"),
+        )
         answer = self._answer(match).data
         answer["game_start"] = s.game_start_data(match, data["number"])
         started = answer["game_start"]["started"]

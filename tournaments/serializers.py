@@ -420,6 +420,16 @@ class StartGameSerializer(serializers.Serializer):
     number = serializers.IntegerField(
         min_value=1, max_value=5, help_text="The match's next game (``next_game``)."
     )
+    games_so_far = serializers.ListField(
+        child=serializers.ChoiceField(choices=["a", "b", "draw"]),
+        max_length=4,
+        required=False,
+        help_text=(
+            "Only after time is called (paper play): the games played so far in order, an "
+            "unfinished game left out. A further game starts only if they leave the match "
+            "needing one (the top-cut decider while level)."
+        ),
+    )
 
 
 class RecordSwapSerializer(serializers.Serializer):

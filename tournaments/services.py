@@ -22,7 +22,13 @@ from games.engines.irondie.dice import Die, playing_set_errors
 from players.models import DiceSet, Player
 from players.services import freeze_dice_set
 from tournaments import clocks, selectors
-from tournaments.match_rules import MAX_GAMES, ResultError, decide_match, swiss_rounds_for
+from tournaments.match_rules import (
+    MAX_GAMES,
+    ResultError,
+    decide_match,
+    match_is_over,
+    swiss_rounds_for,
+)
 from tournaments.models import (
     AuditEntry,
     GameResult,
@@ -1119,7 +1125,14 @@ def _online_game_open(match: Match) -> bool:
     ).exists()
 
 
-def _check_game_may_start(match: Match, number: int, *, judge: bool) -> None:
+def _check_game_may_start(
+    match: Match,
+    number: int,
+    *,
+    judge: bool,
+    system: bool = False,
+    games_so_far: list[str] | None = None,
+) -> None:
     if match.is_bye or match.status == Match.Status.CONFIRMED:
         raise ValidationError("This match is over.")
     if not judge and match.status != Match.Status.PENDING:
@@ -1136,16 +1149,67 @@ def _check_game_may_start(match: Match, number: int, *, judge: bool) -> None:
         raise ValidationError(f"The next game of this match is game {expected}.")
     if number > MAX_GAMES:
         raise ValidationError(f"A match has at most {MAX_GAMES} games.")
-    if match.time_called_at is not None and not (
-        match.round.stage == Round.Stage.TOP_CUT and match.games_a == match.games_b
-    ):
+    if match.time_called_at is not None:
+        _check_further_game_after_time(match, number, games_so_far=games_so_far, system=system)
+
+
+def _check_further_game_after_time(
+    match: Match, number: int, *, games_so_far: list[str] | None, system: bool
+) -> None:
+    """After time only a match that still needs a game gets one (match_is_over: the
+    top-cut decider while the games are level). The games are those played so far, not
+    the confirmed result: online the server saw them; on paper the caller says them."""
+    draws_allowed = match.round.stage == Round.Stage.SWISS
+    penalties = _penalty_games(match)
+    if system:
+        from games.services import match_games
+
+        games_so_far = match_games(match.pk)
+    elif games_so_far is None:
+        if match_is_over(penalties, time_called=True, draws_allowed=draws_allowed):
+            raise ValidationError(_NO_GAME_AFTER_TIME)
         raise ValidationError(
-            "Time has been called: no new game starts (docs/rules.md, match time)."
+            {
+                "games_so_far": [
+                    "Time has been called: a further game starts only while the games are "
+                    "level in the top cut. Give the games played so far in order "
+                    '(each "a", "b" or "draw"; an unfinished game is left out).'
+                ]
+            }
         )
+    else:
+        games_so_far = list(games_so_far)
+        if any(outcome not in ("a", "b", "draw") for outcome in games_so_far):
+            raise ValidationError(
+                {"games_so_far": ['Each game is won by "a" or "b", or is a "draw".']}
+            )
+        if len(games_so_far) >= number:
+            raise ValidationError(
+                {
+                    "games_so_far": [
+                        f"Game {number} is next: at most {number - 1} games have been played."
+                    ]
+                }
+            )
+    if match_is_over([*penalties, *games_so_far], time_called=True, draws_allowed=draws_allowed):
+        raise ValidationError(_NO_GAME_AFTER_TIME)
+
+
+_NO_GAME_AFTER_TIME = (
+    "Time has been called: no new game starts; the match is decided on the games won "
+    "(docs/rules.md, match time)."
+)
 
 
 @transaction.atomic
-def start_game(*, match: Match, number: int, by, system: bool = False) -> Match:
+def start_game(
+    *,
+    match: Match,
+    number: int,
+    by,
+    system: bool = False,
+    games_so_far: list[str] | None = None,
+) -> Match:
     """Game ``number`` (always the match's next game) starts: its clock runs and the
     swaps made for it are revealed.
 
@@ -1155,6 +1219,11 @@ def start_game(*, match: Match, number: int, by, system: bool = False) -> Match:
     starting the game it hosts; while a match is played online its games start only that
     way. The answer is the match; ``match.ready_sides()`` tells who has said so while the
     game still waits.
+
+    After time is called a game starts only if the match still needs one
+    (``match_is_over`` on the games played so far: the top-cut decider while level). On
+    paper the caller gives those games as ``games_so_far`` (outcomes in order, an
+    unfinished game left out); online the server uses the games it hosted.
     """
     match = _locked_match(match)
     tournament = match.round.tournament
@@ -1162,7 +1231,7 @@ def start_game(*, match: Match, number: int, by, system: bool = False) -> Match:
     side = None
     if not judge:
         side = match.side_of(_own_registration(match, by).pk)
-    _check_game_may_start(match, number, judge=judge)
+    _check_game_may_start(match, number, judge=judge, system=system, games_so_far=games_so_far)
     if not system and _online_game_open(match):
         raise ValidationError(
             "This match is played online: its games start when both players are ready "

@@ -982,7 +982,12 @@ def _my_match_post(request, match, registration, playing, additional):
             return redirect("games:play", pk=session.pk)
         elif action == "start_game":
             number = int(request.POST.get("number") or 0)
-            match = services.start_game(match=match, number=number, by=user)
+            # After time only: the games played so far, e.g. "a b" (docs/rules.md).
+            said = request.POST.get("games_so_far")
+            games_so_far = said.replace(",", " ").split() if said is not None else None
+            match = services.start_game(
+                match=match, number=number, by=user, games_so_far=games_so_far
+            )
             if match.current_game == number and match.current_game_started_at is not None:
                 messages.success(request, _("Game %(n)s started.") % {"n": number})
             else:
