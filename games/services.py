@@ -784,16 +784,22 @@ def on_match_clock_event(match_id: int, event: str) -> str:
 def match_games(match_id: int) -> list[str]:
     """Outcomes of the match's finished online games, in order ("a", "b"); a game ended
     unfinished by the match limit has no winner and does not count (docs/rules.md)."""
-    outcomes = []
-    for result in (
+    return [outcome for _number, outcome in numbered_match_games(match_id)]
+
+
+def numbered_match_games(match_id: int) -> list[tuple[int, str]]:
+    """The counted games as (game number, outcome): an unfinished game keeps its number,
+    so the game after it is recorded under its own (the decider after time is game 4)."""
+    games = []
+    for number, result in (
         GameSession.objects.filter(match_id=match_id, status=GameSession.Status.FINISHED)
         .order_by("game_number")
-        .values_list("result", flat=True)
+        .values_list("game_number", "result")
     ):
         winner = (result or {}).get("winner")
         if winner in SEATS:
-            outcomes.append("ab"[winner])
-    return outcomes
+            games.append((number, "ab"[winner]))
+    return games
 
 
 def _game_over(session, now) -> None:
@@ -811,7 +817,8 @@ def _decide_match(session, now, *, conceded_by: str = "") -> None:
     )
     if match.status == Match.Status.CONFIRMED:
         return  # a judge entered the result meanwhile; theirs stands
-    games = match_games(match.pk)
+    numbered = numbered_match_games(match.pk)
+    games = [outcome for _number, outcome in numbered]
     decided = conceded_by or match_is_over(
         games,
         time_called=match.time_called_at is not None,
@@ -826,7 +833,11 @@ def _decide_match(session, now, *, conceded_by: str = "") -> None:
         try:
             with transaction.atomic():
                 t_services.record_system_result(
-                    match=match, games=games, note=note, conceded_by=conceded_by
+                    match=match,
+                    games=games,
+                    game_numbers=[number for number, _outcome in numbered],
+                    note=note,
+                    conceded_by=conceded_by,
                 )
         except ValidationError as exc:
             log.warning("online result not recorded", extra={"match": match.pk, "why": str(exc)})

@@ -721,9 +721,11 @@ def _confirm(
     match_loss_a=False,
     match_loss_b=False,
     existing: ResultSubmission | None = None,
+    game_numbers: list[int] | None = None,
 ) -> ResultSubmission:
     """Make one version the confirmed result. The caller holds the match row lock; the
     partial unique index catches anyone who does not."""
+    numbers = _game_numbers(games, game_numbers)
     outcome = _decide(
         match,
         games=games,
@@ -768,7 +770,7 @@ def _confirm(
     match.status = Match.Status.CONFIRMED
     match.version += 1
     match.save()
-    _record_games(match, games)
+    _record_games(match, games, numbers)
     _refresh_round_status(match.round)
     audit(
         match.round.tournament,
@@ -793,11 +795,29 @@ def _result_dict(match) -> dict:
     }
 
 
-def _record_games(match: Match, games: list[str]) -> None:
-    """One GameResult a game played, with the playing sets in force for it."""
+def _game_numbers(games: list[str], numbers: list[int] | None) -> list[int]:
+    """The number each game was played as: as given (strictly increasing, up to the last
+    game a match can have), else 1, 2, 3..."""
+    if numbers is None:
+        return list(range(1, len(games) + 1))
+    numbers = list(numbers)
+    if (
+        len(numbers) != len(games)
+        or numbers != sorted(set(numbers))
+        or any(not 1 <= number <= MAX_GAMES for number in numbers)
+    ):
+        raise ValidationError(
+            {"games": [f"Game numbers {numbers} do not fit the {len(games)} games played."]}
+        )
+    return numbers
+
+
+def _record_games(match: Match, games: list[str], numbers: list[int]) -> None:
+    """One GameResult a game played, under the number it was played as, with the playing
+    sets in force for that game (every swap made before it)."""
     match.games.all().delete()
     rows = []
-    for number, outcome in enumerate(games, start=1):
+    for number, outcome in zip(numbers, games, strict=True):
         rows.append(
             GameResult(
                 match=match,
@@ -915,9 +935,18 @@ def _player_report(match, by, registration, note: str, fields: dict) -> ResultSu
 
 @transaction.atomic
 def record_system_result(
-    *, match: Match, games: list[str], note: str, conceded_by: str = ""
+    *,
+    match: Match,
+    games: list[str],
+    note: str,
+    conceded_by: str = "",
+    game_numbers: list[int] | None = None,
 ) -> ResultSubmission:
-    """A result the server saw itself (an online match): confirmed at once, source SYSTEM."""
+    """A result the server saw itself (an online match): confirmed at once, source SYSTEM.
+
+    ``game_numbers``: the number each of ``games`` was played as, when a game that does
+    not count (stopped unfinished by time) came before it; 1, 2, 3... if left out.
+    """
     match = _locked_match(match)
     if match.is_bye:
         raise ValidationError("A bye has its result already.")
@@ -928,6 +957,7 @@ def record_system_result(
         source=ResultSubmission.Source.SYSTEM,
         by=None,
         note=note,
+        game_numbers=game_numbers,
         **_result_fields(games, False, conceded_by),
     )
 

@@ -162,3 +162,23 @@ def test_time_called_during_the_swap_window_of_a_decided_match_cancels_the_game(
     assert GameSession.objects.get(pk=second["id"]).status == GameSession.Status.CANCELLED
     match = Match.objects.get(pk=final["match"].pk)
     assert match.status == Match.Status.CONFIRMED and match.winner_id == match.player_a_id
+
+
+def test_the_decider_after_an_unfinished_game_is_recorded_as_game_four_with_its_swap(final):
+    third = _level_at_one_game_each(final)
+    _both_ready(final, third["id"])
+    _call_time(final["match"])  # game 3 stops unfinished: no record of its own
+    decider = _next_game(final, third["id"])
+    swap = _bob_swaps(final)
+    assert swap.before_game == 4
+    started = _both_ready(final, decider["id"])
+    used_by_bob = started["view"]["config"]["sets"][1]
+    assert used_by_bob == swap.playing_after
+    final["alice"].post(f"/api/games/{decider['id']}/concede/", {}, format="json")
+    match = Match.objects.get(pk=final["match"].pk)
+    assert match.status == Match.Status.CONFIRMED
+    records = list(match.games.order_by("number"))
+    assert [(g.number, g.outcome) for g in records] == [(1, "a"), (2, "b"), (4, "b")]
+    assert records[-1].playing_set_b == used_by_bob
+    assert records[-1].playing_set_b == t_selectors.playing_set_for_game(match.player_b, match, 4)
+    assert records[0].playing_set_b == records[1].playing_set_b != used_by_bob
