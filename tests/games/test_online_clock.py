@@ -86,25 +86,41 @@ def test_a_player_who_does_not_act_gets_the_default_action_exactly_once(duo, set
     assert State.from_dict(session.state) == services.replayed_state(session)
 
 
-def test_a_decision_made_in_time_cancels_the_clock(duo, settings):
+def test_a_decision_made_in_time_cancels_the_clock(duo, settings, monkeypatch):
+    """No step races the wall clock: both players decide while no worker runs, then the
+    real worker runs the task queued for the first deadline; whenever that happens, the
+    decisions made before it stand and no default is applied for them."""
     settings.CLOCKS_USE_ETA = True
     settings.CLOCKS_WORKER_SWEEP = False  # the eta path under test, not the worker's sweep
     settings.GAMES_DECISION_SECONDS = 2
+    seed, waiting_seat = _seed_with_one_decision_at_a_time(duo["match"])
+    monkeypatch.setattr(services, "new_seed", lambda: seed)
     session = services.open_match(match=duo["match"], by=duo["a"])
+    first = GameSession.objects.get(pk=session.pk)
+    assert first.seed == seed and first.clock_task_eta == first.deadline_at is not None
+    for seat, user in ((0, duo["a"]), (1, duo["b"])):
+        _throw_everything(session, seat, user)
+    moved = GameSession.objects.get(pk=session.pk)
+    assert moved.deadline_at > first.deadline_at  # the next decision's deadline
     with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
-        for seat, user in ((0, duo["a"]), (1, duo["b"])):
-            state = services.state_of(GameSession.objects.get(pk=session.pk))
-            hand = [
-                d["id"]
-                for d in state_view(state, seat)["dice"]
-                if d["owner"] == seat and d["zone"] == "hand"
-            ]
-            services.submit_action(
-                session=session, by=user, action={"kind": "split", "throw": hand}
-            )
-        time.sleep(1.0)  # well inside the 2 s of the next decision
-    assert _clock_actions(session.pk) == []
-    assert clocks.sweep()["defaults"] == 0
+        # The task queued for the first deadline has run once it no longer owns the clock.
+        assert _wait_for(
+            lambda: GameSession.objects.get(pk=session.pk).clock_task_eta != first.deadline_at
+        )
+    actions = list(GameAction.objects.filter(session_id=session.pk).order_by("index"))
+    # The two splits stand as the players made them.
+    assert [(a.actor, a.cause, a.action["kind"]) for a in actions[:2]] == [
+        ("0", GameAction.Cause.PLAYER, "split"),
+        ("1", GameAction.Cause.PLAYER, "split"),
+    ]
+    # Nothing was applied for them: a default (if the worker lived past the next deadline)
+    # is for the next decision, by the seat that has it, never before its deadline.
+    for default in _clock_actions(session.pk):
+        assert default.created_at >= moved.deadline_at
+    if _clock_actions(session.pk):
+        assert _clock_actions(session.pk)[0].actor == str(waiting_seat)
+    # The task of the first clock version is a no-op now.
+    assert clocks.enforce_deadline(session.pk, first.clock_version) == "stale"
 
 
 def state_view(state, seat):
