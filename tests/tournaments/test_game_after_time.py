@@ -87,3 +87,21 @@ def test_no_game_after_time_in_swiss_even_when_level(make_running_round, judge):
     for games_so_far in (None, [], ["draw"]):
         with pytest.raises(ValidationError, match="no new game starts"):
             services.start_game(match=match, number=2, by=judge, games_so_far=games_so_far)
+
+
+def test_the_my_match_page_asks_for_the_games_so_far_after_time(client, final_at_time):
+    match = final_at_time
+    page = f"/tournaments/{match.round.tournament_id}/my-match/"
+    client.force_login(match.player_a.player.user)
+    assert 'name="games_so_far"' in client.get(page).content.decode()
+    refused = client.post(
+        page, {"action": "start_game", "number": 3, "games_so_far": "a"}, follow=True
+    )
+    assert "no new game starts" in refused.content.decode()
+    assert Match.objects.get(pk=match.pk).ready_a_for_game is None
+    client.post(page, {"action": "start_game", "number": 3, "games_so_far": "a, b"})
+    client.force_login(match.player_b.player.user)
+    started = client.post(
+        page, {"action": "start_game", "number": 3, "games_so_far": "a b"}, follow=True
+    )
+    assert "Game 3 started." in started.content.decode()
