@@ -36,6 +36,7 @@ from games.engines.irondie import (
 )
 from games.engines.irondie import apply as engine_apply
 from games.engines.irondie import result as engine_result
+from games.engines.irondie.bots import SIMULATED_LIMIT_TURN
 from games.models import GameAction, GameSession
 from players.people import public_name
 from players.roles import is_judge
@@ -286,11 +287,23 @@ def _remember_on_commit(session, state) -> None:
 
 
 def _run_bots_inline(session, state, now) -> State:
-    """Practice games: the bot answers in the same request (bot_delay 0)."""
+    """Practice games: the bot answers in the same request (bot_delay 0). A game of two
+    bots with no delay is played whole at once, with the game limit at a fixed turn."""
     if session.bot_delay > 0:
         return state
+    whole_game = all(session.seat_bot(seat) for seat in (0, 1))
     moved = True
     while moved and not state.over:
+        if whole_game and state.turn >= SIMULATED_LIMIT_TURN and state.sudden_death_from is None:
+            state = _apply(
+                session,
+                state,
+                "system",
+                {"kind": "sudden_death"},
+                cause=GameAction.Cause.SUDDEN_DEATH,
+                now=now,
+                note="game time limit (bots playing at once)",
+            )
         moved = False
         for seat in sorted(to_act(state)):
             kind = session.seat_bot(seat)

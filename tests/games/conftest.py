@@ -101,9 +101,29 @@ def api_move(client, game_id, bot, *, seen=None):
     )
 
 
-def play_to_end(clients, game_id, bots, *, seen=None, limit=4000):
-    """Both clients act whenever they have a legal decision until the game is over."""
-    for _ in range(limit):
+def reach_the_game_limit(game_id):
+    """What the game clock does when the game limit passes: sudden death from the next turn."""
+    from django.db import transaction
+
+    from config.dbtime import db_now
+    from games import services as game_services
+    from games.models import GameSession
+
+    with transaction.atomic():
+        session = GameSession.objects.select_for_update().get(pk=game_id)
+        game_services.switch_to_sudden_death(session, db_now(), note="game time limit")
+
+
+def play_to_end(clients, game_id, bots, *, seen=None, limit=4000, sudden_death_after=200):
+    """Both clients act whenever they have a legal decision until the game is over.
+
+    Time does not pass in a test, so the game limit never comes: after
+    ``sudden_death_after`` rounds of moves the limit is switched on as the clock would
+    (about one game in ten between two bots with random sets would otherwise run for
+    thousands of turns, since only sudden death forces an end)."""
+    for step in range(limit):
+        if step == sudden_death_after:
+            reach_the_game_limit(game_id)
         moved = False
         for client, bot in zip(clients, bots, strict=True):
             response = api_move(client, game_id, bot, seen=seen)

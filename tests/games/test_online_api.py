@@ -294,3 +294,31 @@ def test_demo_game_between_bots_plays_to_the_end(judge):
     assert session.status == GameSession.Status.FINISHED  # bot delay 0 in tests: inline
     assert State.from_dict(session.state) == services.replayed_state(session)
     assert client.get(f"/api/games/{session.pk}/verify/").json()["ok"] is True
+
+
+def test_bots_playing_a_whole_game_at_once_meet_the_game_limit_at_a_fixed_turn(judge, monkeypatch):
+    """No time passes while two bots play a demo game at once (no delay), so the game
+    limit comes at a fixed turn: a game still going there gets sudden death and ends.
+    (An early limit here, so that every game meets it; 30 in play.)"""
+    import random
+
+    from players.demo import random_valid_set
+
+    SIMULATED_LIMIT_TURN = 3
+    monkeypatch.setattr(services, "SIMULATED_LIMIT_TURN", SIMULATED_LIMIT_TURN)
+
+    long_games = 0
+    for index in range(12):
+        rng = random.Random(index)
+        sets = [[d.to_dict() for d in random_valid_set(rng)] for _ in range(2)]
+        session = services.create_demo_game(by=judge, sets=sets, bot_delay=0)
+        session.refresh_from_db()
+        assert session.status == GameSession.Status.FINISHED
+        state = State.from_dict(session.state)
+        limit = session.actions.filter(cause=GameAction.Cause.SUDDEN_DEATH)
+        if state.turn >= SIMULATED_LIMIT_TURN:
+            long_games += 1
+            assert limit.count() == 1
+        else:
+            assert not limit.exists()
+    assert long_games  # these sets and seeds include games that reach the limit

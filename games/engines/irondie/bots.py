@@ -206,7 +206,13 @@ def _threat(thrower: dict, targets: list[dict]) -> float:
     return 1.0 + factor * stake
 
 
-def play_game(config: dict, seed: str, bots, sudden_death_turn: int | None = 30):
+# Bots playing a whole game at once take no time, so the game limit (20 minutes, then
+# sudden death) comes at a fixed turn instead; without it about one game in ten between
+# two bots with random sets goes on for thousands of turns.
+SIMULATED_LIMIT_TURN = 30
+
+
+def play_game(config: dict, seed: str, bots, sudden_death_turn: int | None = SIMULATED_LIMIT_TURN):
     """Play one game between two bots; returns (final state, decisions).
 
     ``sudden_death_turn`` stands in for the clock: at that turn the system switches
