@@ -566,21 +566,27 @@ class Event:
                 await self.judge_result(m["id"], top_cut, after_time=True)
 
     async def judge_result(self, match_id, top_cut, *, after_time, judge=None):
+        """A judge enters a result over the version they read; if the match changed
+        meanwhile (409: time called, a report), they read it again and decide again."""
         judge = judge or self.rng.choice(self.judges)
-        match = await self.call("GET", f"/api/matches/{match_id}/", judge)
-        if match is None or match["status"] == "confirmed":
-            return
         choices = DECISIVE if top_cut else AFTER_TIME_SWISS if after_time else SWISS_RESULTS
-        games = self.rng.choice(choices)
-        body = {"games": games, "note": "entered by the soak's judge"}
-        body["expected_version"] = match["version"]
-        status, _ = await self.http.request(
-            "POST", f"/api/matches/{match_id}/report/", judge["token"], body
-        )
-        if status == 201:
-            self.counts["judge_entries"] += 1
-        elif status in (400, 409):
+        for _attempt in range(4):
+            match = await self.call("GET", f"/api/matches/{match_id}/", judge)
+            if match is None or match["status"] == "confirmed":
+                return
+            body = {
+                "games": self.rng.choice(choices),
+                "note": "entered by the soak's judge",
+                "expected_version": match["version"],
+            }
+            status, _ = await self.http.request(
+                "POST", f"/api/matches/{match_id}/report/", judge["token"], body
+            )
+            if status == 201:
+                self.counts["judge_entries"] += 1
+                return
             self.counts["judge_entries_refused"] += 1
+            await asyncio.sleep(1)
 
     async def paper_match(self, match, mode, deadline, top_cut):
         """Players at a table: they mark their games started; the result comes from a
