@@ -1,7 +1,8 @@
 """How a person is named to whoever is looking: login names stay private.
 
-A login name is shown only to its owner and to staff (Django staff, site organisers
-and judges). Everyone else sees the public name: the display name of the person's
+A login name is shown only to its owner and to site staff (superusers): roles belong to
+one event (tournaments/permissions.py), so being an organiser or judge somewhere shows
+no more of anyone than a signed-in user sees. Everyone else sees the public name: the display name of the person's
 player profile, else the full name from their account, else nothing. Querysets that
 list people select ``<user>__player`` so this costs no extra query.
 """
@@ -11,8 +12,6 @@ from __future__ import annotations
 from django.core.exceptions import ObjectDoesNotExist
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
-
-from players.roles import is_judge
 
 
 def public_name(user) -> str | None:
@@ -30,11 +29,11 @@ def public_name(user) -> str | None:
 def may_see_username(viewer, user) -> bool:
     if viewer is None or user is None or not viewer.is_authenticated:
         return False
-    return viewer.pk == user.pk or viewer.is_staff or is_judge(viewer)
+    return viewer.pk == user.pk or viewer.is_superuser
 
 
 def person_label(user, viewer) -> str | None:
-    """The login name for its owner and staff, the public name for everyone else."""
+    """The login name for its owner and site staff, the public name for everyone else."""
     if user is None:
         return None
     return user.get_username() if may_see_username(viewer, user) else public_name(user)

@@ -23,7 +23,7 @@ from tournaments.models import (
     Tournament,
     bound_message,
 )
-from tournaments.permissions import role_in
+from tournaments.permissions import can_manage, role_in
 from tournaments.standings import Tiebreaker, format_percentage, tiebreaker_order_errors
 
 User = get_user_model()
@@ -44,8 +44,9 @@ def _bounded(setting: str) -> dict:
 
 
 class TournamentSerializer(serializers.ModelSerializer):
-    # People are named by players/people.py: login names to staff, display names to others.
-    organiser = PersonField()
+    # People are named by players/people.py (display names), except that the event's
+    # organisers see the login names of its team: they add co-organisers by login name.
+    organiser = serializers.SerializerMethodField()
     head_judge = serializers.PrimaryKeyRelatedField(
         queryset=User.objects.all(), required=False, allow_null=True
     )
@@ -59,7 +60,8 @@ class TournamentSerializer(serializers.ModelSerializer):
         help_text="User ids of the floor judges (replaces the list).",
     )
     co_organisers = serializers.SerializerMethodField(
-        help_text="The co-organisers, by display name (login names only to whom may see them)."
+        help_text="The co-organisers: login names for the event's organisers, "
+        "display names for everyone else."
     )
     my_role = serializers.SerializerMethodField(
         help_text='The viewer\'s role in this event: "owner", "co_organiser", "judge", '
@@ -117,16 +119,23 @@ class TournamentSerializer(serializers.ModelSerializer):
             raise serializers.ValidationError(errors)
         return value
 
+    def get_organiser(self, obj) -> str | None:
+        return self._team_label(obj.organiser, obj)
+
     def get_head_judge_username(self, obj) -> str | None:
-        return person_label(obj.head_judge, self._viewer())
+        return self._team_label(obj.head_judge, obj)
 
     def get_floor_judges(self, obj) -> list[str | None]:
-        viewer = self._viewer()
-        return [person_label(judge, viewer) for judge in obj.floor_judges.all()]
+        return [self._team_label(judge, obj) for judge in obj.floor_judges.all()]
 
     def get_co_organisers(self, obj) -> list[str | None]:
+        return [self._team_label(person, obj) for person in obj.co_organisers.all()]
+
+    def _team_label(self, person, tournament) -> str | None:
         viewer = self._viewer()
-        return [person_label(person, viewer) for person in obj.co_organisers.all()]
+        if person is not None and can_manage(viewer, tournament):
+            return person.get_username()
+        return person_label(person, viewer)
 
     def _viewer(self):
         return getattr(self.context.get("request"), "user", None)

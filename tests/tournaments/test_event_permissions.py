@@ -525,7 +525,9 @@ def test_draft_rounds_of_a_are_hidden_from_b(events):
     a, owner = events["a"], events["owner_a"]
     for match in a.rounds.get().matches.filter(player_b__isnull=False):
         if match.status != "confirmed":
-            services.report_result(match=match, by=owner, games=["a", "a"])
+            services.report_result(
+                match=match, by=owner, games=["a", "a"], expected_version=match.version
+            )
     game = GameSession.objects.get(pk=events["game"].pk)
     assert game.match.status == "confirmed"
     services.close_round(round_=Round.objects.get(pk=events["round"].pk), by=owner)
