@@ -173,6 +173,7 @@ def enforce_deadline(session_id: int, version: int | None = None, eta: str | Non
     from games import services
 
     with transaction.atomic():
+        services.lock_match_of(session_id)  # the lock order: match, then session
         session = (
             GameSession.objects.select_for_update(of=("self",))
             .select_related("match__round__tournament")
@@ -228,7 +229,8 @@ def enforce_game_limit(session_id: int) -> str:
     from games import services
 
     with transaction.atomic():
-        session = GameSession.objects.select_for_update().filter(pk=session_id).first()
+        services.lock_match_of(session_id)  # none for these games; the same order anyway
+        session = GameSession.objects.select_for_update(of=("self",)).filter(pk=session_id).first()
         if session is None:
             return "gone"
         now = db_now()
