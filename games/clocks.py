@@ -17,7 +17,8 @@ bumps ``clock_version``. A session has at most one queued eta task, whose eta is
 queued or the new deadline is earlier than the queued one; a task that fires before the
 current deadline (the decision was made, the deadline moved later) re-queues itself for
 it. The worker's own sweep (config/worker.py) covers overdue sessions every few seconds. Both call
-``enforce_deadline``, which locks the row, checks the database's clock and acts at most
+``enforce_deadline``, which locks the row (a tournament game's match row first, the
+lock order of docs/timing.md), checks the database's clock and acts at most
 once: an action that makes the decision moves the deadline, so nothing is due when the
 old task fires.
 """

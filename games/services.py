@@ -1,7 +1,8 @@
 """Every write to an online game goes through here.
 
 A game is its config, its seed commitment and an append-only log of actions
-(games/models.py). Each function locks the session row, lets the engine validate the
+(games/models.py). Each function locks the session row (a tournament game's match row
+first: the one lock order, docs/timing.md), lets the engine validate the
 action, appends the engine's logged form to the log with the database's time, refreshes
 the snapshot (a cache), resets the decision clocks (games/clocks.py) and, when the game
 ends, carries the result into the match: the next game of the match, or the match

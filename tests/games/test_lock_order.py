@@ -167,3 +167,31 @@ def test_decision_default_as_time_is_called_never_deadlocks(round_of_matches, se
             assert defaulted in ("not due", "not running") and defaults == []
         assert match.status == Match.Status.CONFIRMED
         assert match.submissions.count() == 1
+
+
+def test_conceding_the_match_as_time_is_called_never_deadlocks(round_of_matches, settings):
+    """A player's own write that ends the game (and decides the match) races time being
+    called: one of them decides the match, the other finds it decided; never a deadlock."""
+    settings.GAMES_SWAP_WINDOW_SECONDS = 0
+    for match in round_of_matches:
+        player = match.player_a.player.user
+        session = services.open_match(match=match, by=player)
+        _both_overdue(match, session)
+        results, errors = _at_once(
+            lambda s=session, p=player: services.concede(session=s, by=p, whole_match=True),
+            lambda m=match: t_clocks.enforce_match_deadline(m.pk),
+        )
+        conceded, called = results
+        session.refresh_from_db()
+        match.refresh_from_db()
+        assert match.status == Match.Status.CONFIRMED
+        assert match.submissions.count() == 1
+        if called == "time called":  # time first: nothing was left to concede
+            assert [str(e) for e in errors] == ["['There is no game in play to concede.']"]
+            assert session.end_cause == "match_time"
+            _time_called_once(match)
+        else:  # the concession first: the match was over when the clock looked
+            assert errors == [], f"match {match.pk}: {errors!r}"
+            assert conceded is not None and called == "has a result"
+            assert session.end_cause == "conceded"
+            assert match.submissions.get().conceded_by == "a"
