@@ -156,8 +156,15 @@ def test_decision_default_as_time_is_called_never_deadlocks(round_of_matches, se
         _time_called_once(match)
         session.refresh_from_db()
         assert session.status == GameSession.Status.FINISHED
+        # Time ends the game in progress once: this one, or the next game of the match
+        # when the default (both players throwing their whole hand) ended this one first.
+        ended_by_time = GameAction.objects.filter(
+            session__match=match, cause=GameAction.Cause.MATCH_TIME
+        )
+        assert ended_by_time.count() == 1
+        if session.end_cause != "match_time":
+            assert ended_by_time.get().session.game_number == session.game_number + 1
         actions = GameAction.objects.filter(session=session)
-        assert actions.filter(cause=GameAction.Cause.MATCH_TIME).count() == 1
         defaults = list(
             actions.filter(cause=GameAction.Cause.CLOCK).values_list("actor", flat=True)
         )
