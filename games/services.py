@@ -206,7 +206,7 @@ def lock_match_of(session) -> None:
         matches = matches.filter(pk=session.match_id)
     else:
         matches = matches.filter(online_games__pk=session)
-    list(matches.values_list("pk", flat=True))
+    list(matches.order_by().values_list("pk", flat=True))
 
 
 def _lock(session) -> GameSession:
