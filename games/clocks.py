@@ -17,7 +17,8 @@ bumps ``clock_version``. A session has at most one queued eta task, whose eta is
 queued or the new deadline is earlier than the queued one; a task that fires before the
 current deadline (the decision was made, the deadline moved later) re-queues itself for
 it. The worker's own sweep (config/worker.py) covers overdue sessions every few seconds. Both call
-``enforce_deadline``, which locks the row, checks the database's clock and acts at most
+``enforce_deadline``, which locks the row (a tournament game's match row first, the
+lock order of docs/timing.md), checks the database's clock and acts at most
 once: an action that makes the decision moves the deadline, so nothing is due when the
 old task fires.
 """
@@ -173,6 +174,7 @@ def enforce_deadline(session_id: int, version: int | None = None, eta: str | Non
     from games import services
 
     with transaction.atomic():
+        services.lock_match_of(session_id)  # the lock order: match, then session
         session = (
             GameSession.objects.select_for_update(of=("self",))
             .select_related("match__round__tournament")
@@ -228,7 +230,8 @@ def enforce_game_limit(session_id: int) -> str:
     from games import services
 
     with transaction.atomic():
-        session = GameSession.objects.select_for_update().filter(pk=session_id).first()
+        services.lock_match_of(session_id)  # none for these games; the same order anyway
+        session = GameSession.objects.select_for_update(of=("self",)).filter(pk=session_id).first()
         if session is None:
             return "gone"
         now = db_now()

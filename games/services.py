@@ -1,7 +1,8 @@
 """Every write to an online game goes through here.
 
 A game is its config, its seed commitment and an append-only log of actions
-(games/models.py). Each function locks the session row, lets the engine validate the
+(games/models.py). Each function locks the session row (a tournament game's match row
+first: the one lock order, docs/timing.md), lets the engine validate the
 action, appends the engine's logged form to the log with the database's time, refreshes
 the snapshot (a cache), resets the decision clocks (games/clocks.py) and, when the game
 ends, carries the result into the match: the next game of the match, or the match
@@ -185,10 +186,34 @@ def replayed_state(session: GameSession) -> State:
     return replay(session.config, session.seed, entries)
 
 
+def lock_match_of(session) -> None:
+    """The lock order of an online game (docs/timing.md): the match row first, then the
+    session row. Call this before locking a session; it locks the session's match, if it
+    has one, for the rest of the transaction (practice and demo games have none).
+
+    ``session``: a GameSession (its ``match_id`` is set when it is created and never
+    changes, so a row read earlier names the right match) or a session id (one query:
+    the match row is locked through the session, which is not locked by it).
+
+    The match clock (tournaments/clocks.py) locks the match and then, through
+    ``on_match_clock_event``, the session; a game that ends or starts locks the match
+    too. Taken the other way round here, a decision default and time called on the same
+    match at the same instant deadlock, and PostgreSQL aborts one of them."""
+    matches = Match.objects.select_for_update(of=("self",))
+    if isinstance(session, GameSession):
+        if session.match_id is None:
+            return
+        matches = matches.filter(pk=session.match_id)
+    else:
+        matches = matches.filter(online_games__pk=session)
+    list(matches.order_by().values_list("pk", flat=True))
+
+
 def _lock(session) -> GameSession:
-    """The session row, locked for the rest of the transaction, without the snapshot and
-    the config (``state_of`` takes the parsed state from the cache or reads the snapshot;
-    the rare paths that need more load it on access)."""
+    """The session row, locked for the rest of the transaction (its match row first),
+    without the snapshot and the config (``state_of`` takes the parsed state from the
+    cache or reads the snapshot; the rare paths that need more load it on access)."""
+    lock_match_of(session)
     queryset = (
         GameSession.objects.select_for_update(of=("self",))
         .select_related("match")
@@ -695,6 +720,7 @@ def apply_defaults(session, state, seats, now) -> State:
 def play_bots(session_id: int, version: int) -> str:
     """Demo games: the bots to act move (Celery task). Idempotent by the state version."""
     with transaction.atomic():
+        lock_match_of(session_id)
         session = (
             GameSession.objects.select_for_update(of=("self",))
             .select_related("match__round__tournament")
@@ -743,7 +769,8 @@ def switch_to_sudden_death(session, now, *, note: str) -> bool:
 
 
 def on_match_clock_event(match_id: int, event: str) -> str:
-    """Called by tournaments/clocks.py inside its transaction (the match row locked):
+    """Called by tournaments/clocks.py inside its transaction with the match row locked
+    (the lock order: match, then session):
     ``"sudden_death"`` when the game limit passes, ``"time_called"`` when the match limit
     does. The online game of the match, if any, follows (docs/online-play.md)."""
     session = (
@@ -822,7 +849,9 @@ def _game_over(session, now) -> None:
 
 
 def _decide_match(session, now, *, conceded_by: str = "") -> None:
-    """After a game: write the match result if it is decided, else open the next game."""
+    """After a game: write the match result if it is decided, else open the next game.
+    Every caller locked the match before the session (``lock_match_of``), so this lock
+    is already held."""
     match = (
         Match.objects.select_for_update(of=("self",))
         .select_related("round__tournament", "player_a__player", "player_b__player")
