@@ -233,12 +233,13 @@ def test_a_fresh_install_from_requirements_txt_runs_on_the_embedded_defaults(tmp
                 health = _get(f"{base}/healthz", timeout=5)
             except OSError:
                 health = None
-            if health and health[0] == 200:
+            # "ok" once the worker and beat have recorded their first heartbeats too
+            if health and health[0] == 200 and json.loads(health[2])["status"] == "ok":
                 break
             time.sleep(1)
         log_text = log_path.read_text()
         assert health and health[0] == 200, f"/healthz never answered 200: {health}\n{log_text}"
-        assert json.loads(health[2])["status"] == "ok"
+        assert json.loads(health[2])["status"] == "ok", f"{health}\n{log_text}"
 
         status, _, page = _get(f"{base}/tournaments/")
         assert status == 200 and b"IRONDIE" in page

@@ -65,7 +65,10 @@ def test_two_repairs_of_one_draft_round(tournament, register_players, organiser)
         first, second = api_as(organiser), api_as(organiser)
         responses = race(partial(first.post, url, {}), partial(second.post, url, {}))
         body = one_success_one_clear_refusal(responses, 201, {404})
-        assert "no longer exists" in body["detail"] or "Not found" in body["detail"]
+        # Either the repair found the round gone under its lock, or the view did.
+        assert any(
+            words in body["detail"] for words in ("no longer exists", "Not found", "No Round")
+        ), body
         rounds = list(tournament.rounds.all())
         assert len(rounds) == 1 and rounds[0].status == Round.Status.DRAFT
         assert rounds[0].matches.count() == 4
