@@ -24,21 +24,21 @@ def online_settings(settings):
     return settings
 
 
-@pytest.fixture
-def duo(make_player, organiser, judge):
-    """A Swiss round in progress with one match: Alice (A) against Bob (B)."""
+def event_with_players(make_player, organiser, judge, *, name, players, seed, top_cut_size=0):
+    """A tournament open for registration with the named players registered, each with a
+    random valid set drawn from ``seed``; returns the event and the registrations."""
     event = t_services.create_tournament(
         organiser=organiser,
-        name="Online Open",
+        name=name,
         date=datetime.date(2026, 12, 5),
-        top_cut_size=0,
+        top_cut_size=top_cut_size,
         head_judge=judge,
     )
     t_services.change_status(tournament=event, to=Tournament.Status.REGISTRATION, by=organiser)
-    rng = random.Random(3)
+    rng = random.Random(seed)
     registrations = []
-    for name in ("Alice", "Bob"):
-        player = make_player(name)
+    for player_name in players:
+        player = make_player(player_name)
         dice_set = player_services.create_dice_set(
             player=player,
             name="Main",
@@ -48,6 +48,15 @@ def duo(make_player, organiser, judge):
         registrations.append(
             t_services.register(tournament=event, player=player, dice_set=dice_set, by=player.user)
         )
+    return event, registrations
+
+
+@pytest.fixture
+def duo(make_player, organiser, judge):
+    """A Swiss round in progress with one match: Alice (A) against Bob (B)."""
+    event, _ = event_with_players(
+        make_player, organiser, judge, name="Online Open", players=("Alice", "Bob"), seed=3
+    )
     round_ = t_services.pair_next_round(tournament=event, by=organiser, seed="online")
     t_services.publish_round(round_=round_, by=organiser)
     t_services.start_round(round_=round_, by=judge)

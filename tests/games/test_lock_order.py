@@ -8,7 +8,6 @@ second simply waits for the first, and each effect happens exactly once.
 """
 
 import datetime
-import random
 import threading
 
 import pytest
@@ -16,11 +15,11 @@ from django.db import connection
 
 from games import clocks, services
 from games.models import GameAction, GameSession
-from players import services as player_services
-from players.demo import random_valid_set
 from tournaments import clocks as t_clocks
 from tournaments import services as t_services
-from tournaments.models import AuditEntry, Match, Tournament
+from tournaments.models import AuditEntry, Match
+
+from .conftest import event_with_players
 
 pytestmark = pytest.mark.django_db(transaction=True)
 MATCHES = 20
@@ -29,24 +28,14 @@ MATCHES = 20
 @pytest.fixture
 def round_of_matches(make_player, organiser, judge):
     """A Swiss round in progress with MATCHES matches between players with accounts."""
-    event = t_services.create_tournament(
-        organiser=organiser,
+    event, _ = event_with_players(
+        make_player,
+        organiser,
+        judge,
         name="Lock Order Open",
-        date=datetime.date(2026, 12, 5),
-        top_cut_size=0,
-        head_judge=judge,
+        players=[f"Player {i + 1:02d}" for i in range(2 * MATCHES)],
+        seed=11,
     )
-    t_services.change_status(tournament=event, to=Tournament.Status.REGISTRATION, by=organiser)
-    rng = random.Random(11)
-    for i in range(2 * MATCHES):
-        player = make_player(f"Player {i + 1:02d}")
-        dice_set = player_services.create_dice_set(
-            player=player,
-            name="Main",
-            playing_dice=[d.to_dict() for d in random_valid_set(rng)],
-            additional_dice=[d.to_dict() for d in random_valid_set(rng)[:3]],
-        )
-        t_services.register(tournament=event, player=player, dice_set=dice_set, by=player.user)
     round_ = t_services.pair_next_round(tournament=event, by=organiser, seed="locks")
     t_services.publish_round(round_=round_, by=organiser)
     t_services.start_round(round_=round_, by=judge)

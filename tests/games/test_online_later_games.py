@@ -3,20 +3,17 @@ window like every other game, a swap before it is accepted and used, and it take
 number of the game it replaces when time cancelled a game still waiting to start."""
 
 import datetime
-import random
 
 import pytest
 
 from config.dbtime import db_now
 from games.models import GameSession
-from players import services as player_services
-from players.demo import random_valid_set
 from tournaments import clocks as t_clocks
 from tournaments import selectors as t_selectors
 from tournaments import services as t_services
 from tournaments.models import Match, SetSwap, Tournament
 
-from .conftest import token_client
+from .conftest import event_with_players, token_client
 
 pytestmark = pytest.mark.django_db
 
@@ -26,24 +23,15 @@ def final(make_player, organiser, judge, settings):
     """The final of a two-player top cut in progress, Alice (A) against Bob (B), played
     online with the swap window open between games."""
     settings.GAMES_SWAP_WINDOW_SECONDS = 120
-    event = t_services.create_tournament(
-        organiser=organiser,
+    event, _ = event_with_players(
+        make_player,
+        organiser,
+        judge,
         name="Online Final",
-        date=datetime.date(2026, 12, 5),
+        players=("Alice", "Bob"),
+        seed=5,
         top_cut_size=2,
-        head_judge=judge,
     )
-    t_services.change_status(tournament=event, to=Tournament.Status.REGISTRATION, by=organiser)
-    rng = random.Random(5)
-    for name in ("Alice", "Bob"):
-        player = make_player(name)
-        dice_set = player_services.create_dice_set(
-            player=player,
-            name="Main",
-            playing_dice=[d.to_dict() for d in random_valid_set(rng)],
-            additional_dice=[d.to_dict() for d in random_valid_set(rng)[:3]],
-        )
-        t_services.register(tournament=event, player=player, dice_set=dice_set, by=player.user)
     Tournament.objects.filter(pk=event.pk).update(swiss_rounds=1)
     swiss = t_services.pair_next_round(tournament=event, by=organiser, seed="final")
     t_services.publish_round(round_=swiss, by=organiser)
