@@ -179,9 +179,9 @@ def test_result_history_for_judges_and_the_two_players_only(event):
         assert history.status_code == 200
         versions = history.json()
         assert [v["number"] for v in versions] == [1, 2]
-        # Login names go to their owner and staff; the opponent sees the display name.
+        # A login name goes to its owner (and site staff); the others see the display name.
         reporter = event["users"]["a"]
-        expected = reporter.player.display_name if who == "b" else reporter.username
+        expected = reporter.username if who == "a" else reporter.player.display_name
         assert versions[0]["submitted_by"] == expected
         assert [v["status"] for v in versions] == ["superseded", "confirmed"]
     for who in ("other", "stranger", "anonymous"):
