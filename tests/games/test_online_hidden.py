@@ -11,8 +11,10 @@ from rest_framework.test import APIClient
 from games import selectors, services
 from games.engines.irondie import (
     State,
+    apply,
     default_action,
     legal_actions,
+    new_game,
     random_action,
     to_act,
 )
@@ -99,7 +101,55 @@ def _page_client(user):
     return client
 
 
-def test_no_endpoint_or_page_shows_a_pending_secret_choice_or_the_seed(duo, make_user):
+SECRET_PHASES = ("split", "damage", "end_turn")
+
+
+def _choose(state, rng, checked):
+    """How the test plays: (seat, action, secret). In a phase of simultaneous secret
+    choices not yet checked twice, Alice commits first (``secret``); otherwise the
+    default action, or now and then a random one in offers and duels."""
+    seats = sorted(to_act(state))
+    phase = state.phase
+    if len(seats) == 2 and phase in checked and checked[phase] < 2:
+        options = legal_actions(state, 0)
+        action = rng.choice(options[1:] or options) if phase != "split" else None
+        return 0, action or default_action(state, 0), True
+    seat = seats[0]
+    action = default_action(state, seat)
+    if phase in ("offer", "duel") and rng.random() < 0.5:
+        action = random_action(state, seat, rng)
+    return seat, action, False
+
+
+def _seed_covering_every_secret_phase(match):
+    """A fixed game seed under which the first game, played as ``_choose`` plays, has
+    each phase of simultaneous secret choices. The rolls derive from the seed and the
+    game id (m<match>-g1), so it is looked up for this match: with an unseeded game a
+    whole match sometimes passes without simultaneous damage choices."""
+    from tournaments import selectors as t_selectors
+
+    sets = [
+        t_selectors.playing_set_for_game(match.player_a, match, 1),
+        t_selectors.playing_set_for_game(match.player_b, match, 1),
+    ]
+    for attempt in range(500):
+        seed = f"hidden-{attempt}"
+        state = new_game({"game_id": f"m{match.pk}-g1", "sets": sets}, seed)
+        rng, checked = random.Random(11), dict.fromkeys(SECRET_PHASES, 0)
+        for _ in range(3000):
+            if state.over:
+                break
+            phase = state.phase
+            seat, action, secret = _choose(state, rng, checked)
+            state, _ = apply(state, seat, action)
+            if secret:
+                checked[phase] += 1
+        if state.over and min(checked.values()) >= 1:
+            return seed
+    raise AssertionError("no seed found")
+
+
+def test_no_endpoint_or_page_shows_a_pending_secret_choice_or_the_seed(duo, make_user, monkeypatch):
     alice, bob = token_client(duo["a"]), login_client(duo["b"])
     stranger = make_user("stranger")
     watchers = [
@@ -107,11 +157,13 @@ def test_no_endpoint_or_page_shows_a_pending_secret_choice_or_the_seed(duo, make
         ("spectator", token_client(stranger), _page_client(stranger)),
         ("anonymous", APIClient(), _page_client(None)),
     ]
+    seed = _seed_covering_every_secret_phase(duo["match"])
+    monkeypatch.setattr(services, "new_seed", lambda: seed)
     game = alice.post("/api/games/", {"match": duo["match"].pk}, format="json").json()
     game_id = game["id"]
     session = GameSession.objects.get(pk=game_id)
     rng = random.Random(11)
-    checked = {"split": 0, "damage": 0, "end_turn": 0}
+    checked = dict.fromkeys(SECRET_PHASES, 0)
     for _ in range(3000):
         session.refresh_from_db()
         if session.status != GameSession.Status.ACTIVE:
@@ -122,13 +174,10 @@ def test_no_endpoint_or_page_shows_a_pending_secret_choice_or_the_seed(duo, make
             session = GameSession.objects.get(pk=game_id)
             continue
         state = State.from_dict(session.state)
-        seats = sorted(to_act(state))
         phase = state.phase
-        if len(seats) == 2 and phase in checked and checked[phase] < 2:
+        seat, action, secret = _choose(state, rng, checked)
+        if secret:
             # Alice commits first; Bob and outsiders look while it is pending.
-            options = legal_actions(state, 0)
-            action = rng.choice(options[1:] or options) if phase != "split" else None
-            action = action or default_action(state, 0)
             response = alice.post(
                 f"/api/games/{game_id}/actions/",
                 {"action": action, "expected_version": session.version},
@@ -148,10 +197,6 @@ def test_no_endpoint_or_page_shows_a_pending_secret_choice_or_the_seed(duo, make
             assert "0" in judge_view["view"]["pending"]
             checked[phase] += 1
             continue
-        seat = seats[0]
-        action = default_action(state, seat)
-        if phase in ("offer", "duel") and rng.random() < 0.5:
-            action = random_action(state, seat, rng)
         services.submit_action(session=session, by=(duo["a"], duo["b"])[seat], action=action)
     assert checked["split"] >= 1 and checked["damage"] >= 1 and checked["end_turn"] >= 1, checked
 
