@@ -320,15 +320,7 @@ def _run_bots_inline(session, state, now) -> State:
     moved = True
     while moved and not state.over:
         if whole_game and state.turn >= SIMULATED_LIMIT_TURN and state.sudden_death_from is None:
-            state = _apply(
-                session,
-                state,
-                "system",
-                {"kind": "sudden_death"},
-                cause=GameAction.Cause.SUDDEN_DEATH,
-                now=now,
-                note="game time limit (bots playing at once)",
-            )
+            state = _apply_sudden_death(session, state, now, "game time limit (bots at once)")
         moved = False
         for seat in sorted(to_act(state)):
             kind = session.seat_bot(seat)
@@ -754,7 +746,15 @@ def switch_to_sudden_death(session, now, *, note: str) -> bool:
     state = state_of(session)
     if state.sudden_death_from is not None and state.sudden_death_from <= state.turn + 1:
         return False
-    state = _apply(
+    state = _apply_sudden_death(session, state, now, note)
+    session.game_deadline_at = None
+    _save(session, state, now)
+    return True
+
+
+def _apply_sudden_death(session, state, now, note: str):
+    """The system's sudden-death action in the log: from the next turn."""
+    return _apply(
         session,
         state,
         "system",
@@ -763,9 +763,6 @@ def switch_to_sudden_death(session, now, *, note: str) -> bool:
         now=now,
         note=note,
     )
-    session.game_deadline_at = None
-    _save(session, state, now)
-    return True
 
 
 def on_match_clock_event(match_id: int, event: str) -> str:
