@@ -1,5 +1,5 @@
 """REST API for tournaments. Views are thin: reads go through the selectors and
-prefetching querysets, every write through tournaments/services.py, which checks the
+prefetching querysets, every write through tournaments/services/, which checks the
 roles again and raises ValidationError (400) or PermissionDenied (403).
 
 Who sees what:

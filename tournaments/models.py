@@ -1,6 +1,6 @@
 """Tournaments: registration, rounds, matches, result versions, swaps, penalties, audit.
 
-The rules these rows obey are enforced in tournaments/services.py; the pure parts
+The rules these rows obey are enforced in tournaments/services/; the pure parts
 (pairing, standings, top cut) live in tournaments/pairing/ and tournaments/standings.py.
 """
 

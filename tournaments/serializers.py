@@ -1,6 +1,6 @@
 """Serializers of the tournaments API: input checks and the shapes of the answers.
 
-Writes never happen here: the views pass validated data to tournaments/services.py.
+Writes never happen here: the views pass validated data to tournaments/services/.
 """
 
 from django.contrib.auth import get_user_model

@@ -1,0 +1,192 @@
+"""An event's lifecycle: creation, settings, co-organisers and status changes."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+
+from tournaments.models import (
+    Round,
+    Tournament,
+)
+from tournaments.permissions import (
+    can_create_tournament,
+    forget_roles,
+)
+from tournaments.services.audit import audit
+from tournaments.services.guards import locked_tournament, require_manager, require_owner
+
+Status = Tournament.Status
+
+
+@transaction.atomic
+def create_tournament(*, organiser, name: str, date, **options) -> Tournament:
+    """``organiser`` creates the event and becomes its owner."""
+    if not can_create_tournament(organiser):
+        raise PermissionDenied("Only organisers may create tournaments.")
+    floor_judges = options.pop("floor_judges", None)
+    if "tiebreakers" in options:
+        _check_tiebreakers(options["tiebreakers"])
+    tournament = Tournament(organiser=organiser, name=(name or "").strip(), date=date, **options)
+    tournament.full_clean()
+    tournament.save()
+    if floor_judges:
+        tournament.floor_judges.set(floor_judges)
+    audit(tournament, organiser, "tournament.created", tournament, after={"name": tournament.name})
+    return tournament
+
+
+EDITABLE_SETTINGS = (
+    "name",
+    "date",
+    "venue",
+    "head_judge",
+    "swiss_rounds",
+    "top_cut_size",
+    "match_minutes",
+    "game_minutes",
+    "late_entry",
+    "percentage_floor",
+    "tiebreakers",
+    "publish_pairings",
+    "publish_standings",
+    "publish_results",
+)
+
+
+@transaction.atomic
+def update_tournament(*, tournament, by, floor_judges=None, **changes) -> Tournament:
+    """Change a tournament's settings (and its floor judges), with the rules of when."""
+    tournament = locked_tournament(tournament)
+    require_manager(by, tournament)
+    unknown = set(changes) - set(EDITABLE_SETTINGS)
+    if unknown:
+        raise ValidationError(f"These settings cannot be changed: {', '.join(sorted(unknown))}.")
+    played = tournament.rounds.filter(stage=Round.Stage.SWISS).count()
+    if (
+        "swiss_rounds" in changes
+        and changes["swiss_rounds"] is not None
+        and changes["swiss_rounds"] < played  # below 1: the model's bounds say so
+    ):
+        raise ValidationError(
+            {
+                "swiss_rounds": [
+                    f"{played} Swiss rounds are already paired; choose at least that many."
+                ]
+            }
+        )
+    if "top_cut_size" in changes and tournament.status in (Status.TOP_CUT, Status.FINISHED):
+        raise ValidationError({"top_cut_size": ["The top cut has already started."]})
+    if "tiebreakers" in changes:
+        _check_tiebreakers(changes["tiebreakers"])
+    before = {field: _plain(getattr(tournament, field)) for field in changes}
+    for field, value in changes.items():
+        setattr(tournament, field, value)
+    tournament.full_clean()
+    tournament.save()
+    after = {field: _plain(getattr(tournament, field)) for field in changes}
+    if floor_judges is not None:
+        before["floor_judges"] = sorted(tournament.floor_judges.values_list("id", flat=True))
+        tournament.floor_judges.set(floor_judges)
+        forget_roles(tournament)
+        after["floor_judges"] = sorted(u.pk for u in floor_judges)
+    audit(tournament, by, "tournament.updated", tournament, before=before, after=after)
+    return tournament
+
+
+def _check_tiebreakers(order) -> None:
+    from tournaments.standings import tiebreaker_order_errors
+
+    if errors := tiebreaker_order_errors(order):
+        raise ValidationError({"tiebreakers": errors})
+
+
+def _plain(value):
+    if hasattr(value, "pk"):
+        return value.pk
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return value
+
+
+def _co_organiser_ids(tournament) -> list[int]:
+    return sorted(tournament.co_organisers.values_list("id", flat=True))
+
+
+@transaction.atomic
+def add_co_organiser(*, tournament, user, by) -> Tournament:
+    """The owner makes ``user`` a co-organiser: they manage this event (not others)."""
+    tournament = locked_tournament(tournament)
+    require_owner(by, tournament)
+    if user is None or not user.is_active:
+        raise ValidationError({"username": ["No active user by that name."]})
+    if user.pk == tournament.organiser_id:
+        raise ValidationError({"username": ["The owner already organises this event."]})
+    before = _co_organiser_ids(tournament)
+    if user.pk in before:
+        raise ValidationError({"username": [f"{user.get_username()} is already a co-organiser."]})
+    tournament.co_organisers.add(user)
+    forget_roles(tournament)
+    audit(
+        tournament,
+        by,
+        "tournament.co_organisers",
+        tournament,
+        before={"co_organisers": before},
+        after={"co_organisers": sorted([*before, user.pk])},
+    )
+    return tournament
+
+
+@transaction.atomic
+def remove_co_organiser(*, tournament, user, by) -> Tournament:
+    """The owner removes a co-organiser, or a co-organiser steps down."""
+    tournament = locked_tournament(tournament)
+    before = _co_organiser_ids(tournament)
+    member = user is not None and user.pk in before
+    if not (member and by is not None and user.pk == by.pk):
+        require_owner(by, tournament)
+    if not member:
+        raise ValidationError({"username": ["This user is not a co-organiser of this event."]})
+    tournament.co_organisers.remove(user)
+    forget_roles(tournament)
+    audit(
+        tournament,
+        by,
+        "tournament.co_organisers",
+        tournament,
+        before={"co_organisers": before},
+        after={"co_organisers": [pk for pk in before if pk != user.pk]},
+    )
+    return tournament
+
+
+_STATUS_FLOW = {
+    Status.DRAFT: {Status.REGISTRATION},
+    Status.REGISTRATION: {Status.CHECK_IN, Status.DRAFT},
+    Status.CHECK_IN: {Status.REGISTRATION},
+}
+
+
+@transaction.atomic
+def change_status(*, tournament, to: str, by) -> Tournament:
+    """Draft <-> registration <-> check-in. Swiss, top cut and finished follow from pairing."""
+    tournament = locked_tournament(tournament)
+    require_manager(by, tournament)
+    allowed = _STATUS_FLOW.get(tournament.status, set())
+    if to not in allowed:
+        raise ValidationError(
+            f"A tournament in “{tournament.get_status_display()}” cannot move to “{Status(to).label}”."
+        )
+    before = tournament.status
+    tournament.status = to
+    tournament.save(update_fields=["status"])
+    audit(
+        tournament,
+        by,
+        "tournament.status",
+        tournament,
+        before={"status": before},
+        after={"status": to},
+    )
+    return tournament

@@ -1,0 +1,82 @@
+"""Who may act, and the row locks every write takes first."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import Max
+
+from tournaments.models import (
+    Match,
+    Registration,
+    Round,
+    Tournament,
+)
+from tournaments.permissions import (
+    can_judge,
+    can_manage,
+    can_manage_co_organisers,
+)
+
+
+def is_own_player(player, user) -> bool:
+    """The signed-in user is this player (walk-in players without an account are nobody's)."""
+    return (
+        player.user_id is not None
+        and user is not None
+        and user.is_authenticated
+        and player.user_id == user.id
+    )
+
+
+def require_manager(user, tournament):
+    if not can_manage(user, tournament):
+        raise PermissionDenied("Only the tournament's organisers may do this.")
+
+
+def require_judge(user, tournament):
+    if not can_judge(user, tournament):
+        raise PermissionDenied("Only the tournament's judges and organisers may do this.")
+
+
+def require_owner(user, tournament):
+    if not can_manage_co_organisers(user, tournament):
+        raise PermissionDenied("Only the tournament's owner may change its co-organisers.")
+
+
+def locked_round(round_) -> Round:
+    return (
+        Round.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=round_.pk)
+    )
+
+
+def locked_registration(registration) -> Registration:
+    return (
+        Registration.objects.select_for_update(of=("self",))
+        .select_related("tournament", "player")
+        .get(pk=registration.pk)
+    )
+
+
+def locked_tournament(tournament) -> Tournament:
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def locked_match(match) -> Match:
+    return (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("round__tournament", "player_a__player", "player_b__player")
+        .get(pk=match.pk)
+    )
+
+
+def last_round_number(tournament) -> int:
+    return tournament.rounds.aggregate(n=Max("number"))["n"] or 0
+
+
+def own_registration(match: Match, by) -> Registration:
+    for registration in (match.player_a, match.player_b):
+        if registration is not None and is_own_player(registration.player, by):
+            return registration
+    raise PermissionDenied(
+        "Only the two players of this match and its judges may report its result."
+    )

@@ -1,0 +1,146 @@
+"""Entering players: registration with a frozen set, check-in, drops and reinstatement."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Max
+
+from players.models import DiceSet, Player
+from players.services import freeze_dice_set
+from tournaments.models import (
+    Registration,
+    Round,
+    Tournament,
+)
+from tournaments.permissions import (
+    can_judge,
+    can_manage,
+)
+from tournaments.services.audit import audit
+from tournaments.services.guards import (
+    is_own_player,
+    last_round_number,
+    locked_registration,
+    locked_tournament,
+    require_manager,
+)
+
+Status = Tournament.Status
+
+
+@transaction.atomic
+def register(*, tournament, player: Player, dice_set: DiceSet, by) -> Registration:
+    """Register a player with a dice set, frozen as a snapshot. Late entries during Swiss."""
+    tournament = locked_tournament(tournament)
+    own = is_own_player(player, by)
+    if not own and not can_manage(by, tournament):
+        raise PermissionDenied("Players register themselves; organisers may register anyone.")
+    if dice_set.player_id != player.pk:
+        raise ValidationError({"dice_set": ["This dice set belongs to another player."]})
+    late_round = None
+    if tournament.status == Status.SWISS:
+        if not can_manage(by, tournament):
+            raise ValidationError("Registration is closed; ask the organiser for a late entry.")
+        last = tournament.rounds.aggregate(n=Max("number"))["n"] or 0
+        open_round = tournament.rounds.filter(number=last, status=Round.Status.DRAFT).exists()
+        late_round = last if open_round else last + 1
+    elif tournament.status not in (Status.REGISTRATION, Status.CHECK_IN):
+        raise ValidationError(
+            f"Registration is not open (the tournament is “{tournament.get_status_display()}”)."
+        )
+    if Registration.objects.filter(tournament=tournament, player=player).exists():
+        raise ValidationError(f"{player.display_name} is already registered.")
+    snapshot = freeze_dice_set(dice_set=dice_set)
+    registration = Registration.objects.create(
+        tournament=tournament,
+        player=player,
+        dice_set=dice_set,
+        playing_dice=snapshot["playing"],
+        additional_dice=snapshot["additional"],
+        late_entry_round=late_round,
+        checked_in=late_round is not None,
+    )
+    audit(
+        tournament,
+        by,
+        "registration.created",
+        registration,
+        after={
+            "player": player.display_name,
+            "late_entry_round": late_round,
+            "set": snapshot["name"],
+        },
+    )
+    return registration
+
+
+@transaction.atomic
+def check_in(*, registration: Registration, by, checked_in: bool = True) -> Registration:
+    registration = locked_registration(registration)
+    tournament = registration.tournament
+    own = is_own_player(registration.player, by)
+    if not own and not can_manage(by, tournament):
+        raise PermissionDenied("Only the player or an organiser may check in.")
+    if tournament.status not in (Status.REGISTRATION, Status.CHECK_IN):
+        raise ValidationError("Check-in is over: the Swiss rounds have started.")
+    if registration.dropped:
+        raise ValidationError(
+            "A dropped player cannot check in; an organiser can reinstate them first."
+        )
+    registration.checked_in = checked_in
+    registration.save(update_fields=["checked_in"])
+    audit(
+        tournament,
+        by,
+        "registration.checked_in" if checked_in else "registration.checked_out",
+        registration,
+    )
+    return registration
+
+
+@transaction.atomic
+def drop(*, registration: Registration, by, reason: str = "") -> Registration:
+    """A dropped player is never paired again and keeps their standing."""
+    registration = locked_registration(registration)
+    tournament = registration.tournament
+    own = is_own_player(registration.player, by)
+    if not own and not can_judge(by, tournament):
+        raise PermissionDenied("Only the player, a judge or an organiser may drop a player.")
+    if registration.dropped:
+        raise ValidationError(f"{registration.player.display_name} has already dropped.")
+    registration.dropped = True
+    registration.dropped_after_round = last_round_number(tournament)
+    registration.save(update_fields=["dropped", "dropped_after_round"])
+    audit(
+        tournament,
+        by,
+        "registration.dropped",
+        registration,
+        after={"after_round": registration.dropped_after_round},
+        reason=reason,
+    )
+    return registration
+
+
+@transaction.atomic
+def reinstate(*, registration: Registration, by, reason: str = "") -> Registration:
+    registration = locked_registration(registration)
+    require_manager(by, registration.tournament)
+    if not registration.dropped:
+        raise ValidationError("This player has not dropped.")
+    if registration.disqualified:
+        raise ValidationError("A disqualified player cannot be reinstated.")
+    before = {"dropped_after_round": registration.dropped_after_round}
+    registration.dropped = False
+    registration.dropped_after_round = None
+    registration.save(update_fields=["dropped", "dropped_after_round"])
+    audit(
+        registration.tournament,
+        by,
+        "registration.reinstated",
+        registration,
+        before=before,
+        reason=reason,
+    )
+    return registration

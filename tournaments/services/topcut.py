@@ -1,0 +1,111 @@
+"""The single-elimination top cut and the end of the event."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from tournaments import selectors
+from tournaments.models import (
+    Match,
+    Round,
+    Tournament,
+)
+from tournaments.pairing.topcut import effective_cut_size, seed_bracket
+from tournaments.services.audit import audit
+from tournaments.services.guards import last_round_number, locked_tournament, require_manager
+
+Status = Tournament.Status
+
+
+@transaction.atomic
+def start_top_cut(*, tournament, by) -> Round:
+    tournament = locked_tournament(tournament)
+    require_manager(by, tournament)
+    if tournament.status != Status.SWISS:
+        raise ValidationError("The top cut follows the Swiss rounds.")
+    closed = tournament.rounds.filter(stage=Round.Stage.SWISS, status=Round.Status.CLOSED).count()
+    if (
+        closed < (tournament.swiss_rounds or 0)
+        or tournament.rounds.exclude(status=Round.Status.CLOSED).exists()
+    ):
+        raise ValidationError(f"Play and close all {tournament.swiss_rounds} Swiss rounds first.")
+    standings = selectors.standings(tournament)
+    ranked = standings.ranked_player_ids(include_dropped=False)
+    size = (
+        effective_cut_size(tournament.top_cut_size, len(ranked))
+        if tournament.top_cut_size and len(ranked) >= 2
+        else 0
+    )
+    if size == 0:
+        return finish_tournament(tournament=tournament, by=by)
+    tournament.top_cut_seeds = ranked[:size]
+    tournament.status = Status.TOP_CUT
+    tournament.save(update_fields=["top_cut_seeds", "status"])
+    audit(
+        tournament,
+        by,
+        "top_cut.started",
+        tournament,
+        after={"size": size, "seeds": tournament.top_cut_seeds},
+    )
+    bracket = seed_bracket(tournament.top_cut_seeds, size)
+    return _create_top_cut_round(tournament, bracket, by)
+
+
+def _create_top_cut_round(tournament, bracket, by) -> Round:
+    current = bracket.current_round
+    number = last_round_number(tournament) + 1
+    round_ = Round.objects.create(
+        tournament=tournament,
+        number=number,
+        stage=Round.Stage.TOP_CUT,
+        pairing_seed="bracket",
+        status=Round.Status.DRAFT,
+    )
+    matches = []
+    for bracket_match in current.matches:
+        matches.append(
+            Match(
+                round=round_,
+                table=bracket_match.position + 1,
+                bracket_position=bracket_match.position,
+                player_a_id=bracket_match.player_a,
+                player_b_id=bracket_match.player_b,
+                reasons=[
+                    {
+                        "code": "bracket",
+                        "text": f"{current.name}: seed {bracket_match.seed_a} v seed {bracket_match.seed_b}",
+                    }
+                ],
+            )
+        )
+    Match.objects.bulk_create(matches)
+    audit(
+        tournament,
+        by,
+        "round.paired",
+        round_,
+        after={"number": number, "stage": "top_cut", "name": current.name},
+    )
+    return round_
+
+
+def advance_top_cut(tournament, by):
+    bracket = selectors.bracket(tournament)
+    if bracket.is_finished:
+        finish_tournament(tournament=tournament, by=by)
+    else:
+        _create_top_cut_round(tournament, bracket, by)
+
+
+@transaction.atomic
+def finish_tournament(*, tournament, by) -> Tournament:
+    tournament = locked_tournament(tournament)
+    require_manager(by, tournament)
+    if tournament.rounds.exclude(status=Round.Status.CLOSED).exists():
+        raise ValidationError("Close every round before finishing the tournament.")
+    tournament.status = Status.FINISHED
+    tournament.save(update_fields=["status"])
+    audit(tournament, by, "tournament.finished", tournament)
+    return tournament
