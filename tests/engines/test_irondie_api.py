@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engines import ENGINES
+from games.engines import ENGINES, UnknownEngine, engine_for, missing_from_contract
 from games.engines.irondie import engine as E
 from games.engines.irondie import verify
 from games.engines.irondie.bots import HeuristicBot, RandomBot, play_game
@@ -24,7 +24,18 @@ def finished_game(seed="verify-seed"):
 
 
 def test_registry_names_the_engine():
-    assert ENGINES["irondie"].new_game is E.new_game
+    assert engine_for("irondie").new_game is E.new_game
+    assert {"heuristic": HeuristicBot, "random": RandomBot} == engine_for("irondie").BOTS
+
+
+def test_every_registered_engine_provides_the_whole_contract():
+    for name, engine in ENGINES.items():
+        assert missing_from_contract(engine) == [], name
+
+
+def test_an_unknown_game_is_a_clear_error():
+    with pytest.raises(UnknownEngine, match="No engine hosts the game “chess”"):
+        engine_for("chess")
 
 
 def test_config_rejects_bad_sets_with_the_catalogue_messages():

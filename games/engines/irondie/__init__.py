@@ -5,6 +5,7 @@ The dice catalogue (types, classes, colours, affinity) lives in ``dice``; the ru
 docs/engine.md describes the API and docs/rules.md every ruling.
 """
 
+from .bots import HeuristicBot, RandomBot
 from .engine import (
     JUDGE,
     SPECTATOR,
@@ -27,7 +28,11 @@ from .engine import (
 from .randomness import commitment, new_seed
 from .verify import verify
 
+# The bots by kind (they read only the seat's view and legal actions).
+BOTS = {"heuristic": HeuristicBot, "random": RandomBot}
+
 __all__ = [
+    "BOTS",
     "JUDGE",
     "SPECTATOR",
     "SYSTEM",
