@@ -5,7 +5,8 @@ Answers: every object an answer is built from is closed (``additionalProperties:
 false``) and lists every property as required, except those its serializer names in
 ``OPTIONAL_OUTPUT`` (present for some viewers or states only). Request bodies have their
 own components (``COMPONENT_SPLIT_REQUEST``) and stay open, as the API ignores unknown
-fields. So a key a producer adds without declaring it, or a declared one it stops
+fields; an optional text field has no ``minLength`` there, because a form (or multipart)
+body that sends it empty leaves it out (DRF), which is valid. So a key a producer adds without declaring it, or a declared one it stops
 sending, makes tests/test_api_schema.py fail.
 
 Errors:
@@ -78,10 +79,17 @@ def _component_serializers(generator) -> dict:
 
 
 def close_answer_objects(result, generator, request, public):
-    """drf-spectacular postprocessing hook (SPECTACULAR_SETTINGS): answers are exact."""
+    """drf-spectacular postprocessing hook (SPECTACULAR_SETTINGS): answer objects are
+    closed and complete; optional request text may be empty (see the module)."""
     serializers = _component_serializers(generator)
     for name, schema in result.get("components", {}).get("schemas", {}).items():
-        if name.endswith("Request") or name == "Error" or "properties" not in schema:
+        if "properties" not in schema or name == "Error":
+            continue
+        if name.endswith("Request"):
+            required = set(schema.get("required", ()))
+            for field, described in schema["properties"].items():
+                if field not in required and described.get("minLength") == 1:
+                    del described["minLength"]
             continue
         optional = set(getattr(serializers.get(name), "OPTIONAL_OUTPUT", ()))
         schema.setdefault("additionalProperties", False)
