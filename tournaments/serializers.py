@@ -1,7 +1,10 @@
-"""Serializers of the tournaments API: input checks and the shapes of the answers.
+"""Serializers of the tournaments API: input checks, and the answers themselves (the API
+sends them, the pages read some of them, the OpenAPI schema is generated from them).
 
 Writes never happen here: the views pass validated data to tournaments/services/.
 """
+
+from functools import cached_property
 
 from django.contrib.auth import get_user_model
 from drf_spectacular.utils import extend_schema_field
@@ -337,7 +340,12 @@ class MatchSerializer(serializers.Serializer):
     def get_result(self, match) -> dict | None:
         if not self._show_results() or match.status != Match.Status.CONFIRMED:
             return None
-        return MatchResultSerializer(match).data
+        return self._result_serializer.to_representation(match)
+
+    @cached_property
+    def _result_serializer(self):
+        # One instance for every match of a list: building a serializer copies its fields.
+        return MatchResultSerializer()
 
     def get_current_game_started(self, match) -> bool:
         return match.current_game_started_at is not None
@@ -651,7 +659,13 @@ class StandingsRowSerializer(serializers.Serializer):
 
     @extend_schema_field(ExplanationSerializer)
     def get_explanation(self, row) -> dict:
-        return ExplanationSerializer(self.context["standings"].explain(row.player_id)).data
+        explanation = self.context["standings"].explain(row.player_id)
+        return self._explanation_serializer.to_representation(explanation)
+
+    @cached_property
+    def _explanation_serializer(self):
+        # One instance for every row: building a serializer copies its fields.
+        return ExplanationSerializer()
 
 
 class StandingsSerializer(serializers.Serializer):
