@@ -15,16 +15,18 @@ import datetime
 import random
 
 import pytest
+from django.db.models import Prefetch
 from jsonschema import Draft202012Validator
 from rest_framework.test import APIClient
 
+from config.dbtime import db_now
 from games import services as game_services
 from players import services as player_services
 from players.demo import random_valid_set
 from tests.tournaments.conftest import play_round_by_judge
-from tournaments import clocks, services
+from tournaments import clocks, selectors, services
 from tournaments import serializers as tournament_serializers
-from tournaments.models import Tournament
+from tournaments.models import Match, ResultSubmission, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -293,3 +295,39 @@ def test_nullable_becomes_the_null_type():
     assert validator.is_valid({"a": None}) and validator.is_valid({"a": 3})
     assert not validator.is_valid({"a": "3"})
     assert copy.deepcopy(converted) == converted
+
+
+def test_answers_built_directly_equal_what_their_declared_fields_build(world):
+    """Matches and standings rows are built directly for speed (DirectOutput); the
+    declared fields, which make the schema, must give exactly the same answer."""
+    ids, _ = world
+    open_versions = Prefetch(
+        "submissions",
+        queryset=ResultSubmission.objects.order_by("number"),
+        to_attr="open_submissions",
+    )
+    matches = list(
+        Match.objects.filter(pk__in=ids["match"])
+        .select_related("player_a__player", "player_b__player")
+        .prefetch_related(open_versions)
+    )
+    assert any(m.status == Match.Status.CONFIRMED for m in matches)
+    assert any(m.player_b_id is None for m in matches)
+    now = db_now()
+    for serializer_class in (
+        tournament_serializers.MatchSerializer,
+        tournament_serializers.QueueMatchSerializer,
+    ):
+        for show_results in (True, False):
+            serializer = serializer_class(context={"show_results": show_results, "now": now})
+            for match in matches:
+                assert serializer.represent(match) == serializer.by_fields(match), match.pk
+    starting = tournament_serializers.MatchGameStartSerializer(
+        context={"show_results": True, "now": now, "game": 1}
+    )
+    assert starting.represent(matches[0]) == starting.by_fields(matches[0])
+    for tournament in Tournament.objects.filter(pk__in=ids["tournament"]):
+        table = selectors.standings(tournament)
+        rows = tournament_serializers.StandingsRowSerializer(context={"standings": table})
+        for row in table:
+            assert rows.represent(row) == rows.by_fields(row)
