@@ -1,5 +1,15 @@
-"""OpenAPI schema additions: the error answers every operation can give.
+"""OpenAPI schema additions: the error answers every operation can give, and answers
+described exactly.
 
+Answers: every object an answer is built from is closed (``additionalProperties:
+false``) and lists every property as required, except those its serializer names in
+``OPTIONAL_OUTPUT`` (present for some viewers or states only). Request bodies have their
+own components (``COMPONENT_SPLIT_REQUEST``) and stay open, as the API ignores unknown
+fields; an optional text field has no ``minLength`` there, because a form (or multipart)
+body that sends it empty leaves it out (DRF), which is valid. So a key a producer adds without declaring it, or a declared one it stops
+sending, makes tests/test_api_schema.py fail.
+
+Errors:
 drf-spectacular documents the success answer of each operation only, but every one of
 them can refuse a request: 400 (invalid input: body, query parameters, JSON too deep,
 NUL characters), 401/403 (not signed in, not allowed), 404 (no such object, or hidden),
@@ -54,4 +64,34 @@ def document_error_responses(result, generator, request, public):
                         "content": {"application/json": {"schema": reference}},
                     },
                 )
+    return result
+
+
+def _component_serializers(generator) -> dict:
+    """Component name -> the serializer drf-spectacular built it from."""
+    registry = getattr(generator, "registry", None)
+    components = getattr(registry, "_components", {}) if registry is not None else {}
+    return {
+        component.name: component.object
+        for component in components.values()
+        if component.type == "schemas"
+    }
+
+
+def close_answer_objects(result, generator, request, public):
+    """drf-spectacular postprocessing hook (SPECTACULAR_SETTINGS): answer objects are
+    closed and complete; optional request text may be empty (see the module)."""
+    serializers = _component_serializers(generator)
+    for name, schema in result.get("components", {}).get("schemas", {}).items():
+        if "properties" not in schema or name == "Error":
+            continue
+        if name.endswith("Request"):
+            required = set(schema.get("required", ()))
+            for field, described in schema["properties"].items():
+                if field not in required and described.get("minLength") == 1:
+                    del described["minLength"]
+            continue
+        optional = set(getattr(serializers.get(name), "OPTIONAL_OUTPUT", ()))
+        schema.setdefault("additionalProperties", False)
+        schema["required"] = [field for field in schema["properties"] if field not in optional]
     return result

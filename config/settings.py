@@ -233,14 +233,24 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # Swagger UI would otherwise send the schema to the online validator at swagger.io.
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
-    # Two choice sets share the field name "kind": name each enum after its model.
+    # Choice sets that share a field name ("kind", "status", "state"): name each enum.
     "ENUM_NAME_OVERRIDES": {
         "GameKindEnum": "games.models.GameSession.Kind",
         "PenaltyKindEnum": "tournaments.models.Penalty.Kind",
+        "MatchStatusEnum": "tournaments.models.Match.Status",
+        "RoundStatusEnum": "tournaments.models.Round.Status",
+        "GameStatusEnum": "games.models.GameSession.Status",
+        "MatchClockStateEnum": "tournaments.serializers.CLOCK_STATES",
+        "RoundClockStateEnum": "tournaments.serializers.ROUND_CLOCK_STATES",
+        "SideEnum": "tournaments.serializers.SIDES",
     },
+    # Requests and answers get separate components, so that answers can be described
+    # exactly (config/schema.py) while request bodies stay open.
+    "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.schema.document_error_responses",
+        "config.schema.close_answer_objects",
     ],
 }
 

@@ -11,7 +11,6 @@ import random
 from django.http import Http404, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -85,6 +84,126 @@ class GameSummarySerializer(serializers.ModelSerializer):
         return selectors.players(session, None)
 
 
+# --- answer shapes ----------------------------------------------------------------------
+# games/selectors.py builds every game answer from the engine's view; these serializers
+# only say what those dicts hold, for the OpenAPI schema (tests/test_api_schema.py checks
+# real answers against it). The board itself (``view``, ``config``, ``log``) is the
+# engine's and documented in docs/engine.md.
+
+
+@extend_schema_field({"oneOf": [{"type": "integer", "enum": [0, 1]}, {"type": "string"}]})
+class ViewerField(serializers.Field):
+    """A seat (0, 1), "judge" or "spectator"."""
+
+
+@extend_schema_field({"oneOf": [{"type": "integer", "enum": [0, 1]}, {"type": "string"}]})
+class ActorField(serializers.Field):
+    """A seat (0, 1) or "system" (the server: clocks, judges)."""
+
+
+@extend_schema_field({"type": "object", "additionalProperties": True})
+class EngineObjectField(serializers.DictField):
+    """An object whose keys another part decides: the rules engine's (docs/engine.md)."""
+
+
+class GameClockSerializer(serializers.Serializer):
+    """The shape of ``games.clocks.clock_dict``."""
+
+    server_time = serializers.DateTimeField()
+    state = serializers.ChoiceField(choices=GameSession.Status.choices)
+    decision_seconds = serializers.IntegerField()
+    deadline_at = serializers.DateTimeField(allow_null=True)
+    seat_deadlines = serializers.ListField(child=serializers.DateTimeField(allow_null=True))
+    seat_remaining_seconds = serializers.ListField(child=serializers.FloatField(allow_null=True))
+    game_deadline_at = serializers.DateTimeField(allow_null=True)
+    start_deadline_at = serializers.DateTimeField(allow_null=True)
+    # The tournaments app adds its match clock here; games does not describe it.
+    match = EngineObjectField(allow_null=True, help_text="A tournament game's match clock.")
+
+
+class SplitChoiceSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["split"])
+    hand = serializers.ListField(child=serializers.IntegerField())
+    choose = serializers.CharField()
+    count = serializers.IntegerField()
+    action = serializers.CharField(help_text="How to write the action.")
+
+
+class GameStateSerializer(serializers.Serializer):
+    """The shape of ``games.selectors.game_state``: the game as the viewer may see it."""
+
+    id = serializers.IntegerField()
+    engine = serializers.CharField()
+    engine_version = serializers.CharField()
+    kind = serializers.ChoiceField(choices=GameSession.Kind.choices)
+    status = serializers.ChoiceField(choices=GameSession.Status.choices)
+    version = serializers.IntegerField()
+    viewer = ViewerField()
+    seat = serializers.IntegerField(allow_null=True)
+    players = GameSeatSerializer(many=True)
+    match = serializers.IntegerField(allow_null=True)
+    game_number = serializers.IntegerField(allow_null=True)
+    next_game = serializers.IntegerField(allow_null=True, help_text="The next game's id.")
+    ready = serializers.ListField(child=serializers.IntegerField(), help_text="Seats ready.")
+    commitment = serializers.CharField(allow_null=True)
+    split = SplitChoiceSerializer(allow_null=True)
+    legal_count = serializers.IntegerField()
+    legal_actions = serializers.ListField(child=EngineObjectField(), allow_null=True)
+    decision_since = serializers.IntegerField(allow_null=True)
+    end_cause = serializers.CharField(allow_null=True)
+    clock = GameClockSerializer()
+    view = EngineObjectField(allow_null=True)
+
+
+class GameLogEntrySerializer(serializers.Serializer):
+    """The shape of one entry of ``games.selectors.game_log``."""
+
+    index = serializers.IntegerField()
+    version = serializers.IntegerField()
+    actor = ActorField()
+    cause = serializers.CharField()
+    hidden = serializers.BooleanField()
+    action = EngineObjectField(allow_null=True)
+    events = serializers.ListField(child=EngineObjectField())
+    note = serializers.CharField(allow_blank=True)
+    at = serializers.DateTimeField()
+
+
+class GameLogSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    version = serializers.IntegerField()
+    over = serializers.BooleanField()
+    seed = serializers.CharField(allow_null=True, help_text="Once the game is finished.")
+    entries = GameLogEntrySerializer(many=True)
+
+
+class GameRecordSerializer(serializers.Serializer):
+    """The shape of ``games.selectors.game_record``."""
+
+    id = serializers.IntegerField()
+    engine = serializers.CharField()
+    engine_version = serializers.CharField()
+    config = EngineObjectField()
+    commitment = serializers.CharField()
+    seed = serializers.CharField()
+    log = serializers.ListField(child=serializers.ListField())
+    rolls = serializers.ListField(child=serializers.IntegerField())
+    result = EngineObjectField(allow_null=True)
+    actions = GameLogEntrySerializer(many=True)
+
+
+class VerificationSerializer(serializers.Serializer):
+    """The shape of ``games.selectors.verification``."""
+
+    id = serializers.IntegerField()
+    commitment = serializers.CharField()
+    seed = serializers.CharField()
+    ok = serializers.BooleanField()
+    problems = serializers.ListField(child=serializers.CharField())
+    rolls_checked = serializers.IntegerField()
+    result = EngineObjectField(allow_null=True)
+
+
 def _valid(serializer_class, request):
     serializer = serializer_class(data=request.data)
     serializer.is_valid(raise_exception=True)
@@ -138,14 +257,14 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         every = self.request.query_params.get("legal") == "all"
         return Response(selectors.game_state(session, viewer, now, all_legal=every), status=code)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=GameStateSerializer)
     def retrieve(self, request, *args, **kwargs):
         """The game as the viewer may see it, the viewer's legal actions and the clocks.
         ``?legal=all`` lists every legal split too (by default a split of more than 16
         choices is described by ``split`` and ``legal_count``, docs/online-play.md)."""
         return self._state(selectors.viewed_session(self.kwargs["pk"]))
 
-    @extend_schema(request=CreateGameSerializer, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(request=CreateGameSerializer, responses={201: GameStateSerializer})
     def create(self, request):
         """Start a practice game against a bot, a demo game (judges), or open a
         tournament match for online play (its players or judges)."""
@@ -170,7 +289,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             selectors.session_queryset().get(pk=session.pk), code=status.HTTP_201_CREATED
         )
 
-    @extend_schema(request=ActionSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=ActionSerializer, responses=GameStateSerializer)
     @action(detail=True, methods=["post"])
     def actions(self, request, pk=None):
         """Submit a decision: ``{"action": {...}, "expected_version": n}``."""
@@ -194,7 +313,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             )
         return self._state(session)
 
-    @extend_schema(request=ConcedeSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=ConcedeSerializer, responses=GameStateSerializer)
     @action(detail=True, methods=["post"])
     def concede(self, request, pk=None):
         """Concede the game (``{"match": true}``: the whole match)."""
@@ -204,13 +323,13 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         )
         return self._state(session)
 
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses=GameStateSerializer)
     @action(detail=True, methods=["post"])
     def ready(self, request, pk=None):
         """A player is ready for this game (after any swap); it starts when both are."""
         return self._state(services.mark_ready(session=self._target(), by=request.user))
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=GameLogSerializer)
     @action(detail=True, methods=["get"])
     def log(self, request, pk=None):
         """The log so far, redacted for the viewer (secret choices show as hidden)."""
@@ -228,7 +347,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             }
         )
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=GameRecordSerializer)
     @action(detail=True, methods=["get"])
     def record(self, request, pk=None):
         """After the end: config, commitment, seed, the full log and every roll."""
@@ -237,7 +356,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             raise ApiValidationError({"non_field_errors": [NOT_OVER]})
         return Response(selectors.game_record(session))
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=VerificationSerializer)
     @action(detail=True, methods=["get"])
     def verify(self, request, pk=None):
         """Re-derive every roll from the revealed seed and replay the log."""
@@ -246,7 +365,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             raise ApiValidationError({"non_field_errors": [NOT_OVER]})
         return Response(selectors.verification(session))
 
-    @extend_schema(request=PauseSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=PauseSerializer, responses=GameStateSerializer)
     @action(detail=True, methods=["post"])
     def pause(self, request, pk=None):
         """Judges: stop the clocks (and the match clock of a tournament game)."""
@@ -255,12 +374,12 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             services.pause_game(session=self._target(), by=request.user, reason=data["reason"])
         )
 
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses=GameStateSerializer)
     @action(detail=True, methods=["post"])
     def resume(self, request, pk=None):
         return self._state(services.resume_game(session=self._target(), by=request.user))
 
-    @extend_schema(request=RulingSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=RulingSerializer, responses=GameStateSerializer)
     @action(detail=True, methods=["post"])
     def ruling(self, request, pk=None):
         """Judges: award the game to seat 0 or 1, with the reason (audited)."""

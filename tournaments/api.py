@@ -160,7 +160,7 @@ class TournamentViewSet(
             services.change_status(tournament=self.tournament(), to=data["status"], by=request.user)
         )
 
-    @extend_schema(request=s.SeedSerializer, responses={201: s.RoundOutSerializer})
+    @extend_schema(request=s.SeedSerializer, responses={201: s.RoundSerializer})
     @action(detail=True, methods=["post"])
     def pair(self, request, pk=None):
         """Organisers: pair the next Swiss round as a draft (the first starts the Swiss)."""
@@ -170,7 +170,7 @@ class TournamentViewSet(
         )
         return Response(_round_answer(round_, request), status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=None, responses={201: s.RoundOutSerializer, 200: s.TournamentSerializer})
+    @extend_schema(request=None, responses={201: s.RoundSerializer, 200: s.TournamentSerializer})
     @action(detail=True, methods=["post"], url_path="top-cut")
     def top_cut(self, request, pk=None):
         """Organisers: seed the top cut from the final standings and pair its first round."""
@@ -260,21 +260,19 @@ class TournamentViewSet(
         tournament = self.tournament()
         staff = can_judge(request.user, tournament)
         if not staff and not tournament.publish_pairings:
-            return Response({"published": False, "detail": PAIRINGS_HIDDEN, "results": []})
+            answer = {"published": False, "detail": PAIRINGS_HIDDEN, "results": []}
+            return Response(s.RoundListSerializer(answer).data)
         show_results = staff or tournament.publish_results
         rounds = _visible_rounds(tournament, staff=staff)
-        now = db_now()
-        return Response(
-            {
-                "published": True,
-                "detail": None if show_results else RESULTS_HIDDEN,
-                "results": [
-                    s.round_data(r, show_results=show_results, staff=staff, now=now) for r in rounds
-                ],
-            }
-        )
+        answer = {
+            "published": True,
+            "detail": None if show_results else RESULTS_HIDDEN,
+            "results": rounds,
+        }
+        context = {"show_results": show_results, "staff": staff, "now": db_now()}
+        return Response(s.RoundListSerializer(answer, context=context).data)
 
-    @extend_schema(request=None, responses=s.MatchOutSerializer)
+    @extend_schema(request=None, responses=s.MatchSerializer)
     @action(detail=True, methods=["get"], url_path="my-match")
     def my_match(self, request, pk=None):
         """The signed-in player's latest published match (opponent, table, result)."""
@@ -292,7 +290,7 @@ class TournamentViewSet(
         )
         if match is None:
             raise Http404("You have no published match yet.")
-        return Response(s.match_data(match, show_results=True))
+        return Response(s.MatchSerializer(match, context={"show_results": True}).data)
 
     def _standings(self, request):
         tournament = self.tournament()
@@ -301,31 +299,18 @@ class TournamentViewSet(
             return tournament, None
         return tournament, selectors.standings(tournament)
 
-    @extend_schema(request=None, responses=s.StandingsOutSerializer)
+    @extend_schema(request=None, responses=s.StandingsSerializer)
     @action(detail=True, methods=["get"])
     def standings(self, request, pk=None):
         """Swiss standings: rank, points, record, MWP/GWP/OMW/OGW as exact fractions and
         rounded percentages, and each row's arithmetic."""
         tournament, table = self._standings(request)
-        if table is None:
-            return Response(
-                {
-                    "published": False,
-                    "detail": STANDINGS_HIDDEN,
-                    "tiebreakers": [],
-                    "floor": "",
-                    "rows": [],
-                }
-            )
-        return Response(
-            {
-                "published": True,
-                "detail": None,
-                "tiebreakers": [str(t) for t in table.tiebreakers],
-                "floor": str(table.floor),
-                "rows": [s.standings_row_data(row, table.explain(row.player_id)) for row in table],
-            }
-        )
+        answer = {
+            "published": table is not None,
+            "detail": STANDINGS_HIDDEN if table is None else None,
+            "standings": table,
+        }
+        return Response(s.StandingsSerializer(answer).data)
 
     @extend_schema(request=None, responses={(200, "text/csv"): OpenApiTypes.STR})
     @action(detail=True, methods=["get"], url_path="standings/csv")
@@ -394,14 +379,14 @@ class TournamentViewSet(
         show_results = staff or tournament.publish_results
         rows = []
         for match in _matches_queryset().filter(round=round_):
-            result = s.result_data(match) if show_results else None
+            confirmed = show_results and match.status == Match.Status.CONFIRMED
             rows.append(
                 (
                     round_.number,
                     match.table or "",
                     match.player_a.player.display_name,
                     match.player_b.player.display_name if match.player_b_id else "BYE",
-                    result["score"] if result else "",
+                    s.score_text(match) if confirmed else "",
                 )
             )
         return csv_response(
@@ -410,54 +395,20 @@ class TournamentViewSet(
             rows,
         )
 
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses=s.BracketSerializer)
     @action(detail=True, methods=["get"])
     def bracket(self, request, pk=None):
         """The top-cut bracket: rounds, matches, seeds and winners."""
         tournament = self.tournament()
         staff = can_judge(request.user, tournament)
         if not staff and not tournament.publish_pairings:
-            return Response({"started": False, "detail": PAIRINGS_HIDDEN, "rounds": []})
-        if not tournament.top_cut_seeds:
-            return Response({"started": False, "detail": "No top cut yet.", "rounds": []})
-        bracket = selectors.bracket(tournament)
+            answer = {"started": False, "detail": PAIRINGS_HIDDEN, "rounds": []}
+            return Response(s.BracketSerializer(answer).data)
         show_winners = staff or tournament.publish_results
-        names = dict(
-            Registration.objects.filter(pk__in=bracket.seeds).values_list(
-                "pk", "player__display_name"
-            )
-        )
-
-        def slot(player_id, seed):
-            if player_id is None:
-                return None
-            return {"registration": player_id, "name": names.get(player_id), "seed": seed}
-
-        return Response(
-            {
-                "started": True,
-                "detail": None if show_winners else RESULTS_HIDDEN,
-                "size": bracket.size,
-                "seeds": [slot(pid, n) for n, pid in enumerate(bracket.seeds, start=1)],
-                "champion": bracket.champion if show_winners else None,
-                "rounds": [
-                    {
-                        "number": r.round_number,
-                        "name": r.name,
-                        "matches": [
-                            {
-                                "position": m.position,
-                                "a": slot(m.player_a, m.seed_a),
-                                "b": slot(m.player_b, m.seed_b),
-                                "winner": m.winner if show_winners else None,
-                            }
-                            for m in r.matches
-                        ],
-                    }
-                    for r in bracket.rounds
-                ],
-            }
-        )
+        answer = selectors.bracket_view(tournament, show_winners=show_winners)
+        if answer["started"] and not show_winners:
+            answer["detail"] = RESULTS_HIDDEN
+        return Response(s.BracketSerializer(answer).data)
 
     # judges ----------------------------------------------------------------------------
 
@@ -477,7 +428,7 @@ class TournamentViewSet(
             s.AuditSerializer(page, many=True, context={"request": request}).data
         )
 
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses=s.QueueSerializer)
     @action(detail=True, methods=["get"])
     def queue(self, request, pk=None):
         """The judges' queue: matches of the current round without a confirmed result,
@@ -486,7 +437,7 @@ class TournamentViewSet(
         _require_judge(request, tournament)
         round_ = tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("-number").first()
         if round_ is None:
-            return Response({"round": None, "results": []})
+            return Response(s.QueueSerializer({"round": None, "results": []}).data)
         open_versions = Prefetch(
             "submissions",
             queryset=ResultSubmission.objects.filter(
@@ -503,15 +454,9 @@ class TournamentViewSet(
             .prefetch_related(open_versions),
             key=selectors.judges_queue_key,
         )
-        results = []
-        now = db_now()
-        for match in matches:
-            data = s.match_data(match, show_results=True, now=now)
-            data["submissions"] = s.SubmissionSerializer(
-                match.open_submissions, many=True, context={"request": request}
-            ).data
-            results.append(data)
-        return Response({"round": round_.number, "results": results})
+        context = {"request": request, "show_results": True, "now": db_now()}
+        answer = {"round": round_.number, "results": matches}
+        return Response(s.QueueSerializer(answer, context=context).data)
 
     @extend_schema(request=None, responses=s.PenaltySerializer(many=True))
     @action(detail=True, methods=["get"], pagination_class=None)
@@ -537,7 +482,8 @@ def _round_answer(round_, request):
         .prefetch_related(Prefetch("matches", queryset=_matches_queryset()))
         .get(pk=round_.pk)
     )
-    return s.round_data(round_, show_results=True, staff=can_judge(request.user, round_.tournament))
+    context = {"show_results": True, "staff": can_judge(request.user, round_.tournament)}
+    return s.RoundSerializer(round_, context=context).data
 
 
 # --- registrations --------------------------------------------------------------------
@@ -595,9 +541,9 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
 
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
     queryset = Round.objects.select_related("tournament")
-    serializer_class = s.RoundOutSerializer
+    serializer_class = s.RoundSerializer
 
-    @extend_schema(responses=s.RoundOutSerializer)
+    @extend_schema(responses=s.RoundSerializer)
     def retrieve(self, request, *args, **kwargs):
         round_ = self.get_object()
         tournament = round_.tournament
@@ -613,32 +559,31 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
             .prefetch_related(Prefetch("matches", queryset=_matches_queryset()))
             .get(pk=round_.pk)
         )
-        return Response(
-            s.round_data(round_, show_results=staff or tournament.publish_results, staff=staff)
-        )
+        context = {"show_results": staff or tournament.publish_results, "staff": staff}
+        return Response(s.RoundSerializer(round_, context=context).data)
 
     def _answer(self, round_):
         return Response(_round_answer(round_, self.request))
 
-    @extend_schema(request=None, responses=s.RoundOutSerializer)
+    @extend_schema(request=None, responses=s.RoundSerializer)
     @action(detail=True, methods=["post"])
     def publish(self, request, pk=None):
         """Organisers: publish draft pairings (byes get their 2-0 at once)."""
         return self._answer(services.publish_round(round_=self.get_object(), by=request.user))
 
-    @extend_schema(request=None, responses=s.RoundOutSerializer)
+    @extend_schema(request=None, responses=s.RoundSerializer)
     @action(detail=True, methods=["post"])
     def start(self, request, pk=None):
         """Judges and organisers: start the clock of a published round."""
         return self._answer(services.start_round(round_=self.get_object(), by=request.user))
 
-    @extend_schema(request=None, responses=s.RoundOutSerializer)
+    @extend_schema(request=None, responses=s.RoundSerializer)
     @action(detail=True, methods=["post"])
     def close(self, request, pk=None):
         """Organisers: close a round whose every result is confirmed."""
         return self._answer(services.close_round(round_=self.get_object(), by=request.user))
 
-    @extend_schema(request=s.SeedSerializer, responses={201: s.RoundOutSerializer})
+    @extend_schema(request=s.SeedSerializer, responses={201: s.RoundSerializer})
     @action(detail=True, methods=["post"])
     def repair(self, request, pk=None):
         """Organisers: throw a draft Swiss pairing away and pair the round again. The new
@@ -649,7 +594,7 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         )
         return Response(_round_answer(round_, request), status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=s.SwapPlayersSerializer, responses=s.RoundOutSerializer)
+    @extend_schema(request=s.SwapPlayersSerializer, responses=s.RoundSerializer)
     @action(detail=True, methods=["post"], url_path="swap-players")
     def swap_players(self, request, pk=None):
         """Organisers: exchange two players between pairings of a draft, with a reason."""
@@ -677,7 +622,7 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
 
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
     queryset = Match.objects.select_related("round__tournament", *SIDE_RELATED)
-    serializer_class = s.MatchOutSerializer
+    serializer_class = s.MatchSerializer
 
     def _roles(self, match):
         """(is_judge, the viewer's registration id if they play this match)."""
@@ -704,9 +649,9 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     def _answer(self, match, judge=True, player=None):
         match = self.get_queryset().get(pk=match.pk)
         show = judge or player is not None or match.round.tournament.publish_results
-        return Response(s.match_data(match, show_results=show))
+        return Response(s.MatchSerializer(match, context={"show_results": show}).data)
 
-    @extend_schema(responses=s.MatchOutSerializer)
+    @extend_schema(responses=s.MatchSerializer)
     def retrieve(self, request, *args, **kwargs):
         match, judge, player = self._visible_match()
         data = self._answer(match, judge, player).data
@@ -788,7 +733,7 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
 
     @extend_schema(
         request=s.StartGameSerializer,
-        responses={200: s.GameStartOutSerializer, 202: s.GameStartOutSerializer},
+        responses={200: s.MatchGameStartSerializer, 202: s.MatchGameStartSerializer},
     )
     @action(detail=True, methods=["post"], url_path="start-game")
     def start_game(self, request, pk=None):
@@ -804,8 +749,9 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
             by=request.user,
             games_so_far=data.get("games_so_far"),
         )
-        answer = self._answer(match).data
-        answer["game_start"] = s.game_start_data(match, data["number"])
+        match = self.get_queryset().get(pk=match.pk)
+        context = {"show_results": True, "game": data["number"]}
+        answer = s.MatchGameStartSerializer(match, context=context).data
         started = answer["game_start"]["started"]
         return Response(answer, status=status.HTTP_200_OK if started else status.HTTP_202_ACCEPTED)
 

@@ -12,7 +12,7 @@ from config.dbtime import db_now
 from tournaments import clocks
 from tournaments.models import Match, Round, Tournament
 from tournaments.permissions import can_judge
-from tournaments.serializers import ReasonSerializer
+from tournaments.serializers import MatchClockSerializer, ReasonSerializer, RoundClockSerializer
 
 CLOCKS_HIDDEN = "The organiser has not made the pairings public."
 
@@ -38,6 +38,18 @@ def clocks_visible(request, tournament: Tournament, round_: Round) -> bool:
         and tournament.publish_pairings
         and round_.status != Round.Status.DRAFT
     )
+
+
+class RoundClockMatchSerializer(MatchClockSerializer):
+    players = serializers.ListField(child=serializers.CharField(), help_text="A, then B.")
+    has_result = serializers.BooleanField()
+
+
+class RoundClocksSerializer(serializers.Serializer):
+    """The shape of ``round_clocks`` (which builds it for the API and the clock pages)."""
+
+    round = RoundClockSerializer()
+    matches = RoundClockMatchSerializer(many=True, help_text="Most urgent first; no byes.")
 
 
 def round_clocks(round_: Round) -> dict:
@@ -70,7 +82,9 @@ def _match(request, pk) -> Match:
     return match
 
 
-@extend_schema(summary="Round clock and all match clocks, most urgent first", responses=dict)
+@extend_schema(
+    summary="Round clock and all match clocks, most urgent first", responses=RoundClocksSerializer
+)
 @api_view(["GET"])
 @permission_classes([permissions.AllowAny])
 def round_clock(request, pk):
@@ -80,7 +94,7 @@ def round_clock(request, pk):
 @extend_schema(
     summary="Pause every running clock of the round (judges)",
     request=ReasonSerializer,
-    responses=dict,
+    responses=RoundClocksSerializer,
 )
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
@@ -91,7 +105,9 @@ def round_clock_pause(request, pk):
 
 
 @extend_schema(
-    summary="Resume the round and its paused match clocks (judges)", request=None, responses=dict
+    summary="Resume the round and its paused match clocks (judges)",
+    request=None,
+    responses=RoundClocksSerializer,
 )
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
@@ -100,7 +116,7 @@ def round_clock_resume(request, pk):
     return Response(round_clocks(round_))
 
 
-@extend_schema(summary="One match's clock", responses=dict)
+@extend_schema(summary="One match's clock", responses=MatchClockSerializer)
 @api_view(["GET"])
 @permission_classes([permissions.AllowAny])
 def match_clock(request, pk):
@@ -110,7 +126,7 @@ def match_clock(request, pk):
 @extend_schema(
     summary="Extend one match's time (judges), with a reason",
     request=ExtendSerializer,
-    responses=dict,
+    responses=MatchClockSerializer,
 )
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
@@ -125,7 +141,7 @@ def match_clock_extend(request, pk):
 @extend_schema(
     summary="Pause one match's clock (judges), e.g. during a judge call",
     request=ReasonSerializer,
-    responses=dict,
+    responses=MatchClockSerializer,
 )
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
@@ -135,7 +151,9 @@ def match_clock_pause(request, pk):
     return Response(clocks.match_clock(match, db_now()))
 
 
-@extend_schema(summary="Resume one match's clock (judges)", request=None, responses=dict)
+@extend_schema(
+    summary="Resume one match's clock (judges)", request=None, responses=MatchClockSerializer
+)
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def match_clock_resume(request, pk):

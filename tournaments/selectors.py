@@ -182,3 +182,44 @@ def judges_queue_key(match: Match) -> tuple:
         match.table or 0,
         match.pk,
     )
+
+
+def bracket_view(tournament, *, show_winners: bool) -> dict:
+    """The top-cut bracket as the API and the bracket page show it (the shape of
+    tournaments.serializers.BracketSerializer): seeds and slots with names, winners and
+    the champion only when ``show_winners``. Two queries."""
+    if not tournament.top_cut_seeds:
+        return {"started": False, "detail": "No top cut yet.", "rounds": []}
+    result = bracket(tournament)
+    names = dict(
+        Registration.objects.filter(pk__in=result.seeds).values_list("pk", "player__display_name")
+    )
+
+    def slot(player_id, seed):
+        if player_id is None:
+            return None
+        return {"registration": player_id, "name": names.get(player_id), "seed": seed}
+
+    return {
+        "started": True,
+        "detail": None,
+        "size": result.size,
+        "seeds": [slot(pid, n) for n, pid in enumerate(result.seeds, start=1)],
+        "champion": result.champion if show_winners else None,
+        "rounds": [
+            {
+                "number": r.round_number,
+                "name": r.name,
+                "matches": [
+                    {
+                        "position": m.position,
+                        "a": slot(m.player_a, m.seed_a),
+                        "b": slot(m.player_b, m.seed_b),
+                        "winner": m.winner if show_winners else None,
+                    }
+                    for m in r.matches
+                ],
+            }
+            for r in result.rounds
+        ],
+    }

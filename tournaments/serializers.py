@@ -1,9 +1,13 @@
-"""Serializers of the tournaments API: input checks and the shapes of the answers.
+"""Serializers of the tournaments API: input checks, and the answers themselves (the API
+sends them, the pages read some of them, the OpenAPI schema is generated from them).
 
 Writes never happen here: the views pass validated data to tournaments/services/.
 """
 
+from functools import cached_property
+
 from django.contrib.auth import get_user_model
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.dbtime import db_now
@@ -217,16 +221,41 @@ class ReasonSerializer(serializers.Serializer):
 
 
 # --- rounds and matches ---------------------------------------------------------------
+# The serializers below produce the answers (pages and API read the same ones) and so
+# are what the OpenAPI schema says. A match's visibility rules arrive in the context:
+# ``show_results`` (False: status and result hidden) and ``now`` (config.dbtime.db_now(),
+# read once per request so a list of clocks agrees).
 
 
-class SideSerializer(serializers.Serializer):
-    registration = serializers.IntegerField(source="pk")
-    player = serializers.IntegerField(source="player_id")
-    name = serializers.CharField(source="player.display_name")
-    dropped = serializers.BooleanField()
+def score_text(match: Match) -> str:
+    """A confirmed result as "2-1" (games won by A, by B), "-1" more for drawn games."""
+    drawn = f"-{match.games_drawn}" if match.games_drawn else ""
+    return f"{match.games_a}-{match.games_b}{drawn}"
 
 
-def side_data(registration):
+def _now(context) -> object:
+    """The request's one reading of the database clock, taken on first use."""
+    if context.get("now") is None:
+        context["now"] = db_now()
+    return context["now"]
+
+
+class DirectOutput:
+    """For answers listed by the hundred (matches, standings rows): ``represent`` builds
+    the answer directly, because DRF's field machinery costs about 0.4 ms for each match.
+    The declared fields still say the shape (and generate the schema); a test checks that
+    ``represent`` gives exactly what they give (tests/test_api_schema.py)."""
+
+    def to_representation(self, instance):
+        return self.represent(instance)
+
+    def by_fields(self, instance):
+        """The answer as the declared fields build it."""
+        return super().to_representation(instance)
+
+
+def side_answer(registration) -> dict | None:
+    """SideSerializer's answer, built directly (see DirectOutput)."""
     if registration is None:
         return None
     return {
@@ -237,134 +266,238 @@ def side_data(registration):
     }
 
 
-def result_data(match: Match) -> dict | None:
-    if match.status != Match.Status.CONFIRMED:
-        return None
-    drawn = f"-{match.games_drawn}" if match.games_drawn else ""
-    return {
-        "games_a": match.games_a,
-        "games_b": match.games_b,
-        "games_drawn": match.games_drawn,
-        "score": f"{match.games_a}-{match.games_b}{drawn}",
-        "match_loss_a": match.match_loss_a,
-        "match_loss_b": match.match_loss_b,
-        "winner": match.winner_id,
-        "is_draw": match.winner_id is None and not match.is_bye,
-    }
+class SideSerializer(serializers.Serializer):
+    registration = serializers.IntegerField(source="pk")
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.display_name")
+    dropped = serializers.BooleanField()
 
 
-def match_data(match: Match, *, show_results: bool, now=None) -> dict:
-    """One pairing. ``show_results`` False hides the status and result (results not public).
+class MatchResultSerializer(serializers.Serializer):
+    """A confirmed result."""
 
-    ``clock`` carries the match deadline with the server's time (tournaments/clocks.py);
-    pass ``now`` (config.dbtime.db_now()) once per request when listing many matches.
-    """
-    return {
-        "id": match.pk,
-        "round": match.round_id,
-        "table": match.table,
-        "bracket_position": match.bracket_position,
-        "is_bye": match.is_bye,
-        "player_a": side_data(match.player_a),
-        "player_b": side_data(match.player_b),
-        "reasons": match.reasons,
-        "status": match.status if show_results else None,
-        "result": result_data(match) if show_results else None,
-        "current_game": match.current_game,
-        "current_game_started": match.current_game_started_at is not None,
-        "next_game": match.next_game,
-        "next_game_ready": match.ready_sides(),
-        "version": match.version,
-        "clock": match_clock(match, now or db_now()),
-    }
+    games_a = serializers.IntegerField()
+    games_b = serializers.IntegerField()
+    games_drawn = serializers.IntegerField()
+    score = serializers.SerializerMethodField()
+    match_loss_a = serializers.BooleanField()
+    match_loss_b = serializers.BooleanField()
+    winner = serializers.IntegerField(source="winner_id", allow_null=True)
+    is_draw = serializers.SerializerMethodField()
+
+    def get_score(self, match) -> str:
+        return score_text(match)
+
+    def get_is_draw(self, match) -> bool:
+        return match.winner_id is None and not match.is_bye
 
 
-def game_start_data(match: Match, number: int) -> dict:
-    """What a start-game request achieved: the game started, or whose word it awaits."""
-    started = match.current_game == number and match.current_game_started_at is not None
-    ready = ["a", "b"] if started else match.ready_sides()
-    awaiting = [side for side in ("a", "b") if side not in ready]
-    if started:
-        detail = f"Game {number} has started."
-    else:
-        names = [getattr(match, f"player_{side}").player.display_name for side in awaiting]
-        detail = f"Game {number} starts when {' and '.join(names)} also say so."
-    return {
-        "game": number,
-        "started": started,
-        "ready": ready,
-        "awaiting": awaiting,
-        "detail": detail,
-    }
+CLOCK_STATES = ["not_started", "running", "paused", "time_called", "finished"]
+ROUND_CLOCK_STATES = ["not_started", "running", "paused"]
+SIDES = ["a", "b"]
 
 
-def round_data(round_: Round, *, show_results: bool, staff: bool, now=None) -> dict:
-    now = now or db_now()
-    data = {
-        "id": round_.pk,
-        "tournament": round_.tournament_id,
-        "number": round_.number,
-        "stage": round_.stage,
-        "status": round_.status,
-        "started_at": round_.started_at,
-        "closed_at": round_.closed_at,
-        "clock": round_clock(round_, now),
-        "matches": [
-            match_data(m, show_results=show_results, now=now) for m in round_.matches.all()
-        ],
-    }
-    if staff:
-        data["pairing_seed"] = round_.pairing_seed
-        data["pairing_cost"] = round_.pairing_cost
-    return data
+class MatchClockSerializer(serializers.Serializer):
+    """The shape of ``tournaments.clocks.match_clock`` (which builds it): a match's
+    deadline with the server's time, so a page counts down without drifting."""
+
+    match = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    state = serializers.ChoiceField(choices=CLOCK_STATES)
+    server_time = serializers.DateTimeField()
+    deadline_at = serializers.DateTimeField(allow_null=True)
+    remaining_seconds = serializers.FloatField(
+        allow_null=True, help_text="Negative once the deadline has passed."
+    )
+    extension_minutes = serializers.FloatField()
+    time_called_at = serializers.DateTimeField(allow_null=True)
+    game = serializers.IntegerField(allow_null=True, help_text="The game being played.")
+    game_deadline_at = serializers.DateTimeField(allow_null=True)
+    game_remaining_seconds = serializers.FloatField(allow_null=True)
+    sudden_death_game = serializers.IntegerField(allow_null=True)
+    sudden_death_from_next_turn = serializers.BooleanField()
 
 
-class MatchOutSerializer(serializers.Serializer):
-    """Documentation of a match in answers (built by match_data)."""
+class RoundClockSerializer(serializers.Serializer):
+    """The shape of ``tournaments.clocks.round_clock`` (which builds it)."""
+
+    round = serializers.IntegerField(help_text="The round's number.")
+    state = serializers.ChoiceField(choices=ROUND_CLOCK_STATES)
+    server_time = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField(allow_null=True)
+    remaining_seconds = serializers.FloatField(allow_null=True)
+
+
+class MatchSerializer(DirectOutput, serializers.Serializer):
+    """One pairing. Context: ``show_results`` (False hides the status and the result)
+    and ``now``."""
 
     id = serializers.IntegerField()
-    round = serializers.IntegerField()
+    round = serializers.IntegerField(source="round_id")
     table = serializers.IntegerField(allow_null=True)
     bracket_position = serializers.IntegerField(allow_null=True)
     is_bye = serializers.BooleanField()
     player_a = SideSerializer()
-    player_b = SideSerializer(allow_null=True)
-    reasons = serializers.ListField(child=serializers.DictField())
-    status = serializers.CharField(allow_null=True, help_text="Null when results are not public.")
-    result = serializers.DictField(allow_null=True)
+    player_b = SideSerializer(allow_null=True, help_text="Null for a bye.")
+    reasons = serializers.ListField(
+        child=serializers.DictField(), help_text="Why the pairing solver chose this pairing."
+    )
+    status = serializers.SerializerMethodField(help_text="Null when results are not public.")
+    result = serializers.SerializerMethodField(
+        help_text="The confirmed result; null before it, or when results are not public."
+    )
     current_game = serializers.IntegerField()
-    current_game_started = serializers.BooleanField()
+    current_game_started = serializers.SerializerMethodField()
     next_game = serializers.IntegerField(help_text="The game that starts next.")
-    next_game_ready = serializers.ListField(
-        child=serializers.CharField(),
-        help_text='Sides ("a", "b") that have said the next game may start (paper play).',
+    next_game_ready = serializers.SerializerMethodField(
+        help_text='Sides ("a", "b") that have said the next game may start (paper play).'
     )
     version = serializers.IntegerField()
+    clock = serializers.SerializerMethodField()
+
+    def _show_results(self) -> bool:
+        return self.context.get("show_results", True)
+
+    @extend_schema_field(serializers.ChoiceField(choices=Match.Status.choices, allow_null=True))
+    def get_status(self, match) -> str | None:
+        return match.status if self._show_results() else None
+
+    @extend_schema_field(MatchResultSerializer(allow_null=True))
+    def get_result(self, match) -> dict | None:
+        if not self._show_results() or match.status != Match.Status.CONFIRMED:
+            return None
+        return self._result_serializer.to_representation(match)
+
+    @cached_property
+    def _result_serializer(self):
+        # One instance for every match of a list: building a serializer copies its fields.
+        return MatchResultSerializer()
+
+    def represent(self, match) -> dict:
+        shown = self._show_results()
+        result = None
+        if shown and match.status == Match.Status.CONFIRMED:
+            result = {
+                "games_a": match.games_a,
+                "games_b": match.games_b,
+                "games_drawn": match.games_drawn,
+                "score": score_text(match),
+                "match_loss_a": match.match_loss_a,
+                "match_loss_b": match.match_loss_b,
+                "winner": match.winner_id,
+                "is_draw": match.winner_id is None and not match.is_bye,
+            }
+        return {
+            "id": match.pk,
+            "round": match.round_id,
+            "table": match.table,
+            "bracket_position": match.bracket_position,
+            "is_bye": match.is_bye,
+            "player_a": side_answer(match.player_a),
+            "player_b": side_answer(match.player_b),
+            "reasons": match.reasons,
+            "status": match.status if shown else None,
+            "result": result,
+            "current_game": match.current_game,
+            "current_game_started": match.current_game_started_at is not None,
+            "next_game": match.next_game,
+            "next_game_ready": match.ready_sides(),
+            "version": match.version,
+            "clock": match_clock(match, _now(self.context)),
+        }
+
+    def get_current_game_started(self, match) -> bool:
+        return match.current_game_started_at is not None
+
+    @extend_schema_field(serializers.ListField(child=serializers.ChoiceField(choices=SIDES)))
+    def get_next_game_ready(self, match) -> list[str]:
+        return match.ready_sides()
+
+    @extend_schema_field(MatchClockSerializer)
+    def get_clock(self, match) -> dict:
+        return match_clock(match, _now(self.context))
 
 
-class GameStartOutSerializer(MatchOutSerializer):
-    game_start = serializers.DictField(
-        help_text="game, started, ready and awaiting (sides), detail (one sentence)."
-    )
+class GameStartSerializer(serializers.Serializer):
+    """What a start-game request achieved: the game started, or whose word it awaits."""
+
+    game = serializers.IntegerField()
+    started = serializers.BooleanField()
+    ready = serializers.ListField(child=serializers.ChoiceField(choices=SIDES))
+    awaiting = serializers.ListField(child=serializers.ChoiceField(choices=SIDES))
+    detail = serializers.CharField(help_text="One sentence.")
+
+    def to_representation(self, match):
+        number = self.context["game"]
+        started = match.current_game == number and match.current_game_started_at is not None
+        ready = ["a", "b"] if started else match.ready_sides()
+        awaiting = [side for side in ("a", "b") if side not in ready]
+        if started:
+            detail = f"Game {number} has started."
+        else:
+            names = [getattr(match, f"player_{side}").player.display_name for side in awaiting]
+            detail = f"Game {number} starts when {' and '.join(names)} also say so."
+        return super().to_representation(
+            {
+                "game": number,
+                "started": started,
+                "ready": ready,
+                "awaiting": awaiting,
+                "detail": detail,
+            }
+        )
 
 
-class RoundOutSerializer(serializers.Serializer):
+class MatchGameStartSerializer(MatchSerializer):
+    """The match after a start-game request. Context: ``game`` (the number asked for)."""
+
+    game_start = serializers.SerializerMethodField()
+
+    @extend_schema_field(GameStartSerializer)
+    def get_game_start(self, match) -> dict:
+        return GameStartSerializer(match, context=self.context).data
+
+    def represent(self, match) -> dict:
+        return {**super().represent(match), "game_start": self.get_game_start(match)}
+
+
+class RoundSerializer(serializers.Serializer):
+    """One round with its matches (prefetched). Context: ``show_results``, ``now`` and
+    ``staff`` (judges and organisers also get the pairing seed and cost)."""
+
+    OPTIONAL_OUTPUT = ("pairing_seed", "pairing_cost")  # judges and organisers only
+
     id = serializers.IntegerField()
-    tournament = serializers.IntegerField()
+    tournament = serializers.IntegerField(source="tournament_id")
     number = serializers.IntegerField()
-    stage = serializers.CharField()
-    status = serializers.CharField()
-    started_at = serializers.DateTimeField(allow_null=True)
-    closed_at = serializers.DateTimeField(allow_null=True)
-    matches = MatchOutSerializer(many=True)
+    stage = serializers.ChoiceField(choices=Round.Stage.choices)
+    status = serializers.ChoiceField(choices=Round.Status.choices)
+    started_at = serializers.DateTimeField(allow_null=True, format=None)
+    closed_at = serializers.DateTimeField(allow_null=True, format=None)
+    clock = serializers.SerializerMethodField()
+    matches = MatchSerializer(many=True, source="matches.all")
     pairing_seed = serializers.CharField(required=False, help_text="Judges and organisers.")
     pairing_cost = serializers.DictField(required=False, help_text="Judges and organisers.")
 
+    @extend_schema_field(RoundClockSerializer)
+    def get_clock(self, round_) -> dict:
+        return round_clock(round_, _now(self.context))
+
+    def to_representation(self, round_):
+        data = super().to_representation(round_)
+        if not self.context.get("staff"):
+            for name in self.OPTIONAL_OUTPUT:
+                del data[name]
+        return data
+
 
 class RoundListSerializer(serializers.Serializer):
+    """The rounds of an event as the viewer may see them (``published`` False: the
+    pairings are not public and ``results`` is empty)."""
+
     published = serializers.BooleanField()
-    detail = serializers.CharField(allow_null=True)
-    results = RoundOutSerializer(many=True)
+    detail = serializers.CharField(allow_null=True, help_text="Why something is hidden.")
+    results = RoundSerializer(many=True)
 
 
 class SwapPlayersSerializer(serializers.Serializer):
@@ -513,63 +646,201 @@ class AuditSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+# --- judges' queue --------------------------------------------------------------------
+
+
+class QueueMatchSerializer(MatchSerializer):
+    """A match in the judges' queue, with its open result versions (prefetched into
+    ``open_submissions``)."""
+
+    submissions = SubmissionSerializer(many=True, source="open_submissions")
+
+    def represent(self, match) -> dict:
+        submissions = self.fields["submissions"].to_representation(match.open_submissions)
+        return {**super().represent(match), "submissions": submissions}
+
+
+class QueueSerializer(serializers.Serializer):
+    round = serializers.IntegerField(allow_null=True, help_text="The current round's number.")
+    results = QueueMatchSerializer(many=True)
+
+
 # --- standings ------------------------------------------------------------------------
 
 
-def percentage(value) -> dict:
+class PercentageSerializer(serializers.Serializer):
     """An exact fraction as a string plus its rounded percentage."""
+
+    fraction = serializers.SerializerMethodField(help_text='e.g. "7/9"')
+    percent = serializers.SerializerMethodField(help_text='e.g. "77.78%"')
+
+    def get_fraction(self, value) -> str:
+        return str(value)
+
+    def get_percent(self, value) -> str:
+        return format_percentage(value)
+
+
+def percentage_answer(value) -> dict:
+    """PercentageSerializer's answer, built directly (see DirectOutput)."""
     return {"fraction": str(value), "percent": format_percentage(value)}
 
 
-def explanation_data(explanation) -> dict:
-    return {
-        "lines": explanation.lines(),
-        "opponents": [
-            {
-                "round": line.round_number,
-                "registration": line.opponent_id,
-                "name": line.opponent_name,
-                "match_win": str(line.match_win),
-                "match_win_floored": line.match_win_floored,
-                "game_win": str(line.game_win),
-                "game_win_floored": line.game_win_floored,
-            }
-            for line in explanation.opponents
-        ],
-    }
+class OpponentLineSerializer(serializers.Serializer):
+    round = serializers.IntegerField(source="round_number")
+    registration = serializers.IntegerField(source="opponent_id")
+    name = serializers.CharField(source="opponent_name")
+    match_win = serializers.CharField(help_text="Exact fraction, floored.")
+    match_win_floored = serializers.BooleanField()
+    game_win = serializers.CharField(help_text="Exact fraction, floored.")
+    game_win_floored = serializers.BooleanField()
 
 
-def standings_row_data(row, explanation) -> dict:
-    return {
-        "rank": row.rank,
-        "registration": row.player_id,
-        "name": row.name,
-        "dropped": row.dropped,
-        "match_points": row.match_points,
-        "record": row.record,
-        "wins": row.wins,
-        "losses": row.losses,
-        "draws": row.draws,
-        "byes": row.byes,
-        "rounds_played": row.rounds_played,
-        "game_points": row.game_points,
-        "match_win": percentage(row.match_win),
-        "game_win": percentage(row.game_win),
-        "opponents_match_win": percentage(row.opponents_match_win),
-        "opponents_game_win": percentage(row.opponents_game_win),
-        "explanation": explanation_data(explanation),
-    }
+class ExplanationSerializer(serializers.Serializer):
+    """The arithmetic behind one row (tournaments.standings.RowExplanation)."""
+
+    lines = serializers.SerializerMethodField()
+    opponents = OpponentLineSerializer(many=True)
+
+    def get_lines(self, explanation) -> list[str]:
+        return explanation.lines()
 
 
-class StandingsOutSerializer(serializers.Serializer):
+class StandingsRowSerializer(DirectOutput, serializers.Serializer):
+    """One row of the standings (tournaments.standings.StandingsRow). Context:
+    ``standings`` (the table, which explains each row)."""
+
+    rank = serializers.IntegerField()
+    registration = serializers.IntegerField(source="player_id")
+    name = serializers.CharField()
+    dropped = serializers.BooleanField()
+    match_points = serializers.IntegerField()
+    record = serializers.CharField(help_text="Wins-losses-draws; byes count as wins.")
+    wins = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    rounds_played = serializers.IntegerField()
+    game_points = serializers.IntegerField()
+    match_win = PercentageSerializer()
+    game_win = PercentageSerializer()
+    opponents_match_win = PercentageSerializer()
+    opponents_game_win = PercentageSerializer()
+    explanation = serializers.SerializerMethodField()
+
+    @extend_schema_field(ExplanationSerializer)
+    def get_explanation(self, row) -> dict:
+        explanation = self.context["standings"].explain(row.player_id)
+        return self._explanation_serializer.to_representation(explanation)
+
+    @cached_property
+    def _explanation_serializer(self):
+        # One instance for every row: building a serializer copies its fields.
+        return ExplanationSerializer()
+
+    def represent(self, row) -> dict:
+        explanation = self.context["standings"].explain(row.player_id)
+        return {
+            "rank": row.rank,
+            "registration": row.player_id,
+            "name": row.name,
+            "dropped": row.dropped,
+            "match_points": row.match_points,
+            "record": row.record,
+            "wins": row.wins,
+            "losses": row.losses,
+            "draws": row.draws,
+            "byes": row.byes,
+            "rounds_played": row.rounds_played,
+            "game_points": row.game_points,
+            "match_win": percentage_answer(row.match_win),
+            "game_win": percentage_answer(row.game_win),
+            "opponents_match_win": percentage_answer(row.opponents_match_win),
+            "opponents_game_win": percentage_answer(row.opponents_game_win),
+            "explanation": {
+                "lines": explanation.lines(),
+                "opponents": [
+                    {
+                        "round": line.round_number,
+                        "registration": line.opponent_id,
+                        "name": line.opponent_name,
+                        "match_win": str(line.match_win),
+                        "match_win_floored": line.match_win_floored,
+                        "game_win": str(line.game_win),
+                        "game_win_floored": line.game_win_floored,
+                    }
+                    for line in explanation.opponents
+                ],
+            },
+        }
+
+
+class StandingsSerializer(serializers.Serializer):
+    """The Swiss standings, or ``published`` False with empty rows while they are not
+    public. The instance: ``{"published", "detail", "standings"}``."""
+
     published = serializers.BooleanField()
-    detail = serializers.CharField(allow_null=True)
-    tiebreakers = serializers.ListField(child=serializers.CharField())
-    floor = serializers.CharField()
-    rows = serializers.ListField(
-        child=serializers.DictField(),
-        help_text="rank, registration, name, dropped, match_points, record, wins, losses, "
-        "draws, byes, rounds_played, game_points, match_win / game_win / opponents_match_win "
-        '/ opponents_game_win as {"fraction": "7/9", "percent": "77.78%"}, explanation '
-        "{lines, opponents}.",
+    detail = serializers.CharField(allow_null=True, help_text="Why something is hidden.")
+    tiebreakers = serializers.SerializerMethodField()
+    floor = serializers.SerializerMethodField(help_text='The percentage floor, e.g. "1/3".')
+    rows = serializers.SerializerMethodField()
+
+    def get_tiebreakers(self, answer) -> list[str]:
+        table = answer["standings"]
+        return [str(t) for t in table.tiebreakers] if table is not None else []
+
+    def get_floor(self, answer) -> str:
+        table = answer["standings"]
+        return str(table.floor) if table is not None else ""
+
+    @extend_schema_field(StandingsRowSerializer(many=True))
+    def get_rows(self, answer) -> list[dict]:
+        table = answer["standings"]
+        if table is None:
+            return []
+        return StandingsRowSerializer(table, many=True, context={"standings": table}).data
+
+
+# --- top-cut bracket --------------------------------------------------------------------
+
+
+class BracketSlotSerializer(serializers.Serializer):
+    registration = serializers.IntegerField()
+    name = serializers.CharField(allow_null=True)
+    seed = serializers.IntegerField()
+
+
+class BracketMatchSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    a = BracketSlotSerializer(allow_null=True, help_text="Null until the slot is decided.")
+    b = BracketSlotSerializer(allow_null=True, help_text="Null until the slot is decided.")
+    winner = serializers.IntegerField(
+        allow_null=True, help_text="The winner's registration; null while results are hidden."
     )
+
+
+class BracketRoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    name = serializers.CharField(help_text='e.g. "Semifinals".')
+    matches = BracketMatchSerializer(many=True)
+
+
+class BracketSerializer(serializers.Serializer):
+    """The top cut: ``started`` False (no top cut yet, or the pairings not public)
+    with empty rounds; else its size, seeds, rounds and the champion. Built by
+    ``tournaments.selectors.bracket_view`` for the API and the bracket page."""
+
+    started = serializers.BooleanField()
+    detail = serializers.CharField(allow_null=True, help_text="Why something is hidden.")
+    size = serializers.IntegerField(required=False)
+    seeds = BracketSlotSerializer(many=True, required=False)
+    champion = serializers.IntegerField(
+        allow_null=True, required=False, help_text="Null while results are hidden."
+    )
+    rounds = BracketRoundSerializer(many=True)
+
+    OPTIONAL_OUTPUT = ("size", "seeds", "champion")  # once the top cut has started
+
+    def to_representation(self, answer):
+        data = super().to_representation(answer)
+        return {key: value for key, value in data.items() if key in answer}

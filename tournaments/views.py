@@ -43,7 +43,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.permissions import can_judge, can_manage
-from tournaments.standings import format_percentage
+from tournaments.serializers import StandingsRowSerializer
 
 Status = Tournament.Status
 
@@ -553,21 +553,10 @@ def pairings(request, pk, number):
     return render(request, "tournaments/pairings.html", context)
 
 
-def _standings_rows(tournament):
+def _standings_rows(tournament) -> list[dict]:
+    """The rows of GET /api/tournaments/{id}/standings/ (one producer for both)."""
     table = selectors.standings(tournament)
-    rows = []
-    for row in table:
-        rows.append(
-            {
-                "row": row,
-                "match_win": format_percentage(row.match_win),
-                "game_win": format_percentage(row.game_win),
-                "omw": format_percentage(row.opponents_match_win),
-                "ogw": format_percentage(row.opponents_game_win),
-                "lines": table.explain(row.player_id).lines(),
-            }
-        )
-    return rows
+    return StandingsRowSerializer(table, many=True, context={"standings": table}).data
 
 
 def standings(request, pk):
@@ -586,15 +575,15 @@ def standings_csv(request, pk):
     _require(_standings_visible(request, tournament))
     rows = (
         [
-            r["row"].rank,
-            r["row"].name,
-            r["row"].match_points,
-            r["row"].record,
-            r["omw"],
-            r["game_win"],
-            r["ogw"],
-            r["match_win"],
-            "dropped" if r["row"].dropped else "",
+            r["rank"],
+            r["name"],
+            r["match_points"],
+            r["record"],
+            r["opponents_match_win"]["percent"],
+            r["game_win"]["percent"],
+            r["opponents_game_win"]["percent"],
+            r["match_win"]["percent"],
+            "dropped" if r["dropped"] else "",
         ]
         for r in _standings_rows(tournament)
     )
@@ -678,36 +667,11 @@ def bracket(request, pk):
     tournament = _visible_tournament(request, pk)
     _require(tournament.publish_pairings or can_judge(request.user, tournament))
     context = _roles(request, tournament)
-    rounds = []
-    champion = None
-    if tournament.top_cut_seeds:
-        result = selectors.bracket(tournament)
-        show_winners = _results_visible(request, tournament)
-        names = dict(
-            Registration.objects.filter(pk__in=tournament.top_cut_seeds).values_list(
-                "pk", "player__display_name"
-            )
-        )
-        for bracket_round in result.rounds:
-            rounds.append(
-                {
-                    "name": bracket_round.name,
-                    "matches": [
-                        {
-                            "a": names.get(m.player_a),
-                            "seed_a": m.seed_a,
-                            "b": names.get(m.player_b),
-                            "seed_b": m.seed_b,
-                            "winner": (m.winner if show_winners else None),
-                            "player_a": m.player_a,
-                            "player_b": m.player_b,
-                        }
-                        for m in bracket_round.matches
-                    ],
-                }
-            )
-        if show_winners and result.champion is not None:
-            champion = names.get(result.champion)
+    # The same answer as GET /api/tournaments/{id}/bracket/.
+    answer = selectors.bracket_view(tournament, show_winners=_results_visible(request, tournament))
+    seeds = {slot["registration"]: slot["name"] for slot in answer.get("seeds", [])}
+    rounds = answer["rounds"]
+    champion = seeds.get(answer.get("champion"))
     context.update(rounds=rounds, champion=champion)
     return render(request, "tournaments/bracket.html", context)
 
