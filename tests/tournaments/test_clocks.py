@@ -319,3 +319,24 @@ def test_one_queued_task_per_deadline_which_requeues_itself_when_early(
     assert clocks.enforce_match_deadline(*args) == "stale"  # delivered twice: nothing
     assert clocks.enforce_match_deadline(match.pk) == "already called"  # the sweep: nothing
     assert _time_called(match) == 1
+
+
+def test_a_lost_task_is_given_up_so_the_next_deadline_queues_one(running_round, monkeypatch):
+    """A queued task more than a minute overdue will not come (its worker died): the next
+    handler run clears its mark, so the next deadline queues a task of its own."""
+    queued = []
+    monkeypatch.setattr(
+        deadlines, "_publish", lambda task, args, eta: queued.append((task, args, eta))
+    )
+    match = _match(running_round)
+    lost = db_now() - deadlines.LOST_TASK - datetime.timedelta(seconds=1)
+    Match.objects.filter(pk=match.pk).update(deadline_task_eta=lost)
+    match = _due_in(Match.objects.get(pk=match.pk), 600)
+    assert queued == [] and match.deadline_task_eta == lost  # the lost task still counts
+    assert clocks.enforce_match_deadline(match.pk) == "not due"  # e.g. the sweep
+    match.refresh_from_db()
+    assert match.deadline_task_eta is None
+    match = _due_in(match, 660)
+    assert [(task, eta) for task, _, eta in queued] == [
+        ("tournaments.enforce_match_deadline", match.deadline_at)
+    ]
