@@ -1,4 +1,4 @@
-"""Decision clocks of online games, kept by the server (the pattern of tournaments/clocks.py).
+"""Decision clocks, start windows and practice game limits of online games, kept by the server.
 
 - Every pending decision of a human seat has a deadline: the moment the decision became
   theirs plus the per-decision limit (``GAMES_DECISION_SECONDS``, 60 s by default). The
