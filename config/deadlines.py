@@ -117,7 +117,9 @@ class Deadline:
         return self.set(row, None)
 
     def set_paused(self, row, remaining: datetime.timedelta) -> list[str]:
-        """A clock that is paused with ``remaining`` left (e.g. started while paused)."""
+        """A clock that is paused with ``remaining`` left (e.g. started while paused).
+        This and ``pause``/``resume`` need ``remaining_field``; a model that keeps the time
+        left otherwise (an online game's seats) uses ``clear``, ``set`` and ``time_left``."""
         setattr(row, self.field, None)
         setattr(row, self.remaining_field, remaining)
         self._bump(row)
