@@ -190,7 +190,7 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 4
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# Clocks (tournaments/clocks.py): how often each worker sweeps overdue deadlines, and whether
+# Clocks (config/deadlines.py): how often each worker sweeps overdue deadlines, and whether
 # each deadline also gets an eta task (off only to measure the sweeper alone).
 CLOCK_SWEEP_SECONDS = env_int("CLOCK_SWEEP_SECONDS", 2, minimum=1)
 CLOCKS_USE_ETA = env_bool("CLOCKS_USE_ETA", True)

@@ -1,9 +1,9 @@
 """The worker enforces every deadline itself, so no deadline depends on beat.
 
-A bootstep of the Celery worker (registered in config/celery.py) runs both clock sweeps
-(tournaments/clocks.py, games/clocks.py) every CLOCK_SWEEP_SECONDS in a thread of the
-worker's main process, starting as soon as the worker starts, and records the worker's
-heartbeat. With several workers each sweeps; the handlers lock the row and act at most
+A bootstep of the Celery worker (registered in config/celery.py) runs every deadline
+sweep (config/deadlines.py; the apps register theirs: tournaments/clocks.py,
+games/clocks.py) every CLOCK_SWEEP_SECONDS in a thread of the worker's main process,
+starting as soon as the worker starts, and records the worker's heartbeat. With several workers each sweeps; the handlers lock the row and act at most
 once, so a deadline is never enforced twice. The sweep also covers eta tasks a killed
 worker held: on Redis they stay parked until the 6 h visibility timeout, but their
 deadlines are already enforced by then (the late task finds nothing to do).
@@ -31,6 +31,8 @@ import time
 from celery import bootsteps
 from django.conf import settings
 from django.db import connections
+
+from config import deadlines
 
 log = logging.getLogger(__name__)
 
@@ -64,10 +66,8 @@ os.register_at_fork(
 
 
 def sweep_once() -> dict:
-    from games import clocks as game_clocks
-    from tournaments import clocks as match_clocks
-
-    return {"matches": match_clocks.sweep(), "games": game_clocks.sweep()}
+    """Every registered deadline sweep once: {"matches": counts, "games": counts}."""
+    return deadlines.sweep_all()
 
 
 class DeadlineSweeper(bootsteps.StartStopStep):
@@ -114,7 +114,7 @@ class DeadlineSweeper(bootsteps.StartStopStep):
         try:
             if getattr(settings, "CLOCKS_WORKER_SWEEP", True):
                 done = sweep_once()
-                if any(done["matches"].values()) or any(done["games"].values()):
+                if any(any(counts.values()) for counts in done.values()):
                     log.info("deadlines enforced by the sweep", extra=done)
             heartbeat.beat()
         except Exception:

@@ -102,6 +102,8 @@ class GameSession(models.Model):
     # When the one queued eta task of this session fires (None: no task queued). A later
     # deadline publishes nothing: that task re-queues itself for the current deadline.
     clock_task_eta = models.DateTimeField(null=True, blank=True)
+    # The same for the game limit (config/deadlines.py).
+    game_deadline_task_eta = models.DateTimeField(null=True, blank=True)
     ready = models.JSONField(default=list, blank=True, help_text=_("Seats ready to start."))
     bot_delay = models.FloatField(
         default=0, help_text=_("Seconds a bot waits before moving (demo games, for watchers).")

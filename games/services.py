@@ -281,6 +281,7 @@ PLAY_FIELDS = (
     "paused_remaining",
     "clock_version",
     "clock_task_eta",
+    "game_deadline_task_eta",
 )
 START_FIELDS = (*PLAY_FIELDS, "config", "seed", "commitment", "started_at")
 
@@ -408,7 +409,6 @@ def _start(session, now, *, sets=None, sudden_death_turn=None) -> None:
         game_id = f"m{match.pk}-g{session.game_number}"
     else:
         game_id = f"s{session.pk}"
-        session.game_deadline_at = now + datetime.timedelta(minutes=practice_game_minutes())
     config = {"game_id": game_id, "sets": sets, "sudden_death_turn": sudden_death_turn}
     seed = new_seed()
     try:
@@ -425,8 +425,10 @@ def _start(session, now, *, sets=None, sudden_death_turn=None) -> None:
     session._fresh = set(to_act(state))
     state = _run_bots_inline(session, state, now)
     _save(session, state, now, fields=START_FIELDS)
-    if session.game_deadline_at is not None:
-        clocks.schedule_game_limit(session)
+    if session.match_id is None and session.status == GameSession.Status.ACTIVE:
+        # Practice and demo games have their own game limit (a game played whole at
+        # once has none left to keep).
+        session.save(update_fields=clocks.start_game_limit(session, now, practice_game_minutes()))
 
 
 @transaction.atomic
@@ -476,10 +478,7 @@ def _create_match_game(match, number, now) -> GameSession:
     if window <= 0:
         _start(session, now)
     else:
-        session.deadline_at = now + datetime.timedelta(seconds=window)
-        session.clock_version += 1
-        clocks.schedule(session)
-        session.save(update_fields=["deadline_at", "clock_version", "clock_task_eta"])
+        session.save(update_fields=clocks.open_start_window(session, now, window))
     return session
 
 

@@ -1,5 +1,5 @@
-"""Celery tasks of online games; the rules and the handlers are in games/clocks.py and
-games/services.py."""
+"""Celery tasks of online games; the deadline mechanism is config/deadlines.py, the rules
+and the handlers games/clocks.py and games/services.py."""
 
 from celery import shared_task
 
@@ -12,8 +12,8 @@ def enforce_deadline(session_id: int, version: int, eta: str | None = None) -> s
 
 
 @shared_task(name="games.enforce_game_limit", acks_late=True)
-def enforce_game_limit(session_id: int) -> str:
-    return clocks.enforce_game_limit(session_id)
+def enforce_game_limit(session_id: int, version: int | None = None, eta: str | None = None) -> str:
+    return clocks.enforce_game_limit(session_id, version, eta)
 
 
 @shared_task(name="games.play_bots", acks_late=True)

@@ -13,14 +13,11 @@ docs/timing.md):
   won (a draw in Swiss when level; in the top cut one more game under sudden death from
   its first turn).
 
-How it is enforced: every deadline is an indexed column, "now" is the database's
-clock, and a pause stores the time left. Setting a deadline queues a Celery task with
-``eta`` after commit (low latency); every worker also sweeps overdue deadlines every
-few seconds (config/worker.py: the safety net when a worker dies with the eta task in
-memory, and no deadline depends on beat). Both call the
-same handler, which locks the row, re-checks the deadline and the clock version, and
-acts at most once. A changed deadline bumps the version, which turns any task already
-queued for the old deadline into a no-op: revoking is never needed.
+How it is enforced: the match deadline and the game limit are two ``Deadline`` columns
+of the match (config/deadlines.py, the mechanism every clock shares: eta tasks queued
+after commit, at most one per column, re-queued when they fire early; the worker's
+sweep; the row lock; acting at most once). This module says what happens when each
+passes (``enforce_match_deadline``, ``enforce_game_deadline``).
 """
 
 from __future__ import annotations
@@ -28,16 +25,16 @@ from __future__ import annotations
 import datetime
 import logging
 
-from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Q
 
 from config.dbtime import db_now
+from config.deadlines import Deadline, time_left
 from tournaments.models import Match, Round
 from tournaments.permissions import can_judge
 
 log = logging.getLogger(__name__)
-ZERO = datetime.timedelta(0)
 
 # A judge's extension: 1-60 minutes at a time, at most 120 minutes in all for one match.
 EXTENSION_MINUTES = (1, 60)
@@ -45,44 +42,27 @@ TOTAL_EXTENSION_MINUTES = 120
 EXTENSION_MESSAGE = "An extension is between 1 and 60 minutes."
 
 
-def eta_enabled() -> bool:
-    return getattr(settings, "CLOCKS_USE_ETA", True)
+# The rows whose deadlines can still pass: no confirmed result, time not called.
+_LIVE = ~Q(status=Match.Status.CONFIRMED) & Q(time_called_at__isnull=True)
 
-
-# --- scheduling -----------------------------------------------------------------------
-
-
-def _schedule(match: Match, *, match_deadline: bool = True, game_deadline: bool = True) -> None:
-    """Queue an eta task for each deadline that has just changed, once the transaction
-    commits. Each task names its deadline, so a change of the other clock does not make
-    it stale and it need not be queued again: one task per deadline set, none piling up
-    for the moment a whole round's time runs out."""
-    if not eta_enabled():
-        return
-    from tournaments import tasks
-
-    version = match.clock_version
-    jobs = []
-    if match_deadline and match.deadline_at is not None:
-        jobs.append((tasks.enforce_match_deadline, match.deadline_at))
-    if game_deadline and match.game_deadline_at is not None:
-        jobs.append((tasks.enforce_game_deadline, match.game_deadline_at))
-    for task, eta in jobs:
-        transaction.on_commit(
-            lambda task=task, eta=eta: task.apply_async(
-                (match.pk, version, eta.isoformat()), eta=eta
-            )
-        )
-
-
-def _stale(version, deadline, current_version, current_deadline) -> bool:
-    """A task is stale when the deadline it was queued for is no longer the match's (moved
-    or paused); tasks queued without their deadline fall back to the clock version."""
-    if deadline is not None:
-        return current_deadline is None or datetime.datetime.fromisoformat(deadline) != (
-            current_deadline
-        )
-    return version is not None and version != current_version
+MATCH_DEADLINE = Deadline(
+    model=Match,
+    field="deadline_at",
+    remaining_field="deadline_remaining",
+    task="tournaments.enforce_match_deadline",
+    task_eta_field="deadline_task_eta",
+    related=("round__tournament",),
+    live=_LIVE,
+)
+GAME_DEADLINE = Deadline(
+    model=Match,
+    field="game_deadline_at",
+    remaining_field="game_deadline_remaining",
+    task="tournaments.enforce_game_deadline",
+    task_eta_field="game_deadline_task_eta",
+    related=("round__tournament",),
+    live=_LIVE,
+)
 
 
 def _require_judge(user, round_: Round) -> None:
@@ -112,23 +92,17 @@ def start_round_clocks(round_: Round, now: datetime.datetime) -> None:
 
 def set_deadline(match: Match, deadline_at: datetime.datetime) -> None:
     """Give a match a new deadline; whatever was queued for the old one becomes a no-op."""
-    match.deadline_at = deadline_at
-    match.deadline_remaining = None
-    match.clock_version += 1
-    match.save(update_fields=["deadline_at", "deadline_remaining", "clock_version"])
-    _schedule(match, game_deadline=False)
+    match.save(update_fields=MATCH_DEADLINE.set(match, deadline_at))
 
 
 def start_game_clock(match: Match, now: datetime.datetime) -> None:
     """A game was marked started: its limit runs from now (paused with the match)."""
     limit = datetime.timedelta(minutes=match.round.tournament.game_minutes)
     if match.deadline_at is None and match.deadline_remaining is not None:  # match paused
-        match.game_deadline_at, match.game_deadline_remaining = None, limit
+        fields = GAME_DEADLINE.set_paused(match, limit)
     else:
-        match.game_deadline_at, match.game_deadline_remaining = now + limit, None
-    match.clock_version += 1
-    match.save(update_fields=["game_deadline_at", "game_deadline_remaining", "clock_version"])
-    _schedule(match, match_deadline=False)
+        fields = GAME_DEADLINE.set(match, now + limit)
+    match.save(update_fields=fields)
 
 
 # --- judges' controls -----------------------------------------------------------------
@@ -176,12 +150,10 @@ def extend_match(*, match: Match, minutes: int, reason: str, by) -> Match:
     before = _clock_dict(match)
     match.extension += extra
     if match.deadline_at is not None:
-        match.deadline_at += extra
+        fields = MATCH_DEADLINE.set(match, match.deadline_at + extra)
     else:
-        match.deadline_remaining += extra
-    match.clock_version += 1
-    match.save(update_fields=["extension", "deadline_at", "deadline_remaining", "clock_version"])
-    _schedule(match, game_deadline=False)
+        fields = MATCH_DEADLINE.set_paused(match, match.deadline_remaining + extra)
+    match.save(update_fields=["extension", *fields])
     audit(
         match.round.tournament,
         by,
@@ -195,45 +167,18 @@ def extend_match(*, match: Match, minutes: int, reason: str, by) -> Match:
 
 
 def _pause(match: Match, now) -> bool:
-    if match.deadline_at is None or not _running(match):
+    if not _running(match) or not MATCH_DEADLINE.pause(match, now):
         return False
-    match.deadline_remaining = max(ZERO, match.deadline_at - now)
-    match.deadline_at = None
-    if match.game_deadline_at is not None:
-        match.game_deadline_remaining = max(ZERO, match.game_deadline_at - now)
-        match.game_deadline_at = None
-    match.clock_version += 1
-    match.save(
-        update_fields=[
-            "deadline_at",
-            "deadline_remaining",
-            "game_deadline_at",
-            "game_deadline_remaining",
-            "clock_version",
-        ]
-    )
+    GAME_DEADLINE.pause(match, now)  # a game in progress stops with its match
+    match.save(update_fields={*MATCH_DEADLINE.fields, *GAME_DEADLINE.fields})
     return True
 
 
 def _resume(match: Match, now) -> bool:
-    if match.deadline_at is not None or match.deadline_remaining is None or not _running(match):
+    if not _running(match) or not MATCH_DEADLINE.resume(match, now):
         return False
-    match.deadline_at = now + match.deadline_remaining
-    match.deadline_remaining = None
-    if match.game_deadline_remaining is not None:
-        match.game_deadline_at = now + match.game_deadline_remaining
-        match.game_deadline_remaining = None
-    match.clock_version += 1
-    match.save(
-        update_fields=[
-            "deadline_at",
-            "deadline_remaining",
-            "game_deadline_at",
-            "game_deadline_remaining",
-            "clock_version",
-        ]
-    )
-    _schedule(match)
+    GAME_DEADLINE.resume(match, now)
+    match.save(update_fields={*MATCH_DEADLINE.fields, *GAME_DEADLINE.fields})
     return True
 
 
@@ -275,7 +220,7 @@ def pause_round(*, round_: Round, by, reason: str = "") -> Round:
     if round_.ends_at is None:
         raise ValidationError("The round clock is not running.")
     now = db_now()
-    round_.paused_remaining = max(ZERO, round_.ends_at - now)
+    round_.paused_remaining = time_left(round_.ends_at, now)
     round_.ends_at = None
     round_.save(update_fields=["ends_at", "paused_remaining"])
     paused = [m.pk for m in round_.matches.select_for_update() if _pause(m, now)]
@@ -308,134 +253,105 @@ def resume_round(*, round_: Round, by) -> Round:
     return round_
 
 
-# --- enforcement (called by the eta tasks and the sweeper) ----------------------------
+# --- enforcement (called by the eta tasks and the sweep) ------------------------------
 
 
 def enforce_match_deadline(
-    match_id: int, version: int | None = None, deadline: str | None = None
+    match_id: int, version: int | None = None, eta: str | None = None
 ) -> str:
     """Call time on a match whose deadline has passed. Idempotent; returns what it did."""
+    return MATCH_DEADLINE.enforce(
+        match_id, version, eta, finished=_match_deadline_finished, act=_call_time
+    )
+
+
+def _match_deadline_finished(match: Match) -> str | None:
+    if match.time_called_at is not None:
+        return "already called"
+    if match.status == Match.Status.CONFIRMED:
+        return "has a result"
+    return None
+
+
+def _call_time(match: Match, now: datetime.datetime) -> str:
+    """The match limit has passed (the match row is locked): time is called."""
     from tournaments.services import audit
 
-    with transaction.atomic():
-        match = (
-            Match.objects.select_for_update(of=("self",))
-            .select_related("round__tournament")
-            .filter(pk=match_id)
-            .first()
-        )
-        if match is None:
-            return "gone"
-        if _stale(version, deadline, match.clock_version, match.deadline_at):
-            return "stale"  # the deadline moved after this task was queued
-        if match.time_called_at is not None:
-            return "already called"
-        if match.status == Match.Status.CONFIRMED:
-            return "has a result"
-        now = db_now()
-        if match.deadline_at is None or match.deadline_at > now:
-            return "not due"
-        match.time_called_at = now
-        match.game_deadline_at = None
-        match.clock_version += 1
-        match.version += 1
-        match.save(
-            update_fields=[
-                "time_called_at",
-                "game_deadline_at",
-                "clock_version",
-                "version",
-            ]
-        )
-        late = (now - match.deadline_at).total_seconds()
-        audit(
-            match.round.tournament,
-            None,
-            "clock.time_called",
-            match,
-            after={
-                "deadline_at": match.deadline_at.isoformat(),
-                "called_at": now.isoformat(),
-                "late_seconds": round(late, 3),
-                "game_in_progress": match.current_game if match.current_game_started_at else None,
-            },
-        )
-        from games.services import on_match_clock_event
+    match.time_called_at = now
+    match.game_deadline_at = None
+    match.clock_version += 1
+    match.version += 1
+    match.save(update_fields=["time_called_at", "game_deadline_at", "clock_version", "version"])
+    late = (now - match.deadline_at).total_seconds()
+    audit(
+        match.round.tournament,
+        None,
+        "clock.time_called",
+        match,
+        after={
+            "deadline_at": match.deadline_at.isoformat(),
+            "called_at": now.isoformat(),
+            "late_seconds": round(late, 3),
+            "game_in_progress": match.current_game if match.current_game_started_at else None,
+        },
+    )
+    from games.services import on_match_clock_event
 
-        on_match_clock_event(match.pk, "time_called")  # the online game, if any (games/)
-    log.info("time called", extra={"match": match_id, "late_seconds": round(late, 3)})
+    on_match_clock_event(match.pk, "time_called")  # the online game, if any (games/)
+    log.info("time called", extra={"match": match.pk, "late_seconds": round(late, 3)})
     return "time called"
 
 
-def enforce_game_deadline(
-    match_id: int, version: int | None = None, deadline: str | None = None
-) -> str:
+def enforce_game_deadline(match_id: int, version: int | None = None, eta: str | None = None) -> str:
     """A game passed its limit: sudden-death turns from the next turn. Idempotent."""
+    return GAME_DEADLINE.enforce(
+        match_id, version, eta, finished=_game_deadline_finished, act=_start_sudden_death
+    )
+
+
+def _game_deadline_finished(match: Match) -> str | None:
+    if match.status == Match.Status.CONFIRMED or match.time_called_at is not None:
+        return "match over"
+    return None
+
+
+def _start_sudden_death(match: Match, now: datetime.datetime) -> str:
+    """The game limit has passed (the match row is locked): sudden death, once a game."""
     from tournaments.services import audit
 
-    with transaction.atomic():
-        match = (
-            Match.objects.select_for_update(of=("self",))
-            .select_related("round__tournament")
-            .filter(pk=match_id)
-            .first()
-        )
-        if match is None:
-            return "gone"
-        if _stale(version, deadline, match.clock_version, match.game_deadline_at):
-            return "stale"
-        if match.status == Match.Status.CONFIRMED or match.time_called_at is not None:
-            return "match over"
-        now = db_now()
-        if match.game_deadline_at is None or match.game_deadline_at > now:
-            return "not due"
-        if match.sudden_death_game == match.current_game:
-            return "already sudden death"
-        deadline = match.game_deadline_at
-        match.sudden_death_game = match.current_game
-        match.game_deadline_at = None
-        match.clock_version += 1
-        match.version += 1
-        match.save(
-            update_fields=["sudden_death_game", "game_deadline_at", "clock_version", "version"]
-        )
-        audit(
-            match.round.tournament,
-            None,
-            "clock.sudden_death",
-            match,
-            after={
-                "game": match.current_game,
-                "deadline_at": deadline.isoformat(),
-                "called_at": now.isoformat(),
-            },
-        )
-        from games.services import on_match_clock_event
+    if match.sudden_death_game == match.current_game:
+        return "already sudden death"
+    deadline = match.game_deadline_at
+    match.sudden_death_game = match.current_game
+    match.game_deadline_at = None
+    match.clock_version += 1
+    match.version += 1
+    match.save(update_fields=["sudden_death_game", "game_deadline_at", "clock_version", "version"])
+    audit(
+        match.round.tournament,
+        None,
+        "clock.sudden_death",
+        match,
+        after={
+            "game": match.current_game,
+            "deadline_at": deadline.isoformat(),
+            "called_at": now.isoformat(),
+        },
+    )
+    from games.services import on_match_clock_event
 
-        on_match_clock_event(match.pk, "sudden_death")  # the online game, if any (games/)
+    on_match_clock_event(match.pk, "sudden_death")  # the online game, if any (games/)
     return "sudden death"
 
 
 def sweep() -> dict:
     """Enforce every overdue deadline: the safety net behind the eta tasks."""
-    now = db_now()
-    open_matches = Match.objects.exclude(status=Match.Status.CONFIRMED)
-    overdue = list(
-        open_matches.filter(deadline_at__lte=now, time_called_at__isnull=True).values_list(
-            "pk", flat=True
-        )
-    )
-    games = list(
-        open_matches.filter(game_deadline_at__lte=now, time_called_at__isnull=True).values_list(
-            "pk", flat=True
-        )
-    )
-    results = {"time_called": 0, "sudden_death": 0}
-    for match_id in overdue:
-        results["time_called"] += enforce_match_deadline(match_id) == "time called"
-    for match_id in games:
-        results["sudden_death"] += enforce_game_deadline(match_id) == "sudden death"
-    return results
+    called = MATCH_DEADLINE.sweep(enforce_match_deadline)
+    sudden = GAME_DEADLINE.sweep(enforce_game_deadline)
+    return {
+        "time_called": called.count("time called"),
+        "sudden_death": sudden.count("sudden death"),
+    }
 
 
 # --- reading clocks -------------------------------------------------------------------

@@ -278,6 +278,10 @@ class Match(models.Model):
     clock_version = models.PositiveIntegerField(
         default=0, help_text=_("Bumped whenever a deadline changes.")
     )
+    # When the one queued eta task of each deadline fires (None: none queued); a later
+    # deadline queues nothing, that task re-queues itself (config/deadlines.py).
+    deadline_task_eta = models.DateTimeField(null=True, blank=True)
+    game_deadline_task_eta = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(
         default=0, help_text=_("Bumped on every change (compare-and-set).")
     )

@@ -1,4 +1,5 @@
-"""Celery tasks that enforce the clocks; the rules and the handler are in tournaments/clocks.py."""
+"""Celery tasks that enforce the match clocks; the mechanism is config/deadlines.py, the
+rules and the handlers tournaments/clocks.py."""
 
 from celery import shared_task
 
@@ -6,10 +7,10 @@ from tournaments import clocks
 
 
 @shared_task(name="tournaments.enforce_match_deadline", acks_late=True)
-def enforce_match_deadline(match_id: int, version: int, deadline: str | None = None) -> str:
-    return clocks.enforce_match_deadline(match_id, version, deadline)
+def enforce_match_deadline(match_id: int, version: int, eta: str | None = None) -> str:
+    return clocks.enforce_match_deadline(match_id, version, eta)
 
 
 @shared_task(name="tournaments.enforce_game_deadline", acks_late=True)
-def enforce_game_deadline(match_id: int, version: int, deadline: str | None = None) -> str:
-    return clocks.enforce_game_deadline(match_id, version, deadline)
+def enforce_game_deadline(match_id: int, version: int, eta: str | None = None) -> str:
+    return clocks.enforce_game_deadline(match_id, version, eta)

@@ -54,7 +54,7 @@ def test_a_player_who_does_not_act_gets_the_default_action_exactly_once(duo, set
     )
     session.refresh_from_db()
     first_version = session.clock_version
-    due = clocks._parse(session.seat_deadlines[1])
+    due = clocks.seat_deadlines(session)[1]
     assert session.seat_deadlines[0] is None and session.seat_deadlines[1] is not None
     outcomes = []
 

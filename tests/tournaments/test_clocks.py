@@ -18,6 +18,7 @@ from celery.contrib.testing.worker import start_worker
 from django.core.exceptions import ValidationError
 from django.db import connection, connections
 
+from config import deadlines
 from config.celery import app as celery_app
 from config.dbtime import db_now
 from tournaments import clocks, services
@@ -267,34 +268,75 @@ def test_worker_killed_while_waiting_still_enforces_once_after_restart(running_r
     assert match.time_called_at > match.deadline_at
 
 
-def test_each_deadline_change_queues_one_task_for_that_deadline(running_round, judge, monkeypatch):
-    """A game start queues the game limit's task only: the match deadline's task queued at
-    the round start still stands (it names its deadline), so a round whose matches start
-    several games has one match-deadline task per match, not one per game, firing when
-    the round's time runs out."""
-    from tournaments import tasks
-
+def test_one_queued_task_per_deadline_which_requeues_itself_when_early(
+    tournament, register_players, organiser, judge, monkeypatch
+):
+    """config/deadlines.py: a deadline column of a match has at most one queued task. The
+    round start queues one per match; a game start only the game limit's; an extension,
+    a pause and a resume (later deadlines) nothing: the queued task fires early and
+    re-queues itself. So the end of a round fires one match-deadline task per match,
+    however many games and extensions there were."""
     queued = []
-    for name in ("enforce_match_deadline", "enforce_game_deadline"):
-        task = getattr(tasks, name)
-        monkeypatch.setattr(
-            task, "apply_async", lambda args, eta, name=name: queued.append((name, args, eta))
-        )
-    match = _due_in(_match(running_round), 30)
-    match_task = queued[-1]
-    assert match_task[0] == "enforce_match_deadline" and match_task[2] == match.deadline_at
+    monkeypatch.setattr(
+        deadlines, "_publish", lambda task, args, eta: queued.append((task, args, eta))
+    )
+    register_players(tournament, 4)
+    round_ = services.pair_next_round(tournament=tournament, by=organiser, seed="clock")
+    services.publish_round(round_=round_, by=organiser)
+    round_ = services.start_round(round_=round_, by=judge)
+    matches = list(round_.matches.order_by("table"))
+    assert [task for task, _, _ in queued] == ["tournaments.enforce_match_deadline"] * 2
+    for match in matches:
+        assert match.deadline_task_eta == match.deadline_at == round_.ends_at
+    match = matches[0]
+    (_, first_args, first_eta) = next(q for q in queued if q[1][0] == match.pk)
+    assert first_eta == match.deadline_at and first_args[2] == first_eta.isoformat()
+    queued.clear()
     services.start_game(match=match, number=1, by=judge)
-    assert [q[0] for q in queued[1:]] == ["enforce_game_deadline"]
+    assert [task for task, _, _ in queued] == ["tournaments.enforce_game_deadline"]
+    game_task = queued.pop()
     clocks.extend_match(match=match, minutes=1, reason="judge call", by=judge)
-    assert [q[0] for q in queued[2:]] == ["enforce_match_deadline"]
-    # The first match task names a deadline the extension replaced: stale. The newest
-    # one acts once its deadline is due, though a game start bumped the clock version.
-    assert clocks.enforce_match_deadline(*match_task[1]) == "stale"
-    newest = queued[-1][1]
-    Match.objects.filter(pk=match.pk).update(deadline_at=datetime.datetime.fromisoformat(newest[2]))
-    assert clocks.enforce_match_deadline(*newest) == "not due"
+    clocks.pause_match(match=match, by=judge, reason="judge call")
+    clocks.resume_match(match=match, by=judge)
+    assert queued == []
     match.refresh_from_db()
-    due = db_now() - datetime.timedelta(seconds=1)
-    Match.objects.filter(pk=match.pk).update(deadline_at=due)
-    assert clocks.enforce_match_deadline(match.pk, newest[1], due.isoformat()) == "time called"
+    assert match.deadline_at > first_eta and match.deadline_task_eta == first_eta
+    assert match.game_deadline_task_eta == game_task[2]
+    # The queued task fires at the round's end, before the match's own deadline: it
+    # re-queues itself for that deadline and changes nothing else.
+    version = match.clock_version
+    assert clocks.enforce_match_deadline(*first_args) == "requeued"
+    ((task, args, eta),) = queued
+    match.refresh_from_db()
+    assert task == "tournaments.enforce_match_deadline" and eta == match.deadline_at
+    assert match.deadline_task_eta == eta and match.clock_version == version
+    # A task that is not the queued one, of an older clock version: stale.
+    old_task = (match.pk, first_args[1], "2020-01-01T00:00:00+00:00")
+    assert clocks.enforce_match_deadline(*old_task) == "stale"
+    # The re-queued task acts once the deadline is due.
+    Match.objects.filter(pk=match.pk).update(deadline_at=db_now() - datetime.timedelta(seconds=1))
+    assert clocks.enforce_match_deadline(*args) == "time called"
+    assert clocks.enforce_match_deadline(*args) == "stale"  # delivered twice: nothing
+    assert clocks.enforce_match_deadline(match.pk) == "already called"  # the sweep: nothing
     assert _time_called(match) == 1
+
+
+def test_a_lost_task_is_given_up_so_the_next_deadline_queues_one(running_round, monkeypatch):
+    """A queued task more than a minute overdue will not come (its worker died): the next
+    handler run clears its mark, so the next deadline queues a task of its own."""
+    queued = []
+    monkeypatch.setattr(
+        deadlines, "_publish", lambda task, args, eta: queued.append((task, args, eta))
+    )
+    match = _match(running_round)
+    lost = db_now() - deadlines.LOST_TASK - datetime.timedelta(seconds=1)
+    Match.objects.filter(pk=match.pk).update(deadline_task_eta=lost)
+    match = _due_in(Match.objects.get(pk=match.pk), 600)
+    assert queued == [] and match.deadline_task_eta == lost  # the lost task still counts
+    assert clocks.enforce_match_deadline(match.pk) == "not due"  # e.g. the sweep
+    match.refresh_from_db()
+    assert match.deadline_task_eta is None
+    match = _due_in(match, 660)
+    assert [(task, eta) for task, _, eta in queued] == [
+        ("tournaments.enforce_match_deadline", match.deadline_at)
+    ]
