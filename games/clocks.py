@@ -9,7 +9,7 @@
 - A waiting game (the swap window between games) starts when its deadline passes.
 - Practice and demo games have a game limit (``GAMES_PRACTICE_GAME_MINUTES``, 20): past
   it, sudden death from the next turn. Tournament games get theirs from the match clock
-  (tournaments/clocks.py calls ``games.services.on_match_clock_event``).
+  (tournaments/clocks.py calls ``tournaments.online.on_match_clock_event``).
 
 Enforcement: the earliest deadline is the indexed column ``deadline_at``; setting it
 bumps ``clock_version``. A session has at most one queued eta task, whose eta is
@@ -28,9 +28,11 @@ from __future__ import annotations
 import datetime
 import logging
 
+from django.conf import settings
 from django.db import transaction
 
 from config.dbtime import db_now
+from games import hosts
 from games.engines.irondie import to_act
 from games.models import GameSession
 
@@ -40,9 +42,7 @@ LOST_TASK = datetime.timedelta(seconds=60)  # a queued task this late will not c
 
 
 def _eta_enabled() -> bool:
-    from tournaments.clocks import eta_enabled
-
-    return eta_enabled()
+    return getattr(settings, "CLOCKS_USE_ETA", True)
 
 
 def _parse(value):
@@ -174,10 +174,10 @@ def enforce_deadline(session_id: int, version: int | None = None, eta: str | Non
     from games import services
 
     with transaction.atomic():
-        services.lock_match_of(session_id)  # the lock order: match, then session
+        services.lock_host_of(session_id)  # the lock order: host (match), then session
         session = (
             GameSession.objects.select_for_update(of=("self",))
-            .select_related("match__round__tournament")
+            .select_related(*hosts.related())
             .filter(pk=session_id)
             .first()
         )
@@ -230,7 +230,7 @@ def enforce_game_limit(session_id: int) -> str:
     from games import services
 
     with transaction.atomic():
-        services.lock_match_of(session_id)  # none for these games; the same order anyway
+        services.lock_host_of(session_id)  # none for these games; the same order anyway
         session = GameSession.objects.select_for_update(of=("self",)).filter(pk=session_id).first()
         if session is None:
             return "gone"
@@ -286,10 +286,6 @@ def clock_dict(session: GameSession, now) -> dict:
         "start_deadline_at": session.deadline_at.isoformat()
         if session.status == GameSession.Status.WAITING and session.deadline_at
         else None,
-        "match": None,
+        "match": hosts.host_of(session).clock(session, now),
     }
-    if session.match_id is not None:
-        from tournaments.clocks import match_clock
-
-        data["match"] = match_clock(session.match, now)
     return data

@@ -360,9 +360,9 @@ def enforce_match_deadline(
                 "game_in_progress": match.current_game if match.current_game_started_at else None,
             },
         )
-        from games.services import on_match_clock_event
+        from tournaments.online import on_match_clock_event
 
-        on_match_clock_event(match.pk, "time_called")  # the online game, if any (games/)
+        on_match_clock_event(match.pk, "time_called")  # the online game, if any
     log.info("time called", extra={"match": match_id, "late_seconds": round(late, 3)})
     return "time called"
 
@@ -410,9 +410,9 @@ def enforce_game_deadline(
                 "called_at": now.isoformat(),
             },
         )
-        from games.services import on_match_clock_event
+        from tournaments.online import on_match_clock_event
 
-        on_match_clock_event(match.pk, "sudden_death")  # the online game, if any (games/)
+        on_match_clock_event(match.pk, "sudden_death")  # the online game, if any
     return "sudden death"
 
 
