@@ -9,6 +9,7 @@ from tournaments.models import (
     AuditEntry,
     GameResult,
     Match,
+    MatchGame,
     Penalty,
     Registration,
     ResultSubmission,
@@ -247,3 +248,22 @@ class GameResultAdmin(EventScopedAdmin):
         "match__player_b__player__display_name",
     ]
     raw_id_fields = ["match"]
+
+
+@admin.register(MatchGame)
+class MatchGameAdmin(EventScopedAdmin):
+    """Read-only: a match's online games are linked when they are opened."""
+
+    event_path = "match__round__tournament"
+    list_display = ["match", "number", "session"]
+    search_fields = [
+        "match__player_a__player__display_name",
+        "match__player_b__player__display_name",
+    ]
+    raw_id_fields = ["match", "session"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
