@@ -17,6 +17,7 @@ from tournaments.models import (
     SetSwap,
     Tournament,
 )
+from tournaments.services.audit import audit
 
 
 class EventScopedAdmin(admin.ModelAdmin):
@@ -97,8 +98,6 @@ class TournamentAdmin(EventScopedAdmin):
         }
         changed = [name for name in watched if before[name] != after[name]]
         if change and changed:
-            from tournaments.services import audit
-
             audit(
                 event,
                 request.user,
