@@ -84,12 +84,12 @@ class GameSummarySerializer(serializers.ModelSerializer):
     def get_players(self, session) -> list[dict]:
         return selectors.players(session, None)
 
-    @extend_schema_field(OpenApiTypes.INT)
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_match(self, session) -> int | None:
         """The match a tournament game belongs to (its host), else null."""
         return hosts.host_of(session).describe(session)["match"]
 
-    @extend_schema_field(OpenApiTypes.INT)
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_game_number(self, session) -> int | None:
         return hosts.host_of(session).describe(session)["game_number"]
 
