@@ -955,7 +955,7 @@ def check_deadlines(tournament_ids, ready_at, checked_at, allowance: float, wind
                 examples.append(f"match {match.pk} game {game}: game limit passed, no sudden death")
 
     # online games: the decision clocks and the start window
-    sessions = GameSession.objects.filter(match__in=ids).order_by("pk")
+    sessions = GameSession.objects.filter(match_game__match__in=ids).order_by("pk")
     actions = defaultdict(list)
     for a in GameAction.objects.filter(session__in=sessions).order_by("session_id", "index"):
         actions[a.session_id].append(a)
@@ -1044,7 +1044,7 @@ def check_deadlines(tournament_ids, ready_at, checked_at, allowance: float, wind
 def session_figures(tournament_ids) -> dict:
     from games.models import GameAction, GameSession
 
-    sessions = GameSession.objects.filter(match__round__tournament__in=tournament_ids)
+    sessions = GameSession.objects.filter(match_game__match__round__tournament__in=tournament_ids)
     causes = Counter(
         GameAction.objects.filter(session__in=sessions).values_list("cause", flat=True)
     )

@@ -82,7 +82,8 @@ class Deadline:
     ``task``: the name of the Celery task that calls ``enforce`` for this deadline with
     (pk, version, eta). ``remaining_field``: where a pause keeps the time left (a
     DurationField), if the model keeps it in a column of its own. ``live``: the rows the
-    sweep looks at. ``related``: what ``enforce`` reads with the locked row."""
+    sweep looks at. ``related``: what ``enforce`` reads with the locked row (or a function
+    returning it, when what a row links to is known only once the apps are ready)."""
 
     model: type[models.Model]
     field: str
@@ -90,7 +91,7 @@ class Deadline:
     task_eta_field: str
     version_field: str = "clock_version"
     remaining_field: str | None = None
-    related: tuple[str, ...] = ()
+    related: tuple[str, ...] | Callable[[], tuple[str, ...]] = ()
     live: models.Q = field(default_factory=models.Q)
 
     @property
@@ -184,8 +185,9 @@ class Deadline:
             if lock_first is not None:
                 lock_first(pk)
             rows = self.model.objects.select_for_update(of=("self",))
-            if self.related:
-                rows = rows.select_related(*self.related)
+            related = self.related() if callable(self.related) else self.related
+            if related:
+                rows = rows.select_related(*related)
             row = rows.filter(pk=pk).first()
             if row is None:
                 return "gone"

@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import socket
 
+from django.db import close_old_connections
+
 from config.dbtime import db_now
 
 WRITE_SECONDS = 10
@@ -46,8 +48,6 @@ class Throttle:
     def beat(self) -> None:
         now = self.clock()
         if now >= self.next_at:
-            from django.db import close_old_connections
-
             close_old_connections()  # a connection the database dropped is replaced
             record(self.name)
             self.next_at = now + WRITE_SECONDS

@@ -3,18 +3,16 @@ seed is not shown while a game is running."""
 
 from django.contrib import admin
 
+from games import hosts
 from games.models import GameAction, GameSession
-from tournaments import permissions as roles
-from tournaments.models import Tournament
 
 
 def _judged_games(request, queryset, path: str):
-    """Superusers see every game; other staff accounts only the tournament games of the
-    events they judge (the log holds secret choices of games still being played)."""
-    if roles.is_site_staff(request.user):
-        return queryset
-    judged = Tournament.objects.filter(roles.judged_q(request.user)).values("pk")
-    return queryset.filter(**{f"{path}match__round__tournament__in": judged})
+    """Superusers see every game; other staff accounts only what the sessions' hosts let
+    them (the tournament games of the events they judge: the log holds secret choices of
+    games still being played)."""
+    allowed = hosts.staff_sessions(request.user, path)
+    return queryset if allowed is None else queryset.filter(allowed)
 
 
 class GameActionInline(admin.TabularInline):
@@ -30,16 +28,26 @@ class GameActionInline(admin.TabularInline):
 
 @admin.register(GameSession)
 class GameSessionAdmin(admin.ModelAdmin):
-    list_display = ["id", "kind", "status", "match", "game_number", "name_0", "name_1", "version"]
+    list_display = ["id", "kind", "status", "hosted_as", "name_0", "name_1", "version"]
     list_filter = ["kind", "status"]
     search_fields = ["name_0", "name_1"]
-    raw_id_fields = ["match", "user_0", "user_1", "registration_0", "registration_1", "created_by"]
+    raw_id_fields = ["user_0", "user_1", "created_by"]
     exclude = ["seed", "state"]
     readonly_fields = ["commitment", "version", "result", "config", "revealed_seed"]
     inlines = [GameActionInline]
 
     def get_queryset(self, request):
-        return _judged_games(request, super().get_queryset(request), "")
+        queryset = super().get_queryset(request).select_related(*hosts.related())
+        return _judged_games(request, queryset, "")
+
+    @admin.display(description="match, game")
+    def hosted_as(self, obj):
+        described = hosts.host_of(obj).describe(obj)
+        return (
+            ""
+            if described["match"] is None
+            else f"{described['match']}, {described['game_number']}"
+        )
 
     @admin.display(description="seed")
     def revealed_seed(self, obj):

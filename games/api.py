@@ -19,12 +19,10 @@ from rest_framework.exceptions import ValidationError as ApiValidationError
 from rest_framework.response import Response
 
 from config.dbtime import db_now
-from config.params import int_param
-from games import selectors, services
+from games import hosts, selectors, services
 from games.models import GameSession
 from players.demo import random_valid_set
 from players.models import DiceSet
-from tournaments.models import Match
 
 NOT_OVER = "The full record and the seed are published when the game is over."
 
@@ -63,6 +61,8 @@ class GameSeatSerializer(serializers.Serializer):
 
 class GameSummarySerializer(serializers.ModelSerializer):
     players = serializers.SerializerMethodField()
+    match = serializers.SerializerMethodField()
+    game_number = serializers.SerializerMethodField()
 
     class Meta:
         model = GameSession
@@ -82,6 +82,15 @@ class GameSummarySerializer(serializers.ModelSerializer):
     @extend_schema_field(GameSeatSerializer(many=True))
     def get_players(self, session) -> list[dict]:
         return selectors.players(session, None)
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_match(self, session) -> int | None:
+        """The match a tournament game belongs to (its host), else null."""
+        return hosts.host_of(session).describe(session)["match"]
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_game_number(self, session) -> int | None:
+        return hosts.host_of(session).describe(session)["game_number"]
 
 
 # --- answer shapes ----------------------------------------------------------------------
@@ -220,8 +229,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     def get_queryset(self):
         queryset = selectors.session_queryset().order_by("-created_at", "-id")
         params = self.request.query_params
-        if (match := int_param(params, "match", min_value=1)) is not None:
-            queryset = queryset.filter(match_id=match)
+        queryset = hosts.filter_sessions(queryset, params)  # e.g. ?match= (tournament games)
         if status_ := params.get("status"):
             if status_ not in GameSession.Status.values:
                 raise ApiValidationError(
@@ -270,10 +278,10 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         tournament match for online play (its players or judges)."""
         data = _valid(CreateGameSerializer, request)
         if data["kind"] == "tournament" or "match" in data:
-            match = Match.objects.filter(pk=data.get("match")).first()
-            if match is None:
+            host = hosts.host_for_kind(GameSession.Kind.TOURNAMENT)
+            session = host.open_session(data.get("match"), by=request.user)
+            if session is None:
                 raise ApiValidationError({"match": ["No such match."]})
-            session = services.open_match(match=match, by=request.user)
         elif data["kind"] == "demo":
             rng = random.Random()
             sets = [[d.to_dict() for d in random_valid_set(rng)] for _ in range(2)]

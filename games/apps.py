@@ -1,11 +1,12 @@
 from django.apps import AppConfig
 
+from config import deadlines
+
 
 class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self):
-        from config import deadlines
         from games import clocks
 
         deadlines.register_sweep("games", clocks.sweep)  # run by every worker

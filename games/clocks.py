@@ -9,7 +9,7 @@
 - A waiting game (the swap window between games) starts when its deadline passes.
 - Practice and demo games have a game limit (``GAMES_PRACTICE_GAME_MINUTES``, 20): past
   it, sudden death from the next turn. Tournament games get theirs from the match clock
-  (tournaments/clocks.py calls ``games.services.on_match_clock_event``).
+  (tournaments/clocks.py calls ``tournaments.online.on_match_clock_event``).
 
 Enforcement: the earliest decision deadline (or the end of the start window) is the
 ``Deadline`` column ``deadline_at``, the practice game limit the ``Deadline`` column
@@ -30,6 +30,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from config.deadlines import Deadline, parse, time_left
+from games import hosts
 from games.engines.irondie import to_act
 from games.models import GameSession
 
@@ -45,7 +46,7 @@ DECISION_DEADLINE = Deadline(
     field="deadline_at",
     task="games.enforce_deadline",
     task_eta_field="clock_task_eta",
-    related=("match__round__tournament",),
+    related=hosts.related,  # what the session's host reads
     live=_LIVE,
 )
 # Practice and demo games (tournament games follow their match's game limit).
@@ -162,7 +163,7 @@ def enforce_deadline(session_id: int, version: int | None = None, eta: str | Non
         session_id,
         version,
         eta,
-        lock_first=services.lock_match_of,  # the lock order: match, then session
+        lock_first=services.lock_host_of,  # the lock order: host (match), then session
         finished=_not_running,
         act=_decision_due,
     )
@@ -206,7 +207,7 @@ def enforce_game_limit(session_id: int, version: int | None = None, eta: str | N
         session_id,
         version,
         eta,
-        lock_first=services.lock_match_of,  # none for these games; the same order anyway
+        lock_first=services.lock_host_of,  # none for these games; the same order anyway
         act=_game_limit_due,
     )
 
@@ -256,10 +257,6 @@ def clock_dict(session: GameSession, now) -> dict:
         "start_deadline_at": session.deadline_at.isoformat()
         if session.status == GameSession.Status.WAITING and session.deadline_at
         else None,
-        "match": None,
+        "match": hosts.host_of(session).clock(session, now),
     }
-    if session.match_id is not None:
-        from tournaments.clocks import match_clock
-
-        data["match"] = match_clock(session.match, now)
     return data

@@ -9,7 +9,6 @@ The rules these rows obey live in games/services.py and games/clocks.py.
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 
@@ -36,34 +35,13 @@ class GameSession(models.Model):
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True
     )
-    match = models.ForeignKey(
-        "tournaments.Match",
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="online_games",
-    )
-    game_number = models.PositiveSmallIntegerField(null=True, blank=True)
-    # Seats 0 and 1: a user (with their registration in a tournament game) or a bot.
+    # Seats 0 and 1: a user or a bot. What a session belongs to (a tournament game's
+    # match) is its host's business (games/hosts.py), kept in the host's own tables.
     user_0 = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     user_1 = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    registration_0 = models.ForeignKey(
-        "tournaments.Registration",
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="+",
-    )
-    registration_1 = models.ForeignKey(
-        "tournaments.Registration",
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="+",
     )
     bot_0 = models.CharField(max_length=10, blank=True, choices=Bot.choices)
     bot_1 = models.CharField(max_length=10, blank=True, choices=Bot.choices)
@@ -117,17 +95,9 @@ class GameSession(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["match", "game_number"],
-                condition=Q(match__isnull=False),
-                name="one_session_per_match_game",
-            ),
-        ]
 
     def __str__(self):
-        where = f"match {self.match_id} game {self.game_number}" if self.match_id else self.kind
-        return f"{self.engine} session {self.pk} ({where}, {self.status})"
+        return f"{self.engine} session {self.pk} ({self.kind}, {self.status})"
 
     def seat_user_id(self, seat: int):
         return self.user_0_id if seat == 0 else self.user_1_id

@@ -14,7 +14,7 @@ from django.db.models import DateTimeField, Func
 from django.http import Http404
 from django.utils import timezone
 
-from games import clocks, services
+from games import clocks, hosts, services
 from games.engines.irondie import State, legal_actions, verify, view
 from games.models import GameAction, GameSession
 
@@ -22,9 +22,8 @@ SEAT_LABELS = ("A", "B")
 
 
 def session_queryset():
-    return GameSession.objects.select_related(
-        "match__round__tournament", "match__player_a__player", "match__player_b__player"
-    )
+    """Sessions with what their hosts read of them (games/hosts.py)."""
+    return GameSession.objects.select_related(*hosts.related())
 
 
 def split_list_limit() -> int:
@@ -79,7 +78,7 @@ def viewed_session(pk) -> GameSession:
     except (TypeError, ValueError):
         raise Http404("No such game.") from None
     lean = _with_server_time(
-        GameSession.objects.select_related("match").defer("state", "config", "seed")
+        GameSession.objects.select_related(*hosts.related()).defer("state", "config", "seed")
     )
     for _ in range(3):
         session = lean.filter(pk=pk).first()
@@ -97,7 +96,7 @@ def viewed_session(pk) -> GameSession:
             services.remember_state(session, State.from_dict(data))
             return session
         # The game moved on between the two reads: read the row again.
-    session = _with_server_time(GameSession.objects.select_related("match")).get(pk=pk)
+    session = _with_server_time(GameSession.objects.select_related(*hosts.related())).get(pk=pk)
     session._db_now = server_time(session)
     return session
 
@@ -134,16 +133,9 @@ def game_state(session: GameSession, viewer, now, *, state=None, all_legal=False
         else:
             legal = legal_actions(state, viewer)
             count = len(legal)
-    next_game = None
-    if session.match_id is not None and session.is_over:
-        next_game = (
-            GameSession.objects.filter(
-                match_id=session.match_id, game_number__gt=session.game_number
-            )
-            .order_by("game_number")
-            .values_list("pk", flat=True)
-            .first()
-        )
+    host = hosts.host_of(session)
+    described = host.describe(session)
+    next_game = host.next_session_id(session) if session.is_over else None
     return {
         "id": session.pk,
         "engine": session.engine,
@@ -154,8 +146,8 @@ def game_state(session: GameSession, viewer, now, *, state=None, all_legal=False
         "viewer": viewer,
         "seat": viewer if viewer in (0, 1) else None,
         "players": players(session, viewer),
-        "match": session.match_id,
-        "game_number": session.game_number,
+        "match": described["match"],
+        "game_number": described["game_number"],
         "next_game": next_game,
         "ready": session.ready,
         "commitment": session.commitment or None,

@@ -1,12 +1,12 @@
 """Every write to an online game goes through here.
 
 A game is its config, its seed commitment and an append-only log of actions
-(games/models.py). Each function locks the session row (a tournament game's match row
-first: the one lock order, docs/timing.md), lets the engine validate the
-action, appends the engine's logged form to the log with the database's time, refreshes
-the snapshot (a cache), resets the decision clocks (games/clocks.py) and, when the game
-ends, carries the result into the match: the next game of the match, or the match
-result written with ``tournaments.services.record_system_result``.
+(games/models.py). Each function locks the session row (its host's row first, e.g. a
+tournament game's match: the one lock order, docs/timing.md), lets the engine validate
+the action, appends the engine's logged form to the log with the database's time,
+refreshes the snapshot (a cache), resets the decision clocks (games/clocks.py) and, when
+the game ends, tells the session's host (games/hosts.py), which decides what follows.
+Games knows nothing of what hosts a session: everything about it goes through the host.
 
 Errors are Django ``ValidationError`` (400 in the API), ``PermissionDenied`` (403) and
 ``StaleVersion`` (409): the request was made against a state that has moved on.
@@ -25,11 +25,12 @@ from django.db import connection, transaction
 from django.db.models import DateTimeField, Func
 
 from config.dbtime import db_now
-from games import clocks
+from games import clocks, hosts
 from games.bots import BOT_NAMES, bot_action
 from games.engines.irondie import (
     IllegalAction,
     State,
+    default_action,
     new_game,
     new_seed,
     replay,
@@ -41,11 +42,6 @@ from games.engines.irondie.bots import SIMULATED_LIMIT_TURN
 from games.models import GameAction, GameSession
 from players.people import public_name
 from players.roles import is_judge
-from tournaments import services as t_services
-from tournaments.match_rules import MAX_GAMES, match_is_over
-from tournaments.models import Match, Round
-from tournaments.permissions import can_judge
-from tournaments.services import is_own_player
 
 log = logging.getLogger(__name__)
 SEATS = (0, 1)
@@ -86,12 +82,11 @@ def practice_game_minutes() -> float:
 
 
 def can_judge_session(user, session: GameSession) -> bool:
-    """A tournament game's judges and organisers; site judges for practice and demos."""
+    """Whoever the session's host says (a tournament game's judges and organisers; site
+    judges for practice and demos)."""
     if user is None or not user.is_authenticated:
         return False
-    if session.match_id is not None:
-        return can_judge(user, session.match.round.tournament)
-    return is_judge(user)
+    return hosts.host_of(session).can_judge(user, session)
 
 
 def viewer_for(session: GameSession, user):
@@ -186,37 +181,35 @@ def replayed_state(session: GameSession) -> State:
     return replay(session.config, session.seed, entries)
 
 
-def lock_match_of(session) -> None:
-    """The lock order of an online game (docs/timing.md): the match row first, then the
-    session row. Call this before locking a session; it locks the session's match, if it
-    has one, for the rest of the transaction (practice and demo games have none).
+def lock_host_of(session) -> None:
+    """The lock order of an online game (docs/timing.md): the host's row first (a
+    tournament game's match), then the session row. Call this before locking a session;
+    it locks the session's host row, if it has one, for the rest of the transaction
+    (practice and demo games have none).
 
-    ``session``: a GameSession (its ``match_id`` is set when it is created and never
-    changes, so a row read earlier names the right match) or a session id (one query:
-    the match row is locked through the session, which is not locked by it).
+    ``session``: a GameSession read from the database (its kind, which names its host,
+    never changes) or a session id, or an unread GameSession(pk=...) as the API passes
+    (each registered host then locks its row through the session in one query; the
+    session is not locked by it).
 
-    The match clock (tournaments/clocks.py) locks the match and then, through
-    ``on_match_clock_event``, the session; a game that ends or starts locks the match
-    too. Taken the other way round here, a decision default and time called on the same
-    match at the same instant deadlock, and PostgreSQL aborts one of them."""
-    matches = Match.objects.select_for_update(of=("self",))
-    if isinstance(session, GameSession):
-        if session.match_id is None:
-            return
-        matches = matches.filter(pk=session.match_id)
+    The match clock (tournaments/clocks.py) locks the match and then the session; a game
+    that ends or starts locks the match too. Taken the other way round here, a decision
+    default and time called on the same match at the same instant deadlock, and
+    PostgreSQL aborts one of them."""
+    if isinstance(session, GameSession) and session.kind:
+        hosts.host_of(session).lock(session.pk)
     else:
-        matches = matches.filter(online_games__pk=session)
-    list(matches.order_by().values_list("pk", flat=True))
+        hosts.lock_session_hosts(session.pk if isinstance(session, GameSession) else session)
 
 
 def _lock(session) -> GameSession:
-    """The session row, locked for the rest of the transaction (its match row first),
+    """The session row, locked for the rest of the transaction (its host row first),
     without the snapshot and the config (``state_of`` takes the parsed state from the
     cache or reads the snapshot; the rare paths that need more load it on access)."""
-    lock_match_of(session)
+    lock_host_of(session)
     queryset = (
         GameSession.objects.select_for_update(of=("self",))
-        .select_related("match")
+        .select_related(*hosts.related())
         .defer("state", "config")
     )
     if connection.vendor == "postgresql":  # the database's clock, read with the row
@@ -391,24 +384,14 @@ def _user_name(user) -> str:
     return public_name(user) or "Player"
 
 
-def _start(session, now, *, sets=None, sudden_death_turn=None) -> None:
-    """Create the engine state: the sets are read now (for tournament games this is the
-    moment their swaps are revealed)."""
-    if session.match_id is not None:
-        from tournaments import selectors as t_selectors
-
-        match = t_services.start_game(
-            match=session.match, number=session.game_number, by=None, system=True
-        )
-        sets = [
-            t_selectors.playing_set_for_game(match.player_a, match, session.game_number),
-            t_selectors.playing_set_for_game(match.player_b, match, session.game_number),
-        ]
-        if match.time_called_at is not None:
-            sudden_death_turn = 1  # the top-cut decider after time (docs/rules.md)
-        game_id = f"m{match.pk}-g{session.game_number}"
+def _start(session, now, *, sets=None) -> None:
+    """Create the engine state: a hosted game gets its sets from its host now (for
+    tournament games this is the moment their swaps are revealed)."""
+    start = hosts.host_of(session).start(session, now)
+    if start is not None:
+        sets, game_id, sudden_death_turn = start.sets, start.game_id, start.sudden_death_turn
     else:
-        game_id = f"s{session.pk}"
+        game_id, sudden_death_turn = f"s{session.pk}", None
     config = {"game_id": game_id, "sets": sets, "sudden_death_turn": sudden_death_turn}
     seed = new_seed()
     try:
@@ -425,61 +408,26 @@ def _start(session, now, *, sets=None, sudden_death_turn=None) -> None:
     session._fresh = set(to_act(state))
     state = _run_bots_inline(session, state, now)
     _save(session, state, now, fields=START_FIELDS)
-    if session.match_id is None and session.status == GameSession.Status.ACTIVE:
+    if start is None and session.status == GameSession.Status.ACTIVE:
         # Practice and demo games have their own game limit (a game played whole at
         # once has none left to keep).
         session.save(update_fields=clocks.start_game_limit(session, now, practice_game_minutes()))
 
 
-@transaction.atomic
-def open_match(*, match: Match, by) -> GameSession:
-    """Play a match online: its players (or a judge) open it; the first game waits for
-    both players (or the swap window) and later games follow by themselves."""
-    match = (
-        Match.objects.select_for_update(of=("self",))
-        .select_related("round__tournament", "player_a__player", "player_b__player")
-        .get(pk=match.pk)
-    )
-    tournament = match.round.tournament
-    mine = any(
-        r is not None and is_own_player(r.player, by) for r in (match.player_a, match.player_b)
-    )
-    if not mine and not can_judge(by, tournament):
-        raise PermissionDenied("Only the players of this match and its judges may open it online.")
-    existing = match.online_games.filter(status__in=OPEN).order_by("-game_number").first()
-    if existing is not None:
-        return existing
-    if match.is_bye or match.status == Match.Status.CONFIRMED:
-        raise ValidationError("This match is over.")
-    if match.round.status not in (Round.Status.PUBLISHED, Round.Status.IN_PROGRESS):
-        raise ValidationError("The round has not started.")
-    for registration in (match.player_a, match.player_b):
-        if registration.player.user_id is None:
-            raise ValidationError(
-                f"{registration.player.display_name} has no account and cannot play online."
-            )
-    number = match.next_game
-    return _create_match_game(match, number, db_now())
+def create_hosted_session(kind: str, **fields) -> GameSession:
+    """A session of a hosted ``kind`` (e.g. a tournament game), not yet started: the
+    host links it to what it plays, then calls ``open_session``."""
+    return _new_session(kind=kind, **fields)
 
 
-def _create_match_game(match, number, now) -> GameSession:
-    session = _new_session(
-        kind=GameSession.Kind.TOURNAMENT,
-        match=match,
-        game_number=number,
-        user_0_id=match.player_a.player.user_id,
-        user_1_id=match.player_b.player.user_id,
-        registration_0=match.player_a,
-        registration_1=match.player_b,
-        name_0=match.player_a.player.display_name,
-        name_1=match.player_b.player.display_name,
-    )
+def open_session(session: GameSession, now) -> None:
+    """A hosted session opens with the swap window (both players ``ready``, or the window
+    closes), or at once when there is no window. Caller holds the host's lock."""
     window = swap_window_seconds()
     if window <= 0:
         _start(session, now)
     else:
         session.save(update_fields=clocks.open_start_window(session, now, window))
-    return session
 
 
 @transaction.atomic
@@ -503,15 +451,12 @@ def mark_ready(*, session: GameSession, by) -> GameSession:
 
 def start_waiting(session_id: int) -> str:
     """The swap window closed (clock handler): start the game. Caller holds the lock."""
-    session = GameSession.objects.select_related("match__round__tournament").get(pk=session_id)
+    session = GameSession.objects.select_related(*hosts.related()).get(pk=session_id)
     try:
         with transaction.atomic():
             _start(session, db_now())
     except ValidationError as exc:
-        session.status = GameSession.Status.CANCELLED
-        session.end_cause = "not_started"
-        session.deadline_at = None
-        session.save(update_fields=["status", "end_cause", "deadline_at"])
+        cancel_waiting(session, end_cause="not_started")
         log.warning("online game not started", extra={"session": session_id, "why": str(exc)})
         return "cancelled"
     return "started"
@@ -569,14 +514,12 @@ def concede(*, session: GameSession, by, whole_match: bool = False) -> GameSessi
     seat = session.seat_of(by)
     if seat is None:
         raise PermissionDenied("Only the two players of this game may concede it.")
-    if whole_match and session.match_id is None:
-        raise ValidationError({"match": ["Only a tournament game belongs to a match."]})
+    host = hosts.host_of(session)
+    if whole_match:
+        host.check_concede_match(session)
     if session.status == GameSession.Status.WAITING and whole_match:
-        session.status = GameSession.Status.CANCELLED
-        session.end_cause = "conceded"
-        session.deadline_at = None
-        session.save(update_fields=["status", "end_cause", "deadline_at"])
-        _decide_match(session, db_now(), conceded_by="ab"[seat])
+        cancel_waiting(session, end_cause="conceded")
+        host.on_game_over(session, db_now(), conceded_by="ab"[seat])
         return session
     if session.is_over or session.status == GameSession.Status.WAITING:
         raise ValidationError("There is no game in play to concede.")
@@ -602,18 +545,7 @@ def concede(*, session: GameSession, by, whole_match: bool = False) -> GameSessi
 
 
 def _audit(session, by, action, *, after=None, reason=""):
-    if session.match_id is None:
-        return
-    from tournaments.services import audit
-
-    audit(
-        session.match.round.tournament,
-        by,
-        action,
-        session.match,
-        after={"game_session": session.pk, "game": session.game_number, **(after or {})},
-        reason=reason,
-    )
+    hosts.host_of(session).audit(session, by, action, after=after, reason=reason)
 
 
 @transaction.atomic
@@ -653,8 +585,7 @@ def pause_game(*, session: GameSession, by, reason: str = "") -> GameSession:
         raise ValidationError("Only a game in play can be paused.")
     clocks.pause(session, db_now())
     _audit(session, by, "game.paused", reason=reason)
-    if session.match_id is not None:
-        _match_clock(session, by, pause=True, reason=reason)
+    hosts.host_of(session).pause_clock(session, by, reason=reason)
     return session
 
 
@@ -666,32 +597,16 @@ def resume_game(*, session: GameSession, by) -> GameSession:
         raise ValidationError("This game is not paused.")
     clocks.resume(session, db_now())
     _audit(session, by, "game.resumed")
-    if session.match_id is not None:
-        _match_clock(session, by, pause=False)
+    hosts.host_of(session).resume_clock(session, by)
     return session
 
 
-def _match_clock(session, by, *, pause: bool, reason: str = "") -> None:
-    from tournaments import clocks as t_clocks
-
-    try:
-        with transaction.atomic():
-            if pause:
-                t_clocks.pause_match(match=session.match, by=by, reason=reason)
-            else:
-                t_clocks.resume_match(match=session.match, by=by)
-    except ValidationError:
-        pass  # the match clock was not running (or is paused with the whole round)
-
-
-# --- clocks (called by games/clocks.py and the tournament clock hook) -----------------
+# --- clocks (called by games/clocks.py and by hosts' clocks) --------------------------
 
 
 def apply_defaults(session, state, seats, now) -> State:
     """The decision clock ran out for ``seats``: the engine's default action (a bot seat
     plays its own move). Caller holds the row lock."""
-    from games.engines.irondie import default_action
-
     for seat in seats:
         if seat not in to_act(state):
             continue
@@ -711,10 +626,10 @@ def apply_defaults(session, state, seats, now) -> State:
 def play_bots(session_id: int, version: int) -> str:
     """Demo games: the bots to act move (Celery task). Idempotent by the state version."""
     with transaction.atomic():
-        lock_match_of(session_id)
+        lock_host_of(session_id)
         session = (
             GameSession.objects.select_for_update(of=("self",))
-            .select_related("match__round__tournament")
+            .select_related(*hosts.related())
             .filter(pk=session_id)
             .first()
         )
@@ -764,42 +679,9 @@ def _apply_sudden_death(session, state, now, note: str):
     )
 
 
-def on_match_clock_event(match_id: int, event: str) -> str:
-    """Called by tournaments/clocks.py inside its transaction with the match row locked
-    (the lock order: match, then session):
-    ``"sudden_death"`` when the game limit passes, ``"time_called"`` when the match limit
-    does. The online game of the match, if any, follows (docs/online-play.md)."""
-    session = (
-        GameSession.objects.select_for_update(of=("self",))
-        .select_related("match__round__tournament")
-        .filter(match_id=match_id, status__in=OPEN)
-        .order_by("-game_number")
-        .first()
-    )
-    if session is None:
-        return "no online game"
-    now = db_now()
-    if event == "sudden_death":
-        done = switch_to_sudden_death(session, now, note="game time limit")
-        return "sudden death" if done else "nothing to do"
-    if event != "time_called":
-        raise ValueError(f"unknown clock event {event!r}")
-    if session.status == GameSession.Status.WAITING:
-        match = session.match
-        if not match_is_over(
-            match_games(match.pk),
-            time_called=True,
-            draws_allowed=match.round.stage == Round.Stage.SWISS,
-        ):
-            # Top cut, level: the game waiting to start is the decider. It keeps its swap
-            # window and starts under sudden death from its first turn.
-            return "decider waiting"
-        session.status = GameSession.Status.CANCELLED
-        session.end_cause = "match_time"
-        session.deadline_at = None
-        session.save(update_fields=["status", "end_cause", "deadline_at"])
-        _decide_match(session, now)
-        return "match decided"
+def end_for_host_time(session, now) -> None:
+    """The host's time ran out (a match's limit): the game in play stops unfinished and
+    counts for nobody (docs/rules.md). Caller holds the host's lock and the session's."""
     state = _apply(
         session,
         state_of(session),
@@ -811,82 +693,21 @@ def on_match_clock_event(match_id: int, event: str) -> str:
     )
     session.end_cause = "match_time"
     _save(session, state, now)
-    return "game ended"
+
+
+def cancel_waiting(session, *, end_cause: str) -> None:
+    """A session waiting to start will not be played (it could not start, or its host
+    was decided meanwhile)."""
+    session.status = GameSession.Status.CANCELLED
+    session.end_cause = end_cause
+    session.deadline_at = None
+    session.save(update_fields=["status", "end_cause", "deadline_at"])
 
 
 # --- the end of a game ----------------------------------------------------------------
 
 
-def match_games(match_id: int) -> list[str]:
-    """Outcomes of the match's finished online games, in order ("a", "b"); a game ended
-    unfinished by the match limit has no winner and does not count (docs/rules.md)."""
-    return [outcome for _number, outcome in numbered_match_games(match_id)]
-
-
-def numbered_match_games(match_id: int) -> list[tuple[int, str]]:
-    """The counted games as (game number, outcome): an unfinished game keeps its number,
-    so the game after it is recorded under its own (the decider after time is game 4)."""
-    games = []
-    for number, result in (
-        GameSession.objects.filter(match_id=match_id, status=GameSession.Status.FINISHED)
-        .order_by("game_number")
-        .values_list("game_number", "result")
-    ):
-        winner = (result or {}).get("winner")
-        if winner in SEATS:
-            games.append((number, "ab"[winner]))
-    return games
-
-
 def _game_over(session, now) -> None:
-    if session.match_id is None:
-        return
-    _decide_match(session, now, conceded_by=getattr(session, "_conceded_by", ""))
-
-
-def _decide_match(session, now, *, conceded_by: str = "") -> None:
-    """After a game: write the match result if it is decided, else open the next game.
-    Every caller locked the match before the session (``lock_match_of``), so this lock
-    is already held."""
-    match = (
-        Match.objects.select_for_update(of=("self",))
-        .select_related("round__tournament", "player_a__player", "player_b__player")
-        .get(pk=session.match_id)
+    hosts.host_of(session).on_game_over(
+        session, now, conceded_by=getattr(session, "_conceded_by", "")
     )
-    if match.status == Match.Status.CONFIRMED:
-        return  # a judge entered the result meanwhile; theirs stands
-    numbered = numbered_match_games(match.pk)
-    games = [outcome for _number, outcome in numbered]
-    decided = conceded_by or match_is_over(
-        games,
-        time_called=match.time_called_at is not None,
-        draws_allowed=match.round.stage == Round.Stage.SWISS,
-    )
-    if decided:
-        note = f"Online games {' '.join(f'#{s}' for s in _session_ids(match))}"
-        if conceded_by:
-            note += f"; conceded by {'AB'['ab'.index(conceded_by)]}"
-        elif match.time_called_at is not None:
-            note += "; match time limit"
-        try:
-            with transaction.atomic():
-                t_services.record_system_result(
-                    match=match,
-                    games=games,
-                    game_numbers=[number for number, _outcome in numbered],
-                    note=note,
-                    conceded_by=conceded_by,
-                )
-        except ValidationError as exc:
-            log.warning("online result not recorded", extra={"match": match.pk, "why": str(exc)})
-        return
-    number = match.next_game
-    if number > MAX_GAMES:  # only uncounted (time-limited) games can get here: a judge decides
-        return
-    # Every game, the top-cut decider after time included, opens with the swap window:
-    # players may swap after each game (docs/rules.md, "The additional set").
-    _create_match_game(match, number, now)
-
-
-def _session_ids(match) -> list[int]:
-    return list(match.online_games.order_by("game_number").values_list("pk", flat=True))

@@ -42,6 +42,7 @@ from players import services as player_services
 from players.demo import random_valid_set
 from tournaments import services
 from tournaments.models import Tournament
+from tournaments.online import open_match
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
@@ -111,7 +112,7 @@ def world(make_user, organiser, judge):
         bot="random",
         bot_dice=[d.to_dict() for d in random_valid_set(rng)],
     )
-    online = game_services.open_match(match=matches[1], by=judge)
+    online = open_match(match=matches[1], by=judge)
     ids = {
         "tournament": [event.pk, draft.pk],
         "player": [p.pk for _, p, _ in players],

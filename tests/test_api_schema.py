@@ -27,6 +27,7 @@ from tests.tournaments.conftest import play_round_by_judge
 from tournaments import clocks, selectors, services
 from tournaments import serializers as tournament_serializers
 from tournaments.models import Match, ResultSubmission, Tournament
+from tournaments.online import open_match
 
 pytestmark = pytest.mark.django_db
 
@@ -150,7 +151,7 @@ def world(make_user, organiser, judge):
         registration=disputed.player_a, kind="warning", reason="Slow play", by=judge, match=disputed
     )
     services.update_tournament(tournament=swiss, by=organiser, publish_results=False)
-    online = game_services.open_match(match=played[0], by=judge)
+    online = open_match(match=played[0], by=judge)
 
     # A finished Swiss with its top cut started (public).
     cut = _open_event(organiser, judge, "Schema Cut", top_cut_size=4, swiss_rounds=1)

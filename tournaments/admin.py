@@ -9,6 +9,7 @@ from tournaments.models import (
     AuditEntry,
     GameResult,
     Match,
+    MatchGame,
     Penalty,
     Registration,
     ResultSubmission,
@@ -16,6 +17,7 @@ from tournaments.models import (
     SetSwap,
     Tournament,
 )
+from tournaments.services.audit import audit
 
 
 class EventScopedAdmin(admin.ModelAdmin):
@@ -96,8 +98,6 @@ class TournamentAdmin(EventScopedAdmin):
         }
         changed = [name for name in watched if before[name] != after[name]]
         if change and changed:
-            from tournaments.services import audit
-
             audit(
                 event,
                 request.user,
@@ -247,3 +247,22 @@ class GameResultAdmin(EventScopedAdmin):
         "match__player_b__player__display_name",
     ]
     raw_id_fields = ["match"]
+
+
+@admin.register(MatchGame)
+class MatchGameAdmin(EventScopedAdmin):
+    """Read-only: a match's online games are linked when they are opened."""
+
+    event_path = "match__round__tournament"
+    list_display = ["match", "number", "session"]
+    search_fields = [
+        "match__player_a__player__display_name",
+        "match__player_b__player__display_name",
+    ]
+    raw_id_fields = ["match", "session"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -295,9 +295,9 @@ def _call_time(match: Match, now: datetime.datetime) -> str:
             "game_in_progress": match.current_game if match.current_game_started_at else None,
         },
     )
-    from games.services import on_match_clock_event
+    from tournaments.online import on_match_clock_event
 
-    on_match_clock_event(match.pk, "time_called")  # the online game, if any (games/)
+    on_match_clock_event(match.pk, "time_called")  # the online game, if any
     log.info("time called", extra={"match": match.pk, "late_seconds": round(late, 3)})
     return "time called"
 
@@ -338,9 +338,9 @@ def _start_sudden_death(match: Match, now: datetime.datetime) -> str:
             "called_at": now.isoformat(),
         },
     )
-    from games.services import on_match_clock_event
+    from tournaments.online import on_match_clock_event
 
-    on_match_clock_event(match.pk, "sudden_death")  # the online game, if any (games/)
+    on_match_clock_event(match.pk, "sudden_death")  # the online game, if any
     return "sudden death"
 
 

@@ -399,6 +399,27 @@ class GameResult(models.Model):
         return f"match {self.match_id} game {self.number}: {self.outcome}"
 
 
+class MatchGame(models.Model):
+    """A game of a match played online: the link from the match to the game session
+    that plays it (games/ knows nothing of matches; tournaments/online.py hosts the
+    session). A game ended unfinished by the match limit keeps its number."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="online_games")
+    number = models.PositiveSmallIntegerField()
+    session = models.OneToOneField(
+        "games.GameSession", on_delete=models.CASCADE, related_name="match_game"
+    )
+
+    class Meta:
+        ordering = ["match_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="match_game_number_unique")
+        ]
+
+    def __str__(self):
+        return f"match {self.match_id} game {self.number}: session {self.session_id}"
+
+
 class SetSwap(models.Model):
     """Dice swapped between the playing set and the additional set before a game.
 

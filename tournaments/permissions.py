@@ -20,6 +20,7 @@ one event gives no power over another.
 from django.db.models import Q
 
 from players.roles import is_organiser
+from tournaments.models import Tournament
 
 
 def _signed_in(user) -> bool:
@@ -109,8 +110,6 @@ NO_EVENT = Q(pk__in=[])
 
 
 def _through_ids(relation: str, user):
-    from tournaments.models import Tournament
-
     through = getattr(Tournament, relation).through
     return through.objects.filter(user_id=user.pk).values("tournament_id")
 
@@ -147,6 +146,4 @@ def mine_q(user) -> Q:
 
 def visible_q(user) -> Q:
     """Events the user may see: every event out of draft, and the drafts they run."""
-    from tournaments.models import Tournament
-
     return ~Q(status=Tournament.Status.DRAFT) | judged_q(user)

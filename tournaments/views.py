@@ -16,9 +16,9 @@ from django.views.decorators.http import require_POST
 
 from config.csv_export import csv_response
 from config.dbtime import db_now
-from games import services as game_services
+from games.models import GameSession
 from players.models import Player
-from tournaments import clocks, selectors, services
+from tournaments import clocks, online, selectors, services
 from tournaments import permissions as roles
 from tournaments.forms import (
     PenaltyForm,
@@ -866,7 +866,10 @@ def my_match(request, pk):
                 if selectors.swap_visible_to(_with_match(s, match), registration.pk, is_judge=False)
             ]
         online_game = (
-            match.online_games.exclude(status="cancelled").order_by("-game_number").first()
+            GameSession.objects.filter(match_game__match=match)
+            .exclude(status=GameSession.Status.CANCELLED)
+            .order_by("-match_game__number")
+            .first()
         )
         context.update(
             online_game=online_game,
@@ -942,7 +945,7 @@ def _my_match_post(request, match, registration, playing, additional):
                 )
                 messages.success(request, _("Result disputed: a judge will come to your table."))
         elif action == "play_online":
-            session = game_services.open_match(match=match, by=user)
+            session = online.open_match(match=match, by=user)
             return redirect("games:play", pk=session.pk)
         elif action == "start_game":
             number = int(request.POST.get("number") or 0)

@@ -16,6 +16,7 @@ from django.db import connection
 from games import clocks, services
 from games.models import GameAction, GameSession
 from tournaments import clocks as t_clocks
+from tournaments import online
 from tournaments import services as t_services
 from tournaments.models import AuditEntry, Match
 
@@ -96,7 +97,7 @@ def test_swap_window_closing_as_time_is_called_never_deadlocks(round_of_matches,
     started) while time is called on the match (which ends or decides that game)."""
     settings.GAMES_SWAP_WINDOW_SECONDS = 120
     for match in round_of_matches:
-        session = services.open_match(match=match, by=match.player_a.player.user)
+        session = online.open_match(match=match, by=match.player_a.player.user)
         assert session.status == GameSession.Status.WAITING
         _both_overdue(match, session)
         results, errors = _at_once(
@@ -130,7 +131,7 @@ def test_decision_default_as_time_is_called_never_deadlocks(round_of_matches, se
     is applied once (or not at all, if time ended the game first) and time once."""
     settings.GAMES_SWAP_WINDOW_SECONDS = 0
     for match in round_of_matches:
-        session = services.open_match(match=match, by=match.player_a.player.user)
+        session = online.open_match(match=match, by=match.player_a.player.user)
         assert session.status == GameSession.Status.ACTIVE
         _both_overdue(match, session)
         pending = [seat for seat, d in enumerate(session.seat_deadlines) if d is not None]
@@ -148,11 +149,11 @@ def test_decision_default_as_time_is_called_never_deadlocks(round_of_matches, se
         # Time ends the game in progress once: this one, or the next game of the match
         # when the default (both players throwing their whole hand) ended this one first.
         ended_by_time = GameAction.objects.filter(
-            session__match=match, cause=GameAction.Cause.MATCH_TIME
+            session__match_game__match=match, cause=GameAction.Cause.MATCH_TIME
         )
         assert ended_by_time.count() == 1
         if session.end_cause != "match_time":
-            assert ended_by_time.get().session.game_number == session.game_number + 1
+            assert ended_by_time.get().session.match_game.number == session.match_game.number + 1
         actions = GameAction.objects.filter(session=session)
         defaults = list(
             actions.filter(cause=GameAction.Cause.CLOCK).values_list("actor", flat=True)
@@ -171,7 +172,7 @@ def test_conceding_the_match_as_time_is_called_never_deadlocks(round_of_matches,
     settings.GAMES_SWAP_WINDOW_SECONDS = 0
     for match in round_of_matches:
         player = match.player_a.player.user
-        session = services.open_match(match=match, by=player)
+        session = online.open_match(match=match, by=player)
         _both_overdue(match, session)
         results, errors = _at_once(
             lambda s=session, p=player: services.concede(session=s, by=p, whole_match=True),

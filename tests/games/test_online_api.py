@@ -10,7 +10,7 @@ from games import services
 from games.engines.irondie import State, to_act
 from games.models import GameAction, GameSession
 from tournaments import clocks as t_clocks
-from tournaments.models import AuditEntry, Match, ResultSubmission
+from tournaments.models import AuditEntry, Match, MatchGame, ResultSubmission
 
 from .conftest import bot_for, login_client, play_to_end, token_client
 
@@ -49,7 +49,7 @@ def test_two_users_play_a_whole_match_through_http_and_the_result_reaches_the_ma
         if state["next_game"] is None:
             break
         game_id = state["next_game"]
-        assert GameSession.objects.get(pk=game_id).game_number == number + 1
+        assert MatchGame.objects.get(session_id=game_id).number == number + 1
     match.refresh_from_db()
     assert max(outcomes.count("a"), outcomes.count("b")) == 2
     assert match.status == Match.Status.CONFIRMED

@@ -15,6 +15,7 @@ from config.celery import app as celery_app
 from games import clocks, services
 from games.engines.irondie import State
 from games.models import GameAction, GameSession
+from tournaments import online
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -43,7 +44,7 @@ def test_a_player_who_does_not_act_gets_the_default_action_exactly_once(duo, set
     # One decision at a time after B's default, so every later default has its own deadline.
     seed, _ = _seed_with_one_decision_at_a_time(duo["match"])
     monkeypatch.setattr(services, "new_seed", lambda: seed)
-    session = services.open_match(match=duo["match"], by=duo["a"])
+    session = online.open_match(match=duo["match"], by=duo["a"])
     assert session.status == GameSession.Status.ACTIVE and session.decision_seconds == 2
     state = services.state_of(session)
     hand = [
@@ -95,7 +96,7 @@ def test_a_decision_made_in_time_cancels_the_clock(duo, settings, monkeypatch):
     settings.GAMES_DECISION_SECONDS = 2
     seed, waiting_seat = _seed_with_one_decision_at_a_time(duo["match"])
     monkeypatch.setattr(services, "new_seed", lambda: seed)
-    session = services.open_match(match=duo["match"], by=duo["a"])
+    session = online.open_match(match=duo["match"], by=duo["a"])
     first = GameSession.objects.get(pk=session.pk)
     assert first.seed == seed and first.clock_task_eta == first.deadline_at is not None
     for seat, user in ((0, duo["a"]), (1, duo["b"])):
@@ -184,7 +185,7 @@ def test_a_later_deadline_reuses_the_queued_task_which_requeues_itself(duo, sett
     settings.GAMES_DECISION_SECONDS = 3
     seed, waiting_seat = _seed_with_one_decision_at_a_time(duo["match"])
     monkeypatch.setattr(services, "new_seed", lambda: seed)
-    session = services.open_match(match=duo["match"], by=duo["a"])
+    session = online.open_match(match=duo["match"], by=duo["a"])
     first = GameSession.objects.get(pk=session.pk)
     assert first.seed == seed
     assert first.clock_task_eta == first.deadline_at is not None

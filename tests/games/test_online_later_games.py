@@ -133,7 +133,7 @@ def test_time_called_during_the_swap_window_makes_the_waiting_game_the_decider(f
     # Game 3 had not started: it stays waiting, with its swap window, as the decider.
     waiting = GameSession.objects.get(pk=third["id"])
     assert waiting.status == GameSession.Status.WAITING and waiting.deadline_at == window_closes
-    assert GameSession.objects.filter(match=final["match"]).count() == 3
+    assert GameSession.objects.filter(match_game__match=final["match"]).count() == 3
     started = _both_ready(final, third["id"])
     assert started["view"]["config"]["sets"][1] == swap.playing_after
     assert started["view"]["sudden_death"]["from_turn"] == 1

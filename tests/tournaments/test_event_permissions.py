@@ -16,12 +16,12 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from rest_framework.test import APIClient
 
-from games import services as game_services
 from games.models import GameSession
 from players import services as player_services
 from players.demo import random_valid_set
 from tournaments import services
 from tournaments.models import ResultSubmission, Round, Tournament
+from tournaments.online import open_match
 
 pytestmark = pytest.mark.django_db
 
@@ -99,7 +99,7 @@ def events(make_user, make_player, django_user_model):
     services.publish_round(round_=round_, by=owner)
     round_ = services.start_round(round_=round_, by=people["head_a"])
     online, paper = list(round_.matches.order_by("table"))
-    session = game_services.open_match(match=online, by=online.player_a.player.user)
+    session = open_match(match=online, by=online.player_a.player.user)
     assert session.status == GameSession.Status.ACTIVE  # no swap window in tests
     services.report_result(match=paper, by=paper.player_a.player.user, games=["a", "a"])
     services.record_swap(
@@ -529,7 +529,7 @@ def test_draft_rounds_of_a_are_hidden_from_b(events):
                 match=match, by=owner, games=["a", "a"], expected_version=match.version
             )
     game = GameSession.objects.get(pk=events["game"].pk)
-    assert game.match.status == "confirmed"
+    assert game.match_game.match.status == "confirmed"
     services.close_round(round_=Round.objects.get(pk=events["round"].pk), by=owner)
     draft = services.pair_next_round(tournament=a, by=owner, seed="second")
     for who in ("owner_b", "head_b", "site_organiser"):

@@ -12,7 +12,7 @@ def test_player_opens_the_match_online_from_my_match(client, make_running_round)
     response = client.post(
         f"/tournaments/{round_.tournament_id}/my-match/", {"action": "play_online"}
     )
-    session = match.online_games.get()
+    session = match.online_games.get().session
     assert response.status_code == 302 and response["Location"] == f"/games/{session.pk}/"
     page = client.get(f"/tournaments/{round_.tournament_id}/my-match/").content.decode()
     assert "Go to the online game" in page

@@ -15,6 +15,7 @@ from tournaments.permissions import (
 )
 from tournaments.services.audit import audit
 from tournaments.services.guards import locked_tournament, require_manager, require_owner
+from tournaments.standings import tiebreaker_order_errors
 
 Status = Tournament.Status
 
@@ -95,8 +96,6 @@ def update_tournament(*, tournament, by, floor_judges=None, **changes) -> Tourna
 
 
 def _check_tiebreakers(order) -> None:
-    from tournaments.standings import tiebreaker_order_errors
-
     if errors := tiebreaker_order_errors(order):
         raise ValidationError({"tiebreakers": errors})
 

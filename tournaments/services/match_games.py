@@ -7,6 +7,8 @@ from django.db import transaction
 
 from config.dbtime import db_now
 from games.engines.irondie.dice import Die, playing_set_errors
+from games.models import GameSession
+from games.services import OPEN as OPEN_SESSION
 from tournaments import clocks, selectors
 from tournaments.match_rules import (
     MAX_GAMES,
@@ -14,6 +16,7 @@ from tournaments.match_rules import (
 )
 from tournaments.models import (
     Match,
+    MatchGame,
     Registration,
     Round,
     SetSwap,
@@ -34,15 +37,28 @@ from tournaments.services.results import penalty_game_wins
 def _online_game_open(match: Match) -> bool:
     """An online game of this match is waiting, in play or paused: it starts its games
     itself (both players ``ready`` in games/), so nobody starts them from here."""
-    from games.models import GameSession
+    return match.online_games.filter(session__status__in=OPEN_SESSION).exists()
 
-    return match.online_games.filter(
-        status__in=(
-            GameSession.Status.WAITING,
-            GameSession.Status.ACTIVE,
-            GameSession.Status.PAUSED,
-        )
-    ).exists()
+
+def match_games(match_id: int) -> list[str]:
+    """Outcomes of the match's finished online games, in order ("a", "b"); a game ended
+    unfinished by the match limit has no winner and does not count (docs/rules.md)."""
+    return [outcome for _number, outcome in numbered_match_games(match_id)]
+
+
+def numbered_match_games(match_id: int) -> list[tuple[int, str]]:
+    """The counted games as (game number, outcome): an unfinished game keeps its number,
+    so the game after it is recorded under its own (the decider after time is game 4)."""
+    games = []
+    for number, result in (
+        MatchGame.objects.filter(match_id=match_id, session__status=GameSession.Status.FINISHED)
+        .order_by("number")
+        .values_list("number", "session__result")
+    ):
+        winner = (result or {}).get("winner")
+        if winner in (0, 1):
+            games.append((number, "ab"[winner]))
+    return games
 
 
 def _check_game_may_start(
@@ -82,8 +98,6 @@ def _check_further_game_after_time(
     draws_allowed = match.round.stage == Round.Stage.SWISS
     penalties = penalty_game_wins(match)
     if system:
-        from games.services import match_games
-
         games_so_far = match_games(match.pk)
     elif games_so_far is None:
         if match_is_over(penalties, time_called=True, draws_allowed=draws_allowed):

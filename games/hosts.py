@@ -1,0 +1,145 @@
+"""Who hosts an online session: the one hook between games and the apps above it.
+
+Games runs sessions and knows nothing of what they belong to. A session of a kind that
+belongs to something larger (a tournament game belongs to a match) has a host, registered
+for that ``GameSession.kind`` by the app above (tournaments registers its host in
+``TournamentsConfig.ready``). Games calls only the methods of ``SessionHost``: the lock
+taken before the session row, who may judge, how a game starts, what happens when it
+ends, the audit, the host's clock and what pages show of the host. Practice and demo
+sessions have the default host, ``SessionHost`` itself, which does nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from django.core.exceptions import ValidationError
+from django.db.models import Q
+
+from players.roles import is_judge
+
+
+@dataclasses.dataclass(frozen=True)
+class GameStart:
+    """How a hosted game starts: both playing sets (seat 0, seat 1), the engine's game
+    id and the turn from which sudden death applies (None: none from the start)."""
+
+    sets: list
+    game_id: str
+    sudden_death_turn: int | None = None
+
+
+class SessionHost:
+    """What games needs from whoever hosts a session. This base class is the host of
+    sessions that belong to nothing (practice and demo games): site judges judge them,
+    they start with the sets they were created with, and nothing else happens."""
+
+    # Relations of GameSession that this host reads (select_related with every read of
+    # a session row, so that its methods need no further query).
+    related: tuple[str, ...] = ()
+
+    def lock(self, session_id: int) -> None:
+        """Lock this host's row of the session, if it has one (the lock order of
+        docs/timing.md: the host row before the session row)."""
+
+    def can_judge(self, user, session) -> bool:
+        return is_judge(user)
+
+    def start(self, session, now) -> GameStart | None:
+        """The start of a hosted game, or None: the session starts with the sets it
+        was given and the game limit of practice games."""
+        return None
+
+    def on_game_over(self, session, now, *, conceded_by: str = "") -> None:
+        """The game ended (finished, or cancelled while waiting); ``conceded_by`` ("a",
+        "b") when a player conceded everything the host holds."""
+
+    def check_concede_match(self, session) -> None:
+        """Refuse a concession of the whole match when the session belongs to none."""
+        raise ValidationError({"match": ["Only a tournament game belongs to a match."]})
+
+    def audit(self, session, by, action: str, *, after=None, reason: str = "") -> None:
+        """Record a judge's action on the game in the host's audit log."""
+
+    def pause_clock(self, session, by, *, reason: str = "") -> None:
+        """A judge paused the game: pause the host's clock too (if it runs)."""
+
+    def resume_clock(self, session, by) -> None:
+        """A judge resumed the game: resume the host's clock too (if it was paused)."""
+
+    def clock(self, session, now) -> dict | None:
+        """The host's clock as pages count it down (the "match" part of the clock)."""
+        return None
+
+    def describe(self, session) -> dict:
+        """What pages and the API show of the host: the match and the game number."""
+        return {"match": None, "game_number": None}
+
+    def next_session_id(self, session) -> int | None:
+        """The session of the host's next game, once this one is over (None: none)."""
+        return None
+
+    def filter_sessions(self, queryset, params):
+        """The session list filtered by the host's own query parameters."""
+        return queryset
+
+    def staff_sessions(self, user, path: str = "") -> Q | None:
+        """The sessions a staff account may open in the admin (``path``: the way from
+        the admin's model to GameSession); None: every session."""
+        return None if user.is_superuser else Q(**{f"{path}pk__in": []})
+
+    def open_session(self, reference, *, by):
+        """Open the session that plays ``reference`` (e.g. a match id) online; None
+        when there is no such thing to play."""
+        return None
+
+
+DEFAULT_HOST = SessionHost()
+_hosts: dict[str, SessionHost] = {}
+
+
+def register(kind: str, host: SessionHost) -> None:
+    """Make ``host`` the host of every session of ``kind`` (once per process)."""
+    _hosts[kind] = host
+
+
+def host_of(session) -> SessionHost:
+    return _hosts.get(session.kind, DEFAULT_HOST)
+
+
+def host_for_kind(kind: str) -> SessionHost:
+    return _hosts.get(kind, DEFAULT_HOST)
+
+
+def registered() -> list[SessionHost]:
+    return list(_hosts.values())
+
+
+def lock_session_hosts(session_id: int) -> None:
+    """Lock the host row of a session known only by its id: asks every host (only the
+    one that hosts the session has a row to lock; one query each)."""
+    for host in _hosts.values():
+        host.lock(session_id)
+
+
+def related() -> tuple[str, ...]:
+    """Every relation any host reads, for reads of sessions of unknown kind."""
+    return tuple(path for host in _hosts.values() for path in host.related)
+
+
+def filter_sessions(queryset, params):
+    for host in _hosts.values():
+        queryset = host.filter_sessions(queryset, params)
+    return queryset
+
+
+def staff_sessions(user, path: str = "") -> Q | None:
+    """Sessions a staff account may see in the admin: what any host lets them see
+    (None: every session)."""
+    allowed = DEFAULT_HOST.staff_sessions(user, path)
+    for host in _hosts.values():
+        if allowed is None:
+            return None
+        mine = host.staff_sessions(user, path)
+        allowed = None if mine is None else allowed | mine
+    return allowed
