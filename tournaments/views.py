@@ -51,17 +51,17 @@ Status = Tournament.Status
 # --- helpers --------------------------------------------------------------------------
 
 
+def _tournaments():
+    return Tournament.objects.select_related("organiser__player", "head_judge__player")
+
+
 def _tournament(pk) -> Tournament:
-    return get_object_or_404(
-        Tournament.objects.select_related("organiser__player", "head_judge__player"), pk=pk
-    )
+    return get_object_or_404(_tournaments(), pk=pk)
 
 
 def _visible_tournament(request, pk) -> Tournament:
-    tournament = _tournament(pk)
-    if not visibility.can_see_tournament(request.user, tournament):
-        raise Http404
-    return tournament
+    """The same query as the API's: a hidden event is a 404."""
+    return get_object_or_404(visibility.visible_tournaments(request.user, _tournaments()), pk=pk)
 
 
 def _roles(request, tournament) -> dict:
