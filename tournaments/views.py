@@ -715,7 +715,7 @@ def bracket(request, pk):
 def results_queue(request, pk):
     """Time called without a result first, then disputed, reported, pending; confirmed last."""
     tournament = _tournament(pk)
-    _require(can_judge(request.user, tournament))
+    _require(visibility.can_see_log(request.user, tournament))
     rounds = list(tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("number"))
     round_ = None
     if rounds:

@@ -18,7 +18,9 @@ staff, see everything of the events they may see):
   made for has started or the match is over, and never a swap replaced before that;
 - audit log, penalties, judges' queue: nobody else.
 
-A hidden object is a 404 (it might not exist) and a visible event's closed page a 403.
+A hidden event is a 404 everywhere. Inside a visible event, a closed page is a 403; the
+API answers 404 for a hidden single object and ``"published": false`` for a hidden list
+(docs/api.md). tests/test_visibility_matrix.py runs every role through both.
 """
 
 from __future__ import annotations
