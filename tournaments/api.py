@@ -835,7 +835,8 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
                 s.SwapSerializer(swap, context={"request": request}).data,
                 status=status.HTTP_201_CREATED,
             )
-        self._visible_match()
+        if not visibility.can_see_match(request.user, match):
+            raise Http404(PAIRINGS_HIDDEN)
         swaps = (
             SetSwap.objects.filter(match=match)
             .select_related("recorded_by__player")
