@@ -171,6 +171,8 @@ def world(make_user, make_player, django_user_model):
     )
     open_registration(quiet, both)
     quiet_round = start_round(quiet)
+    quiet_match = quiet_round.matches.get()
+    services.report_result(match=quiet_match, by=head, games=["b", "a", "b"])
     paired = event("Paired Cup")
     open_registration(paired, both)
     draft_round = services.pair_next_round(tournament=paired, by=owner, seed="matrix")
@@ -193,7 +195,7 @@ def world(make_user, make_player, django_user_model):
         "practice": practice,
         "quiet": quiet,
         "quiet_round": quiet_round,
-        "quiet_match": quiet_round.matches.get(),
+        "quiet_match": quiet_match,
         "paired": paired,
         "draft_round": draft_round,
         "draft_match": draft_round.matches.get(),
@@ -328,14 +330,21 @@ def _objects(w):
         )
 
     def result(m):
-        """The score of a confirmed match: in its row of the round's pairings."""
-        row = re.compile(
-            rf'data-match="{m.pk}">(?:(?!</tr>).)*<td>{m.games_a}-{m.games_b}</td>', re.DOTALL
+        """The score of a confirmed match: in its row of the round's pairings, on the
+        player's match page, on the judges' match page."""
+        score = f"{m.games_a}-{m.games_b}"
+        shown = (
+            re.compile(rf'data-match="{m.pk}">(?:(?!</tr>).)*<td>{score}</td>', re.DOTALL),
+            re.compile(rf'data-match="{m.pk}".*?</span> · {score}</p>', re.DOTALL),
+            re.compile(rf'status-confirmed">[^<]*</span> · {score}\s'),
         )
 
         def on_page(v):
-            response = v.page_get(_match_pages(m)[0])
-            return response.status_code == 200 and bool(row.search(response.content.decode()))
+            for url, pattern in zip(_match_pages(m), shown, strict=True):
+                response = v.page_get(url)
+                if response.status_code == 200 and pattern.search(response.content.decode()):
+                    return True
+            return False
 
         def in_api(v):
             data = v.api_json(f"/api/matches/{m.pk}/")
@@ -372,6 +381,7 @@ def _objects(w):
     outside_the_match = EVERYONE - STAFF - PLAYERS
     confirmed_match = m_other
     confirmed_match.refresh_from_db()
+    quiet_match.refresh_from_db()
     return [
         ("draft tournament", STAFF, *tournament(w["draft"]), ()),
         ("draft tournament in lists", STAFF, *tournament_in_lists(w["draft"]), ()),
@@ -391,6 +401,7 @@ def _objects(w):
         ("pairings of an event not public", STAFF, *pairings_of_event(quiet), ()),
         ("pairings of a public event", EVERYONE, *pairings_of_event(live), ()),
         ("confirmed score, results public", EVERYONE, *result(confirmed_match), ()),
+        ("own score, results not public", STAFF | PLAYERS, *result(quiet_match), ()),
         ("reported result", STAFF | PLAYERS, *submission(w["reported"], m_play), ()),
         ("confirmed result", STAFF | {"other_player"}, *submission(w["confirmed"], m_other), ()),
         # No page lists swaps to people outside the match: once revealed they are public
