@@ -11,9 +11,11 @@ and the API both follow that rule: visible in both, or hidden in both (a 404, a 
 a login redirect; an API list simply leaves the object out).
 """
 
+import ast
 import datetime
 import random
 import re
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
@@ -477,3 +479,27 @@ def test_one_rule_for_lists_and_single_events(world):
                 role,
                 event.name,
             )
+
+
+PAGE_AND_API_MODULES = (
+    "tournaments/views.py",
+    "tournaments/api.py",
+    "tournaments/clock_views.py",
+    "tournaments/clock_api.py",
+    "games/views.py",
+    "games/api.py",
+)
+PUBLISH_SWITCHES = {"publish_pairings", "publish_results", "publish_standings"}
+
+
+def test_only_the_visibility_module_reads_the_publish_switches():
+    """What the public sees is decided in tournaments/visibility.py: no page or API
+    module reads a publish switch to decide it again."""
+    root = Path(__file__).resolve().parent.parent
+    readers = []
+    for name in PAGE_AND_API_MODULES:
+        tree = ast.parse((root / name).read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr in PUBLISH_SWITCHES:
+                readers.append(f"{name}:{node.lineno} {node.attr}")
+    assert not readers, readers
