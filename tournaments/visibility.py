@@ -18,9 +18,10 @@ staff, see everything of the events they may see):
   made for has started or the match is over, and never a swap replaced before that;
 - audit log, penalties, judges' queue: nobody else.
 
-A hidden event is a 404 everywhere. Inside a visible event, a closed page is a 403; the
-API answers 404 for a hidden single object and ``"published": false`` for a hidden list
-(docs/api.md). tests/test_visibility_matrix.py runs every role through both.
+A hidden event is a 404 everywhere. Inside a visible event, what is closed to the
+viewer's role is a 403, except that the API answers 404 for an unpublished round or match
+and ``"published": false`` for a list behind a publish switch (docs/api.md).
+tests/test_visibility_matrix.py runs every role through pages and API.
 """
 
 from __future__ import annotations
