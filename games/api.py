@@ -19,7 +19,7 @@ from rest_framework.exceptions import ValidationError as ApiValidationError
 from rest_framework.response import Response
 
 from config.dbtime import db_now
-from games import hosts, selectors, services
+from games import hosts, selectors, services, visibility
 from games.models import GameSession
 from players.demo import random_valid_set
 from players.models import DiceSet
@@ -242,7 +242,12 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         return queryset
 
     def _session(self) -> GameSession:
-        return self.get_object()
+        return self._watched(self.get_object())
+
+    def _watched(self, session) -> GameSession:
+        if not visibility.can_watch(self.request.user, session):
+            raise NotFound("No such game.")
+        return session
 
     def _target(self) -> GameSession:
         """For writes: just the id; the service locks and loads the row once (a missing
@@ -260,7 +265,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     def _state(self, session, *, code=200):
         """The answer after a read or a write: the time of the database read with the row
         (or of the write) stands for now, so no extra query asks the clock."""
-        viewer = services.viewer_for(session, self.request.user)
+        viewer = visibility.viewer_for(session, self.request.user)
         now = getattr(session, "_db_now", None) or db_now()
         every = self.request.query_params.get("legal") == "all"
         return Response(selectors.game_state(session, viewer, now, all_legal=every), status=code)
@@ -270,7 +275,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         """The game as the viewer may see it, the viewer's legal actions and the clocks.
         ``?legal=all`` lists every legal split too (by default a split of more than 16
         choices is described by ``split`` and ``legal_count``, docs/online-play.md)."""
-        return self._state(selectors.viewed_session(self.kwargs["pk"]))
+        return self._state(self._watched(selectors.viewed_session(self.kwargs["pk"])))
 
     @extend_schema(request=CreateGameSerializer, responses={201: GameStateSerializer})
     def create(self, request):
@@ -342,14 +347,14 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     def log(self, request, pk=None):
         """The log so far, redacted for the viewer (secret choices show as hidden)."""
         session = self._session()
-        viewer = services.viewer_for(session, request.user)
+        viewer = visibility.viewer_for(session, request.user)
         return Response(
             {
                 "id": session.pk,
                 "version": session.version,
                 "over": session.is_over,
                 "seed": selectors.game_record(session)["seed"]
-                if session.status == GameSession.Status.FINISHED
+                if visibility.can_see_record(session)
                 else None,
                 "entries": selectors.game_log(session, viewer),
             }
@@ -360,7 +365,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     def record(self, request, pk=None):
         """After the end: config, commitment, seed, the full log and every roll."""
         session = self._session()
-        if session.status != GameSession.Status.FINISHED:
+        if not visibility.can_see_record(session):
             raise ApiValidationError({"non_field_errors": [NOT_OVER]})
         return Response(selectors.game_record(session))
 
@@ -369,7 +374,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     def verify(self, request, pk=None):
         """Re-derive every roll from the revealed seed and replay the log."""
         session = self._session()
-        if session.status != GameSession.Status.FINISHED:
+        if not visibility.can_see_record(session):
             raise ApiValidationError({"non_field_errors": [NOT_OVER]})
         return Response(selectors.verification(session))
 

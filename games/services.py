@@ -89,19 +89,6 @@ def can_judge_session(user, session: GameSession) -> bool:
     return hosts.host_of(session).can_judge(user, session)
 
 
-def viewer_for(session: GameSession, user):
-    """The engine viewer of a user: their seat, "judge" or "spectator".
-
-    A judge who plays in the game sees it as a player (never the opponent's secrets).
-    """
-    seat = session.seat_of(user)
-    if seat is not None:
-        return seat
-    if can_judge_session(user, session):
-        return "judge"
-    return "spectator"
-
-
 def _require_judge(user, session):
     if not can_judge_session(user, session):
         raise PermissionDenied("Only the judges of this game may do this.")

@@ -9,11 +9,12 @@ import random
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from config.dbtime import db_now
-from games import selectors, services
+from games import selectors, services, visibility
 from games.api import _practice_dice
 from games.models import GameSession
 from players.demo import random_valid_set
@@ -23,8 +24,11 @@ ZONES = ("hand", "battle", "clash", "storage", "abyss")
 SECTORS = ("attack", "defense", "life")
 
 
-def _session(pk) -> GameSession:
-    return selectors.viewed_session(pk)
+def _session(request, pk) -> GameSession:
+    session = selectors.viewed_session(pk)
+    if not visibility.can_watch(request.user, session):
+        raise Http404
+    return session
 
 
 def games_home(request):
@@ -77,7 +81,7 @@ def _side(board, seat) -> dict:
 
 def board_context(session, user) -> dict:
     now = getattr(session, "_db_now", None) or db_now()
-    viewer = services.viewer_for(session, user)
+    viewer = visibility.viewer_for(session, user)
     data = selectors.game_state(session, viewer, now)
     board = data["view"]
     context = {"session": session, "game": data, "viewer": viewer, "board": board}
@@ -131,10 +135,10 @@ def _pending(phase, choice):
 
 
 def play(request, pk):
-    session = _session(pk)
+    session = _session(request, pk)
     return render(request, "games/play.html", board_context(session, request.user))
 
 
 def board(request, pk):
-    session = _session(pk)
+    session = _session(request, pk)
     return render(request, "games/_board.html", board_context(session, request.user))

@@ -24,7 +24,7 @@ from config.dbtime import db_now
 from config.params import int_param
 from players.models import Player
 from tournaments import permissions as roles
-from tournaments import selectors, services
+from tournaments import selectors, services, visibility
 from tournaments import serializers as s
 from tournaments.models import (
     AuditEntry,
@@ -66,8 +66,8 @@ def _own_registration_id(request, tournament) -> int | None:
     return cache[tournament.pk]
 
 
-def _require_judge(request, tournament):
-    if not can_judge(request.user, tournament):
+def _require_log_access(request, tournament):
+    if not visibility.can_see_log(request.user, tournament):
         raise PermissionDenied("Only the tournament's judges and organisers may see this.")
 
 
@@ -75,10 +75,8 @@ def _flag(value) -> bool:
     return (value or "").lower() in ("1", "true", "yes")
 
 
-def _visible_rounds(tournament, *, staff: bool):
-    rounds = tournament.rounds.all()
-    if not staff:
-        rounds = rounds.exclude(status=Round.Status.DRAFT)
+def _visible_rounds(request, tournament):
+    rounds = visibility.visible_rounds(request.user, tournament)
     return rounds.prefetch_related(Prefetch("matches", queryset=_matches_queryset()))
 
 
@@ -110,7 +108,7 @@ class TournamentViewSet(
             )
             .annotate(player_count=Count("registrations", filter=Q(registrations__dropped=False)))
             .order_by("-date", "name", "id")
-            .filter(roles.visible_q(user))
+            .filter(visibility.visible_q(user))
         )
         if self.action == "list" and _flag(self.request.query_params.get("mine")):
             queryset = queryset.filter(roles.mine_q(user))
@@ -232,6 +230,10 @@ class TournamentViewSet(
         organisers may register any player."""
         tournament = self.tournament()
         if request.method == "GET":
+            if not visibility.can_see_registered_sets(request.user, tournament):
+                raise PermissionDenied(
+                    "The registered sets are public once the Swiss rounds start."
+                )
             queryset = tournament.registrations.select_related("player").order_by(
                 "player__display_name", "id"
             )
@@ -259,11 +261,11 @@ class TournamentViewSet(
         public (results only while results are public); judges see drafts too."""
         tournament = self.tournament()
         staff = can_judge(request.user, tournament)
-        if not staff and not tournament.publish_pairings:
+        if not visibility.can_see_pairings(request.user, tournament):
             answer = {"published": False, "detail": PAIRINGS_HIDDEN, "results": []}
             return Response(s.RoundListSerializer(answer).data)
-        show_results = staff or tournament.publish_results
-        rounds = _visible_rounds(tournament, staff=staff)
+        show_results = visibility.can_see_results(request.user, tournament)
+        rounds = _visible_rounds(request, tournament)
         answer = {
             "published": True,
             "detail": None if show_results else RESULTS_HIDDEN,
@@ -294,8 +296,7 @@ class TournamentViewSet(
 
     def _standings(self, request):
         tournament = self.tournament()
-        staff = can_judge(request.user, tournament)
-        if not staff and not tournament.publish_standings:
+        if not visibility.can_see_standings(request.user, tournament):
             return tournament, None
         return tournament, selectors.standings(tournament)
 
@@ -365,10 +366,9 @@ class TournamentViewSet(
     def pairings_csv(self, request, pk=None):
         """One round's pairings as CSV (organisers and judges; the public while published)."""
         tournament = self.tournament()
-        staff = can_judge(request.user, tournament)
-        if not staff and not tournament.publish_pairings:
+        if not visibility.can_see_pairings(request.user, tournament):
             raise Http404(PAIRINGS_HIDDEN)
-        rounds = tournament.rounds.all() if staff else tournament.rounds.exclude(status="draft")
+        rounds = visibility.visible_rounds(request.user, tournament)
         number = int_param(request.query_params, "round", min_value=1)
         if number is not None:
             round_ = rounds.filter(number=number).first()
@@ -376,7 +376,7 @@ class TournamentViewSet(
             round_ = rounds.order_by("-number").first()
         if round_ is None:
             raise Http404("No such round.")
-        show_results = staff or tournament.publish_results
+        show_results = visibility.can_see_results(request.user, tournament)
         rows = []
         for match in _matches_queryset().filter(round=round_):
             confirmed = show_results and match.status == Match.Status.CONFIRMED
@@ -400,11 +400,10 @@ class TournamentViewSet(
     def bracket(self, request, pk=None):
         """The top-cut bracket: rounds, matches, seeds and winners."""
         tournament = self.tournament()
-        staff = can_judge(request.user, tournament)
-        if not staff and not tournament.publish_pairings:
+        if not visibility.can_see_pairings(request.user, tournament):
             answer = {"started": False, "detail": PAIRINGS_HIDDEN, "rounds": []}
             return Response(s.BracketSerializer(answer).data)
-        show_winners = staff or tournament.publish_results
+        show_winners = visibility.can_see_results(request.user, tournament)
         answer = selectors.bracket_view(tournament, show_winners=show_winners)
         if answer["started"] and not show_winners:
             answer["detail"] = RESULTS_HIDDEN
@@ -417,7 +416,7 @@ class TournamentViewSet(
     def audit(self, request, pk=None):
         """The audit log, newest first, paginated (judges and organisers)."""
         tournament = self.tournament()
-        _require_judge(request, tournament)
+        _require_log_access(request, tournament)
         queryset = (
             AuditEntry.objects.filter(tournament=tournament)
             .select_related("actor__player")
@@ -434,7 +433,7 @@ class TournamentViewSet(
         """The judges' queue: matches of the current round without a confirmed result,
         time called first, then disputed, reported, pending; with their open submissions."""
         tournament = self.tournament()
-        _require_judge(request, tournament)
+        _require_log_access(request, tournament)
         round_ = tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("-number").first()
         if round_ is None:
             return Response(s.QueueSerializer({"round": None, "results": []}).data)
@@ -463,7 +462,7 @@ class TournamentViewSet(
     def penalties(self, request, pk=None):
         """Every penalty of the tournament (judges and organisers)."""
         tournament = self.tournament()
-        _require_judge(request, tournament)
+        _require_log_access(request, tournament)
         queryset = Penalty.objects.filter(registration__tournament=tournament).select_related(
             "judge__player", "registration__player"
         )
@@ -494,9 +493,20 @@ class RegistrationViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
 
     serializer_class = s.RegistrationSerializer
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
-    queryset = Registration.objects.select_related("player", "tournament").exclude(
-        tournament__status=Tournament.Status.DRAFT
-    )
+
+    def get_queryset(self):
+        return Registration.objects.select_related("player", "tournament").filter(
+            tournament__in=visibility.visible_tournaments(self.request.user)
+        )
+
+    @extend_schema(responses=s.RegistrationSerializer)
+    def retrieve(self, request, *args, **kwargs):
+        """One registration with its registered set: public with everyone's sets (once
+        the Swiss rounds start); before that the player's own, and the judges'."""
+        registration = self.get_object()
+        if not visibility.can_see_registration(request.user, registration):
+            raise PermissionDenied("The registered sets are public once the Swiss rounds start.")
+        return Response(self.get_serializer(registration).data)
 
     def _answer(self, registration):
         return Response(self.get_serializer(self.get_queryset().get(pk=registration.pk)).data)
@@ -547,19 +557,18 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     def retrieve(self, request, *args, **kwargs):
         round_ = self.get_object()
         tournament = round_.tournament
-        staff = can_judge(request.user, tournament)
-        if not staff and (
-            round_.status == Round.Status.DRAFT
-            or tournament.status == Tournament.Status.DRAFT
-            or not tournament.publish_pairings
-        ):
+        if not visibility.can_see_round(request.user, round_):
             raise Http404(PAIRINGS_HIDDEN)
+        staff = can_judge(request.user, tournament)
         round_ = (
             self.get_queryset()
             .prefetch_related(Prefetch("matches", queryset=_matches_queryset()))
             .get(pk=round_.pk)
         )
-        context = {"show_results": staff or tournament.publish_results, "staff": staff}
+        context = {
+            "show_results": visibility.can_see_results(request.user, tournament),
+            "staff": staff,
+        }
         return Response(s.RoundSerializer(round_, context=context).data)
 
     def _answer(self, round_):
@@ -624,38 +633,21 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     queryset = Match.objects.select_related("round__tournament", *SIDE_RELATED)
     serializer_class = s.MatchSerializer
 
-    def _roles(self, match):
-        """(is_judge, the viewer's registration id if they play this match)."""
-        tournament = match.round.tournament
-        judge = can_judge(self.request.user, tournament)
-        own = _own_registration_id(self.request, tournament)
-        player = own if own is not None and match.side_of(own) else None
-        return judge, player
-
     def _visible_match(self):
         match = self.get_object()
-        judge, player = self._roles(match)
-        tournament = match.round.tournament
-        if judge:
-            return match, judge, player
-        public = (
-            match.round.status != Round.Status.DRAFT
-            and tournament.status != Tournament.Status.DRAFT
-        )
-        if not public or (player is None and not tournament.publish_pairings):
+        if not visibility.can_see_match(self.request.user, match):
             raise Http404(PAIRINGS_HIDDEN)
-        return match, judge, player
+        return match
 
-    def _answer(self, match, judge=True, player=None):
+    def _answer(self, match, *, show_results=True):
         match = self.get_queryset().get(pk=match.pk)
-        show = judge or player is not None or match.round.tournament.publish_results
-        return Response(s.MatchSerializer(match, context={"show_results": show}).data)
+        return Response(s.MatchSerializer(match, context={"show_results": show_results}).data)
 
     @extend_schema(responses=s.MatchSerializer)
     def retrieve(self, request, *args, **kwargs):
-        match, judge, player = self._visible_match()
-        data = self._answer(match, judge, player).data
-        return Response(data)
+        match = self._visible_match()
+        show = visibility.can_see_match_result(request.user, match)
+        return self._answer(match, show_results=show)
 
     # results ---------------------------------------------------------------------------
 
@@ -719,8 +711,7 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     def results(self, request, pk=None):
         """Every version of the result (who, when, what): judges and the two players."""
         match = self.get_object()
-        judge, player = self._roles(match)
-        if not judge and player is None:
+        if not visibility.can_see_submissions(request.user, match):
             raise PermissionDenied("Only the two players and the judges see the result history.")
         queryset = match.submissions.select_related(
             "submitted_by__player", "confirmed_by__player"
@@ -766,10 +757,11 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         started; judges see everything. POST: a player records a swap for the next game
         (positions in the current playing set and additional set)."""
         match = self.get_object()
-        judge, player = self._roles(match)
         if request.method == "POST":
             data = _valid(s.RecordSwapSerializer, request)
-            registration_id = data.get("registration") or player
+            registration_id = data.get("registration") or visibility.own_registration_id(
+                request.user, match
+            )
             if registration_id is None:
                 raise PermissionDenied("Players record their own swaps.")
             if match.side_of(registration_id) is None:
@@ -788,22 +780,14 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
                 s.SwapSerializer(swap, context={"request": request}).data,
                 status=status.HTTP_201_CREATED,
             )
-        if not judge and player is None:
-            self._visible_match()  # the public: only once pairings are visible
+        if not visibility.can_see_match(request.user, match):
+            raise Http404(PAIRINGS_HIDDEN)
         swaps = (
             SetSwap.objects.filter(match=match)
             .select_related("recorded_by__player")
             .order_by("before_game", "created_at", "id")
         )
-        visible = []
-        for swap in swaps:
-            swap.match = match  # swap_visible_to reads the match's state
-            own = player is not None and swap.registration_id == player
-            revealed = not swap.superseded and selectors.swap_visible_to(
-                swap, player, is_judge=False
-            )
-            if judge or own or revealed:
-                visible.append(swap)
+        visible = [swap for swap in swaps if visibility.can_see_swap(request.user, swap, match)]
         return Response(s.SwapSerializer(visible, many=True, context={"request": request}).data)
 
     # penalties -------------------------------------------------------------------------
@@ -817,7 +801,7 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         """Judges: give a penalty to one of the two players (warning, game_loss,
         match_loss, disqualification) or list this match's penalties."""
         match = self.get_object()
-        _require_judge(request, match.round.tournament)
+        _require_log_access(request, match.round.tournament)
         if request.method == "POST":
             data = _valid(s.PenaltyInSerializer, request)
             if match.side_of(data["registration"]) is None:

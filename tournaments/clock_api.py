@@ -10,9 +10,9 @@ from rest_framework.response import Response
 
 from config.dbtime import db_now
 from tournaments import clocks
-from tournaments.models import Match, Round, Tournament
-from tournaments.permissions import can_judge
+from tournaments.models import Match, Round
 from tournaments.serializers import MatchClockSerializer, ReasonSerializer, RoundClockSerializer
+from tournaments.visibility import can_see_match, can_see_round
 
 CLOCKS_HIDDEN = "The organiser has not made the pairings public."
 
@@ -28,16 +28,6 @@ class ExtendSerializer(serializers.Serializer):
         help_text="1-60 minutes; at most 120 in all for one match.",
     )
     reason = serializers.CharField(max_length=300)
-
-
-def clocks_visible(request, tournament: Tournament, round_: Round) -> bool:
-    if can_judge(request.user, tournament):
-        return True
-    return (
-        tournament.status != Tournament.Status.DRAFT
-        and tournament.publish_pairings
-        and round_.status != Round.Status.DRAFT
-    )
 
 
 class RoundClockMatchSerializer(MatchClockSerializer):
@@ -70,14 +60,19 @@ def round_clocks(round_: Round) -> dict:
 
 def _round(request, pk) -> Round:
     round_ = get_object_or_404(Round.objects.select_related("tournament"), pk=pk)
-    if not clocks_visible(request, round_.tournament, round_):
+    if not can_see_round(request.user, round_):
         raise Http404(CLOCKS_HIDDEN)
     return round_
 
 
 def _match(request, pk) -> Match:
-    match = get_object_or_404(Match.objects.select_related("round__tournament"), pk=pk)
-    if not clocks_visible(request, match.round.tournament, match.round):
+    match = get_object_or_404(
+        Match.objects.select_related("round__tournament", "player_a__player", "player_b__player"),
+        pk=pk,
+    )
+    # A player sees their own match's clock (as on their match page) even while the
+    # pairings are not public.
+    if not can_see_match(request.user, match):
         raise Http404(CLOCKS_HIDDEN)
     return match
 

@@ -8,15 +8,16 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from tournaments import clocks
-from tournaments.clock_api import clocks_visible, round_clocks
+from tournaments.clock_api import round_clocks
 from tournaments.forms import ClockExtensionForm, ReasonForm, form_error_text
 from tournaments.models import Match, Round
 from tournaments.permissions import can_judge
+from tournaments.visibility import can_see_round
 
 
 def _round(request, pk) -> Round:
     round_ = get_object_or_404(Round.objects.select_related("tournament"), pk=pk)
-    if not clocks_visible(request, round_.tournament, round_):
+    if not can_see_round(request.user, round_):
         raise Http404
     return round_
 

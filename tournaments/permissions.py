@@ -142,8 +142,3 @@ def mine_q(user) -> Q:
         | Q(head_judge_id=user.pk)
         | Q(pk__in=_through_ids("floor_judges", user))
     )
-
-
-def visible_q(user) -> Q:
-    """Events the user may see: every event out of draft, and the drafts they run."""
-    return ~Q(status=Tournament.Status.DRAFT) | judged_q(user)

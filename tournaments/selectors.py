@@ -137,18 +137,6 @@ def playing_set_for_game(registration: Registration, match: Match, game_number: 
     return playing
 
 
-def swap_visible_to(swap: SetSwap, viewer_registration_id: int | None, *, is_judge: bool) -> bool:
-    """A swap is secret until the game it was made for starts (or the match ends)."""
-    if is_judge or swap.registration_id == viewer_registration_id:
-        return True
-    match = swap.match
-    return (
-        match.status == Match.Status.CONFIRMED
-        or (match.current_game_started_at is not None and match.current_game >= swap.before_game)
-        or match.current_game > swap.before_game
-    )
-
-
 def bracket(tournament):
     """The top-cut bracket: the stored seeds replayed with the confirmed winners."""
     seeds = tournament.top_cut_seeds

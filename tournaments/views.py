@@ -18,7 +18,7 @@ from config.csv_export import csv_response
 from config.dbtime import db_now
 from games.models import GameSession
 from players.models import Player
-from tournaments import clocks, online, selectors, services
+from tournaments import clocks, online, selectors, services, visibility
 from tournaments import permissions as roles
 from tournaments.forms import (
     PenaltyForm,
@@ -51,17 +51,17 @@ Status = Tournament.Status
 # --- helpers --------------------------------------------------------------------------
 
 
+def _tournaments():
+    return Tournament.objects.select_related("organiser__player", "head_judge__player")
+
+
 def _tournament(pk) -> Tournament:
-    return get_object_or_404(
-        Tournament.objects.select_related("organiser__player", "head_judge__player"), pk=pk
-    )
+    return get_object_or_404(_tournaments(), pk=pk)
 
 
 def _visible_tournament(request, pk) -> Tournament:
-    tournament = _tournament(pk)
-    if tournament.status == Status.DRAFT and not can_judge(request.user, tournament):
-        raise Http404
-    return tournament
+    """The same query as the API's: a hidden event is a 404."""
+    return get_object_or_404(visibility.visible_tournaments(request.user, _tournaments()), pk=pk)
 
 
 def _roles(request, tournament) -> dict:
@@ -117,21 +117,19 @@ def _my_registration(request, tournament) -> Registration | None:
 
 
 def _round(tournament, number) -> Round:
-    return get_object_or_404(Round, tournament=tournament, number=number)
+    round_ = get_object_or_404(Round, tournament=tournament, number=number)
+    round_.tournament = tournament
+    return round_
 
 
-def _pairings_visible(request, tournament, round_) -> bool:
-    if can_judge(request.user, tournament):
-        return True
-    return round_.status != Round.Status.DRAFT and tournament.publish_pairings
+def _visible_round(request, tournament, number) -> Round:
+    round_ = _round(tournament, number)
+    _require(visibility.can_see_round(request.user, round_))
+    return round_
 
 
 def _results_visible(request, tournament) -> bool:
-    return tournament.publish_results or can_judge(request.user, tournament)
-
-
-def _standings_visible(request, tournament) -> bool:
-    return tournament.publish_standings or can_judge(request.user, tournament)
+    return visibility.can_see_results(request.user, tournament)
 
 
 def _round_matches(round_):
@@ -177,7 +175,7 @@ def tournament_list(request):
     user = request.user
     tournaments = (
         Tournament.objects.annotate(players=Count("registrations"))
-        .filter(roles.visible_q(user))
+        .filter(visibility.visible_q(user))
         .order_by("-date", "name")
     )
     mine = []
@@ -198,9 +196,11 @@ def tournament_list(request):
 def tournament_home(request, pk):
     tournament = _visible_tournament(request, pk)
     context = _roles(request, tournament)
-    rounds = list(tournament.rounds.annotate(match_count=Count("matches")).order_by("number"))
-    if not context["can_judge"]:
-        rounds = [r for r in rounds if r.status != Round.Status.DRAFT]
+    rounds = list(
+        visibility.visible_rounds(request.user, tournament)
+        .annotate(match_count=Count("matches"))
+        .order_by("number")
+    )
     registration = _my_registration(request, tournament)
     register_form = None
     if (
@@ -513,8 +513,7 @@ def round_action(request, tournament, number, action):
 
 def pairings(request, pk, number):
     tournament = _visible_tournament(request, pk)
-    round_ = _round(tournament, number)
-    _require(_pairings_visible(request, tournament, round_))
+    round_ = _visible_round(request, tournament, number)
     matches = _round_matches(round_)
     points = _points(tournament)
     show_results = _results_visible(request, tournament)
@@ -561,7 +560,7 @@ def _standings_rows(tournament) -> list[dict]:
 
 def standings(request, pk):
     tournament = _visible_tournament(request, pk)
-    _require(_standings_visible(request, tournament))
+    _require(visibility.can_see_standings(request.user, tournament))
     context = _roles(request, tournament)
     context["rows"] = _standings_rows(tournament)
     context["rounds_closed"] = tournament.rounds.filter(
@@ -572,7 +571,7 @@ def standings(request, pk):
 
 def standings_csv(request, pk):
     tournament = _visible_tournament(request, pk)
-    _require(_standings_visible(request, tournament))
+    _require(visibility.can_see_standings(request.user, tournament))
     rows = (
         [
             r["rank"],
@@ -593,8 +592,7 @@ def standings_csv(request, pk):
 
 def pairings_csv(request, pk, number):
     tournament = _visible_tournament(request, pk)
-    round_ = _round(tournament, number)
-    _require(_pairings_visible(request, tournament, round_))
+    round_ = _visible_round(request, tournament, number)
     points = _points(tournament)
     show_results = _results_visible(request, tournament)
     rows = []
@@ -617,8 +615,7 @@ def pairings_csv(request, pk, number):
 def print_pairings(request, pk, number):
     """Paper pairings boards: everyone by name, with table and opponent."""
     tournament = _visible_tournament(request, pk)
-    round_ = _round(tournament, number)
-    _require(_pairings_visible(request, tournament, round_))
+    round_ = _visible_round(request, tournament, number)
     matches = _round_matches(round_)
     points = _points(tournament)
     rows = []
@@ -653,8 +650,7 @@ def match_slips(request, pk, number):
 def dice_sets(request, pk):
     """The registered sets (set reveal): public once the Swiss rounds start."""
     tournament = _visible_tournament(request, pk)
-    started = tournament.status in (Status.SWISS, Status.TOP_CUT, Status.FINISHED)
-    _require(started or can_judge(request.user, tournament))
+    _require(visibility.can_see_registered_sets(request.user, tournament))
     registrations = tournament.registrations.select_related("player", "dice_set").order_by(
         "player__display_name", "id"
     )
@@ -665,7 +661,7 @@ def dice_sets(request, pk):
 
 def bracket(request, pk):
     tournament = _visible_tournament(request, pk)
-    _require(tournament.publish_pairings or can_judge(request.user, tournament))
+    _require(visibility.can_see_pairings(request.user, tournament))
     context = _roles(request, tournament)
     # The same answer as GET /api/tournaments/{id}/bracket/.
     answer = selectors.bracket_view(tournament, show_winners=_results_visible(request, tournament))
@@ -683,7 +679,7 @@ def bracket(request, pk):
 def results_queue(request, pk):
     """Time called without a result first, then disputed, reported, pending; confirmed last."""
     tournament = _tournament(pk)
-    _require(can_judge(request.user, tournament))
+    _require(visibility.can_see_log(request.user, tournament))
     rounds = list(tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("number"))
     round_ = None
     if rounds:
@@ -774,7 +770,7 @@ def match_detail(request, pk, match_id):
 @login_required
 def penalties(request, pk):
     tournament = _tournament(pk)
-    _require(can_judge(request.user, tournament))
+    _require(visibility.can_see_log(request.user, tournament))
     form = PenaltyForm(request.POST or None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -802,7 +798,7 @@ def penalties(request, pk):
 @login_required
 def audit_log(request, pk):
     tournament = _tournament(pk)
-    _require(can_judge(request.user, tournament))
+    _require(visibility.can_see_log(request.user, tournament))
     entries = AuditEntry.objects.filter(tournament=tournament).select_related("actor__player")
     action = request.GET.get("action", "").strip()
     if action:
@@ -858,12 +854,14 @@ def my_match(request, pk):
         pending = next((s for s in history if s.status == ResultSubmission.Status.PENDING), None)
         opponent_swaps = []
         if opponent is not None:
+            # As a player, even one who also judges the event: the opponent's secret
+            # swaps stay secret here.
             opponent_swaps = [
                 s
                 for s in SetSwap.objects.filter(
                     match=match, registration=opponent, superseded=False
                 ).order_by("before_game")
-                if selectors.swap_visible_to(_with_match(s, match), registration.pk, is_judge=False)
+                if visibility.swap_revealed(s, match)
             ]
         online_game = (
             GameSession.objects.filter(match_game__match=match)
@@ -899,11 +897,6 @@ def my_match(request, pk):
         ),
     )
     return render(request, "tournaments/my_match.html", context)
-
-
-def _with_match(swap, match):
-    swap.match = match
-    return swap
 
 
 def _my_match_post(request, match, registration, playing, additional):

@@ -121,7 +121,11 @@ def test_registration_self_and_by_organiser(tournament, make_player, organiser, 
     assert again.status_code == 400 and "already registered" in again.json()["detail"]
     by_org = api_as(organiser).post(path, {"player": bob.pk, "dice_set": bob_set.pk}, format="json")
     assert by_org.status_code == 201
-    listed = anon().get(path).json()
+    # The sets are revealed when the Swiss rounds start (as on the sets page); before
+    # that the organisers and judges see them.
+    assert anon().get(path).status_code == 403
+    assert api_as(alice.user).get(path).status_code == 403
+    listed = api_as(judge).get(path).json()
     assert [r["player"]["display_name"] for r in listed] == ["Alice", "Bob"]
 
 

@@ -4,7 +4,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from players import services as player_services
-from tournaments import selectors, services
+from tournaments import selectors, services, visibility
 from tournaments.models import AuditEntry, Match, SetSwap, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -147,6 +147,14 @@ def match_in_play(tournament, register_players, organiser):
     return round_.matches.get()
 
 
+def _sees(user, swap) -> bool:
+    """What the pages and the API show ``user`` of this swap, read fresh."""
+    swap = SetSwap.objects.select_related(
+        "match__round__tournament", "match__player_a__player", "match__player_b__player"
+    ).get(pk=swap.pk)
+    return visibility.can_see_swap(user, swap, swap.match)
+
+
 def test_swap_is_secret_until_the_next_game_starts(match_in_play, judge):
     match = match_in_play
     player_a = match.player_a
@@ -160,16 +168,13 @@ def test_swap_is_secret_until_the_next_game_starts(match_in_play, judge):
     )
     assert swap.before_game == 2
     assert swap.playing_after[out_pos] == additional[in_pos]
-    swap = SetSwap.objects.select_related("match").get(pk=swap.pk)
-    assert not selectors.swap_visible_to(swap, match.player_b_id, is_judge=False)
-    assert selectors.swap_visible_to(swap, player_a.pk, is_judge=False)
-    assert selectors.swap_visible_to(swap, None, is_judge=True)
+    assert not _sees(user_b, swap)
+    assert _sees(user_a, swap)
+    assert _sees(judge, swap)
     services.start_game(match=match, number=2, by=user_b)  # A has not said so yet
-    swap = SetSwap.objects.select_related("match").get(pk=swap.pk)
-    assert not selectors.swap_visible_to(swap, match.player_b_id, is_judge=False)
+    assert not _sees(user_b, swap)
     services.start_game(match=match, number=2, by=user_a)
-    swap = SetSwap.objects.select_related("match").get(pk=swap.pk)
-    assert selectors.swap_visible_to(swap, match.player_b_id, is_judge=False)
+    assert _sees(user_b, swap)
     services.report_result(match=match, by=judge, games=["a", "b", "a"])
     sets = list(match.games.order_by("number").values_list("playing_set_a", flat=True))
     assert sets[0] == player_a.playing_dice and sets[1] == swap.playing_after == sets[2]
@@ -249,11 +254,9 @@ def test_swaps_before_games_four_and_five(match_in_play, judge):
         registration=reg_a, match=match, swap_out=[out_a], swap_in=[in_a], by=user_a
     )
     assert swap_a.before_game == 4
-    swap_a = SetSwap.objects.select_related("match").get(pk=swap_a.pk)
-    assert not selectors.swap_visible_to(swap_a, reg_b.pk, is_judge=False)
+    assert not _sees(user_b, swap_a)
     services.start_game(match=match, number=4, by=judge)
-    swap_a = SetSwap.objects.select_related("match").get(pk=swap_a.pk)
-    assert selectors.swap_visible_to(swap_a, reg_b.pk, is_judge=False)
+    assert _sees(user_b, swap_a)
     out_b, in_b = _valid_swap_positions(*selectors.current_sets(reg_b))
     swap_b = services.record_swap(
         registration=reg_b, match=match, swap_out=[out_b], swap_in=[in_b], by=user_b

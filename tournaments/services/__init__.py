@@ -20,7 +20,6 @@ from tournaments.services.events import (
     remove_co_organiser,
     update_tournament,
 )
-from tournaments.services.guards import is_own_player
 from tournaments.services.match_games import record_swap, start_game
 from tournaments.services.penalties import give_penalty
 from tournaments.services.registration import check_in, drop, register, reinstate
@@ -39,6 +38,7 @@ from tournaments.services.rounds import (
     swap_players_in_draft,
 )
 from tournaments.services.topcut import advance_top_cut, finish_tournament, start_top_cut
+from tournaments.visibility import is_own_player
 
 __all__ = [
     "audit",

@@ -16,16 +16,7 @@ from tournaments.permissions import (
     can_manage,
     can_manage_co_organisers,
 )
-
-
-def is_own_player(player, user) -> bool:
-    """The signed-in user is this player (walk-in players without an account are nobody's)."""
-    return (
-        player.user_id is not None
-        and user is not None
-        and user.is_authenticated
-        and player.user_id == user.id
-    )
+from tournaments.visibility import own_registration_id
 
 
 def require_manager(user, tournament):
@@ -74,9 +65,9 @@ def last_round_number(tournament) -> int:
 
 
 def own_registration(match: Match, by) -> Registration:
-    for registration in (match.player_a, match.player_b):
-        if registration is not None and is_own_player(registration.player, by):
-            return registration
+    own = own_registration_id(by, match)
+    if own is not None:
+        return match.player_a if match.player_a_id == own else match.player_b
     raise PermissionDenied(
         "Only the two players of this match and its judges may report its result."
     )

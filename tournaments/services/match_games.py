@@ -26,12 +26,12 @@ from tournaments.permissions import (
 )
 from tournaments.services.audit import audit
 from tournaments.services.guards import (
-    is_own_player,
     locked_match,
     locked_registration,
     own_registration,
 )
 from tournaments.services.results import penalty_game_wins
+from tournaments.visibility import player_or_staff
 
 
 def _online_game_open(match: Match) -> bool:
@@ -211,7 +211,7 @@ def record_swap(
     registration = locked_registration(registration)
     if match.side_of(registration.pk) is None:
         raise ValidationError("This player is not in that match.")
-    if not is_own_player(registration.player, by) and not can_judge(by, match.round.tournament):
+    if not player_or_staff(by, registration.player, match.round.tournament):
         raise PermissionDenied("Players record their own swaps.")
     if match.is_bye or match.status == Match.Status.CONFIRMED:
         raise ValidationError("This match is over; swap before the next game of your next match.")

@@ -13,18 +13,15 @@ from tournaments.models import (
     Round,
     Tournament,
 )
-from tournaments.permissions import (
-    can_judge,
-    can_manage,
-)
+from tournaments.permissions import can_manage
 from tournaments.services.audit import audit
 from tournaments.services.guards import (
-    is_own_player,
     last_round_number,
     locked_registration,
     locked_tournament,
     require_manager,
 )
+from tournaments.visibility import player_or_staff
 
 Status = Tournament.Status
 
@@ -33,8 +30,7 @@ Status = Tournament.Status
 def register(*, tournament, player: Player, dice_set: DiceSet, by) -> Registration:
     """Register a player with a dice set, frozen as a snapshot. Late entries during Swiss."""
     tournament = locked_tournament(tournament)
-    own = is_own_player(player, by)
-    if not own and not can_manage(by, tournament):
+    if not player_or_staff(by, player, tournament, staff=can_manage):
         raise PermissionDenied("Players register themselves; organisers may register anyone.")
     if dice_set.player_id != player.pk:
         raise ValidationError({"dice_set": ["This dice set belongs to another player."]})
@@ -79,8 +75,7 @@ def register(*, tournament, player: Player, dice_set: DiceSet, by) -> Registrati
 def check_in(*, registration: Registration, by, checked_in: bool = True) -> Registration:
     registration = locked_registration(registration)
     tournament = registration.tournament
-    own = is_own_player(registration.player, by)
-    if not own and not can_manage(by, tournament):
+    if not player_or_staff(by, registration.player, tournament, staff=can_manage):
         raise PermissionDenied("Only the player or an organiser may check in.")
     if tournament.status not in (Status.REGISTRATION, Status.CHECK_IN):
         raise ValidationError("Check-in is over: the Swiss rounds have started.")
@@ -104,8 +99,7 @@ def drop(*, registration: Registration, by, reason: str = "") -> Registration:
     """A dropped player is never paired again and keeps their standing."""
     registration = locked_registration(registration)
     tournament = registration.tournament
-    own = is_own_player(registration.player, by)
-    if not own and not can_judge(by, tournament):
+    if not player_or_staff(by, registration.player, tournament):
         raise PermissionDenied("Only the player, a judge or an organiser may drop a player.")
     if registration.dropped:
         raise ValidationError(f"{registration.player.display_name} has already dropped.")
