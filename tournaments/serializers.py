@@ -11,6 +11,7 @@ from players.api import DieSerializer
 from players.models import DiceSet, Player
 from players.people import PersonField, person_label
 from tournaments.clocks import match_clock, round_clock
+from tournaments.match_rules import format_score
 from tournaments.models import (
     SETTING_BOUNDS,
     AuditEntry,
@@ -240,12 +241,11 @@ def side_data(registration):
 def result_data(match: Match) -> dict | None:
     if match.status != Match.Status.CONFIRMED:
         return None
-    drawn = f"-{match.games_drawn}" if match.games_drawn else ""
     return {
         "games_a": match.games_a,
         "games_b": match.games_b,
         "games_drawn": match.games_drawn,
-        "score": f"{match.games_a}-{match.games_b}{drawn}",
+        "score": format_score(match.games_a, match.games_b, match.games_drawn),
         "match_loss_a": match.match_loss_a,
         "match_loss_b": match.match_loss_b,
         "winner": match.winner_id,
