@@ -127,9 +127,6 @@ class GameSession(models.Model):
         where = f"match {self.match_id} game {self.game_number}" if self.match_id else self.kind
         return f"{self.engine} session {self.pk} ({where}, {self.status})"
 
-    def seat_user_id(self, seat: int):
-        return self.user_0_id if seat == 0 else self.user_1_id
-
     def seat_bot(self, seat: int) -> str:
         return self.bot_0 if seat == 0 else self.bot_1
 
