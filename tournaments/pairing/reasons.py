@@ -18,42 +18,9 @@ from tournaments.pairing.model import (
 def pairing_result(
     field: Field, matching: list[tuple[int, int]], bye_id: int | None, method: str
 ) -> PairingResult:
+    """The matching as the round's pairs (best records on table 1), the bye and the cost."""
     cost = field.cost_of(matching, bye_id)
-    pairs = []
-    for a, b in matching:
-        pa, pb = field.players[a], field.players[b]
-        if (pb.points, -field.position[b]) > (pa.points, -field.position[a]):
-            pa, pb = pb, pa
-        rematch = pb.id in field.opp[pa.id]
-        reasons = []
-        if pa.points == pb.points:
-            reasons.append(
-                Reason(
-                    ReasonCode.SAME_GROUP,
-                    f"same point group ({pa.points} points)",
-                    high_points=pa.points,
-                    low_points=pb.points,
-                )
-            )
-        else:
-            reasons.append(
-                Reason(
-                    ReasonCode.PAIR_DOWN,
-                    f"paired down from {pa.points} to {pb.points} points",
-                    high_points=pa.points,
-                    low_points=pb.points,
-                )
-            )
-        if rematch:
-            reasons.append(
-                Reason(
-                    ReasonCode.REMATCH,
-                    "rematch impossible to avoid",
-                    high_points=pa.points,
-                    low_points=pb.points,
-                )
-            )
-        pairs.append(Pair(pa.id, pb.id, pa.points, pb.points, rematch, tuple(reasons)))
+    pairs = [_pair(field, a, b) for a, b in matching]
     pairs.sort(
         key=lambda p: (
             -p.high_points,
@@ -72,7 +39,32 @@ def pairing_result(
     return PairingResult(field.round_number, field.seed, tuple(pairs), bye, cost, method)
 
 
+def _pair(field: Field, a: int, b: int) -> Pair:
+    """One match, the player with more points (the better rank on equal points) high."""
+    pa, pb = field.players[a], field.players[b]
+    if (pb.points, -field.position[b]) > (pa.points, -field.position[a]):
+        pa, pb = pb, pa
+    rematch = pb.id in field.opp[pa.id]
+    points = {"high_points": pa.points, "low_points": pb.points}
+    if pa.points == pb.points:
+        reasons = [
+            Reason(ReasonCode.SAME_GROUP, f"same point group ({pa.points} points)", **points)
+        ]
+    else:
+        reasons = [
+            Reason(
+                ReasonCode.PAIR_DOWN,
+                f"paired down from {pa.points} to {pb.points} points",
+                **points,
+            )
+        ]
+    if rematch:
+        reasons.append(Reason(ReasonCode.REMATCH, "rematch impossible to avoid", **points))
+    return Pair(pa.id, pb.id, pa.points, pb.points, rematch, tuple(reasons))
+
+
 def bye_reasons(field: Field, bye_id: int, cost: PairingCost) -> tuple[Reason, ...]:
+    """Why the bye went to this player, from the bye terms of the cost."""
     previous = field.players[bye_id].byes
     reasons = []
     if cost.bye_excess:
