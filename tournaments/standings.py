@@ -472,9 +472,23 @@ class _Tally:
 
     @classmethod
     def empty(cls, count: int) -> _Tally:
+        def zeros() -> list[int]:
+            return [0] * count
+
+        def lists() -> list[list[int]]:
+            return [[] for _ in range(count)]
+
         return cls(
-            *([0] * count for _ in range(7)),
-            *([[] for _ in range(count)] for _ in range(3)),
+            wins=zeros(),
+            losses=zeros(),
+            draws=zeros(),
+            byes=zeros(),
+            games_won=zeros(),
+            games_lost=zeros(),
+            games_drawn=zeros(),
+            opponents=lists(),
+            opponent_rounds=lists(),
+            solo_rounds=lists(),
         )
 
 
