@@ -428,11 +428,10 @@ def compute_standings(
     totals = _Totals.of(tally)
     _check_rounds(entries, tally, totals.rounds_played)
     keys = _tiebreaker_keys(tally, totals, floor)
-    ranking, ranks = _rank(keys, order, [entry.player_id for entry in entries])
+    player_ids = [entry.player_id for entry in entries]
+    ranking, ranks = _rank(keys, order, player_ids)
     rows = _rows(entries, ranking, ranks, tally, totals, keys, floor)
-    history = _OpponentHistory(
-        index_of, [entry.player_id for entry in entries], tally.opponents, tally.opponent_rounds
-    )
+    history = _OpponentHistory(index_of, player_ids, tally.opponents, tally.opponent_rounds)
     return Standings(rows, floor=floor, tiebreakers=order, history=history)
 
 
