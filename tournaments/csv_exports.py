@@ -95,7 +95,7 @@ def pairings_csv(
 ) -> HttpResponse:
     """One round's pairings with each player's current points; the results only when the
     viewer may see them. ``matches`` need their players' Player rows selected."""
-    points = {row.player_id: row.match_points for row in selectors.standings(tournament)}
+    points = selectors.match_points(tournament)
     rows = (
         (
             round_.number,

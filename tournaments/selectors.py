@@ -116,6 +116,11 @@ def standings(tournament, *, registrations=None, matches=None) -> Standings:
     )
 
 
+def match_points(tournament) -> dict[int, int]:
+    """Each registration's match points in the current standings (pairings show them)."""
+    return {row.player_id: row.match_points for row in standings(tournament)}
+
+
 def pairing_players(tournament, *, round_number: int) -> list[PairingPlayer]:
     registrations = list(
         Registration.objects.filter(tournament=tournament).select_related("player")

@@ -141,10 +141,6 @@ def _round_matches(round_):
     )
 
 
-def _points(tournament) -> dict[int, int]:
-    return {row.player_id: row.match_points for row in selectors.standings(tournament)}
-
-
 def staff_post(check):
     """A POST-only action for users who pass ``check(user, tournament)``."""
 
@@ -435,7 +431,7 @@ def round_manage(request, pk, number, swap_form=None):
     _require(can_judge(request.user, tournament))
     round_ = _round(tournament, number)
     matches = _round_matches(round_)
-    points = _points(tournament)
+    points = selectors.match_points(tournament)
     registrations = [r for m in matches for r in (m.player_a, m.player_b) if r is not None]
     if swap_form is None and round_.status == Round.Status.DRAFT:
         swap_form = SwapPlayersForm(registrations=registrations)
@@ -508,7 +504,7 @@ def pairings(request, pk, number):
     round_ = _round(tournament, number)
     _require(_pairings_visible(request, tournament, round_))
     matches = _round_matches(round_)
-    points = _points(tournament)
+    points = selectors.match_points(tournament)
     show_results = _results_visible(request, tournament)
     sort = request.GET.get("sort", "table")
     if sort == "name":
@@ -595,7 +591,7 @@ def print_pairings(request, pk, number):
     round_ = _round(tournament, number)
     _require(_pairings_visible(request, tournament, round_))
     matches = _round_matches(round_)
-    points = _points(tournament)
+    points = selectors.match_points(tournament)
     rows = []
     for m in matches:
         for me, opp in ((m.player_a, m.player_b), (m.player_b, m.player_a)):
