@@ -233,11 +233,41 @@ def window_matching(
     rematch_weight: int,
 ) -> tuple[int, list[tuple]] | None:
     """Exact minimum cost of the window plus free entering and leaving players."""
-    pts = {pid: field.players[pid].points for pid in window_ids}
-    graph = nx.Graph()
     nodes: list = list(window_ids)
     nodes += [("in", t) for t in range(entering)]
     nodes += [("out", t) for t in range(leaving)]
+    costs = _window_edge_costs(field, nodes, entry_points, exit_points, rematch_weight)
+    if not costs and nodes:
+        return None
+    ceiling = max(costs.values(), default=0) + 1
+    graph = nx.Graph()
+    for (a, b), cost in costs.items():
+        graph.add_edge(a, b, weight=ceiling - cost)
+    # Virtual nodes are tuples of a string, whose hash (so the matching set's order)
+    # changes from process to process; the order decides which floater meets which
+    # target, so it must come from the seeded order of the nodes instead.
+    matching = sorted_matching(
+        nx.max_weight_matching(graph, maxcardinality=True),
+        {node: i for i, node in enumerate(nodes)},
+    )
+    if 2 * len(matching) != len(nodes):
+        return None
+    total = sum(costs[(a, b)] if (a, b) in costs else costs[(b, a)] for a, b in matching)
+    return total, matching
+
+
+def _window_edge_costs(
+    field: Field,
+    nodes: list,
+    entry_points: int,
+    exit_points: int | None,
+    rematch_weight: int,
+) -> dict[tuple, int]:
+    """Every pair the window's matching may use, with its cost: two window players (their
+    squared difference, plus the rematch weight), a player and an entering or leaving
+    slot (the squared difference to the entry or exit score), or an entering slot
+    straight to a leaving one. Two slots of the same kind never pair."""
+    pts = {node: field.players[node].points for node in nodes if _kind(node) == "real"}
     costs: dict[tuple, int] = {}
     for i, a in enumerate(nodes):
         for b in nodes[i + 1 :]:
@@ -255,22 +285,7 @@ def window_matching(
                 else:
                     cost = (pts[real] - exit_points) ** 2
             costs[(a, b)] = cost
-    if not costs and nodes:
-        return None
-    ceiling = max(costs.values(), default=0) + 1
-    for (a, b), cost in costs.items():
-        graph.add_edge(a, b, weight=ceiling - cost)
-    # Virtual nodes are tuples of a string, whose hash (so the matching set's order)
-    # changes from process to process; the order decides which floater meets which
-    # target, so it must come from the seeded order of the nodes instead.
-    matching = sorted_matching(
-        nx.max_weight_matching(graph, maxcardinality=True),
-        {node: i for i, node in enumerate(nodes)},
-    )
-    if 2 * len(matching) != len(nodes):
-        return None
-    total = sum(costs[(a, b)] if (a, b) in costs else costs[(b, a)] for a, b in matching)
-    return total, matching
+    return costs
 
 
 def _ids(groups: list[list[int]], window: list[int]) -> list[int]:
