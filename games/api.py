@@ -22,7 +22,6 @@ from config.dbtime import db_now
 from games import hosts, selectors, services, visibility
 from games.models import GameSession
 from players.demo import random_valid_set
-from players.models import DiceSet
 
 NOT_OVER = "The full record and the seed are published when the game is over."
 
@@ -292,9 +291,12 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             sets = [[d.to_dict() for d in random_valid_set(rng)] for _ in range(2)]
             session = services.create_demo_game(by=request.user, sets=sets)
         else:
+            playing_dice = selectors.practice_dice(request.user, data.get("dice_set"))
+            if playing_dice is None:
+                raise NotFound("You have no dice set with that id.")
             session = services.create_practice_game(
                 by=request.user,
-                playing_dice=_practice_dice(request.user, data.get("dice_set")),
+                playing_dice=playing_dice,
                 bot=data["bot"],
                 bot_dice=[d.to_dict() for d in random_valid_set(random.Random())],
             )
@@ -418,17 +420,3 @@ def poll(request, pk):
         return JsonResponse(selectors.poll(pk))
     except Http404:
         return JsonResponse({"detail": "No such game."}, status=404)
-
-
-def _practice_dice(user, dice_set_id) -> list[dict]:
-    """The user's chosen set, else their first set, else a random valid set."""
-    sets = DiceSet.objects.filter(player__user=user) if user.is_authenticated else None
-    if dice_set_id is not None:
-        chosen = sets.filter(pk=dice_set_id).first() if sets is not None else None
-        if chosen is None:
-            raise NotFound("You have no dice set with that id.")
-        return list(chosen.playing_dice)
-    first = sets.order_by("id").first() if sets is not None else None
-    if first is not None:
-        return list(first.playing_dice)
-    return [d.to_dict() for d in random_valid_set(random.Random())]

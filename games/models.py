@@ -99,9 +99,6 @@ class GameSession(models.Model):
     def __str__(self):
         return f"{self.engine} session {self.pk} ({self.kind}, {self.status})"
 
-    def seat_user_id(self, seat: int):
-        return self.user_0_id if seat == 0 else self.user_1_id
-
     def seat_bot(self, seat: int) -> str:
         return self.bot_0 if seat == 0 else self.bot_1
 

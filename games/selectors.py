@@ -6,6 +6,7 @@ once the game is over (where the view itself shows it).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 from django.conf import settings
@@ -17,6 +18,8 @@ from django.utils import timezone
 from games import clocks, hosts, services
 from games.engines.irondie import State, legal_actions, verify, view
 from games.models import GameAction, GameSession
+from players.demo import random_valid_set
+from players.models import DiceSet
 
 SEAT_LABELS = ("A", "B")
 
@@ -386,3 +389,16 @@ def log_in_words(session: GameSession, viewer, board, *, limit: int = 30) -> lis
             if text and event.get("type") not in ("split_committed",):
                 lines.append("  " + text)
     return lines[-limit:]
+
+
+def practice_dice(user, dice_set_id: int | None = None) -> list[dict] | None:
+    """The dice a user plays a practice game with: the set they chose, else their first
+    set, else a random valid set. None when ``dice_set_id`` is not one of their sets."""
+    sets = DiceSet.objects.filter(player__user=user) if user.is_authenticated else None
+    if dice_set_id is not None:
+        chosen = sets.filter(pk=dice_set_id).first() if sets is not None else None
+        return list(chosen.playing_dice) if chosen is not None else None
+    first = sets.order_by("id").first() if sets is not None else None
+    if first is not None:
+        return list(first.playing_dice)
+    return [d.to_dict() for d in random_valid_set(random.Random())]

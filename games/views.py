@@ -15,7 +15,6 @@ from django.views.decorators.http import require_POST
 
 from config.dbtime import db_now
 from games import selectors, services, visibility
-from games.api import _practice_dice
 from games.models import GameSession
 from players.demo import random_valid_set
 from players.dice_svg import die_svg
@@ -53,7 +52,7 @@ def practice(request):
     try:
         session = services.create_practice_game(
             by=request.user,
-            playing_dice=_practice_dice(request.user, None),
+            playing_dice=selectors.practice_dice(request.user),
             bot=request.POST.get("bot", "heuristic"),
             bot_dice=[d.to_dict() for d in random_valid_set(random.Random())],
         )

@@ -19,12 +19,11 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 
-from config.csv_export import csv_response
 from config.dbtime import db_now
 from config.params import int_param
 from players.models import Player
+from tournaments import csv_exports, selectors, services, visibility
 from tournaments import permissions as roles
-from tournaments import selectors, services, visibility
 from tournaments import serializers as s
 from tournaments.models import (
     AuditEntry,
@@ -282,14 +281,7 @@ class TournamentViewSet(
         own = _own_registration_id(request, tournament)
         if own is None:
             raise Http404("You are not registered in this tournament.")
-        match = (
-            _matches_queryset()
-            .filter(round__tournament=tournament)
-            .filter(Q(player_a_id=own) | Q(player_b_id=own))
-            .exclude(round__status=Round.Status.DRAFT)
-            .order_by("-round__number")
-            .first()
-        )
+        match = selectors.current_match(tournament.pk, own, queryset=_matches_queryset())
         if match is None:
             raise Http404("You have no published match yet.")
         return Response(s.MatchSerializer(match, context={"show_results": True}).data)
@@ -320,42 +312,7 @@ class TournamentViewSet(
         tournament, table = self._standings(request)
         if table is None:
             raise Http404(STANDINGS_HIDDEN)
-        rows = (
-            (
-                row.rank,
-                row.name,
-                row.player_id,
-                row.match_points,
-                row.record,
-                "yes" if row.dropped else "",
-                str(row.match_win),
-                s.format_percentage(row.match_win),
-                str(row.game_win),
-                s.format_percentage(row.game_win),
-                str(row.opponents_match_win),
-                s.format_percentage(row.opponents_match_win),
-                str(row.opponents_game_win),
-                s.format_percentage(row.opponents_game_win),
-            )
-            for row in table
-        )
-        header = [
-            "rank",
-            "name",
-            "registration",
-            "points",
-            "record",
-            "dropped",
-            "mwp",
-            "mwp_percent",
-            "gwp",
-            "gwp_percent",
-            "omw",
-            "omw_percent",
-            "ogw",
-            "ogw_percent",
-        ]
-        return csv_response(f"standings-{tournament.pk}.csv", header, rows)
+        return csv_exports.standings_csv(tournament, table)
 
     @extend_schema(
         request=None,
@@ -377,22 +334,8 @@ class TournamentViewSet(
         if round_ is None:
             raise Http404("No such round.")
         show_results = visibility.can_see_results(request.user, tournament)
-        rows = []
-        for match in _matches_queryset().filter(round=round_):
-            confirmed = show_results and match.status == Match.Status.CONFIRMED
-            rows.append(
-                (
-                    round_.number,
-                    match.table or "",
-                    match.player_a.player.display_name,
-                    match.player_b.player.display_name if match.player_b_id else "BYE",
-                    s.score_text(match) if confirmed else "",
-                )
-            )
-        return csv_response(
-            f"pairings-{tournament.pk}-round-{round_.number}.csv",
-            ["round", "table", "player_a", "player_b", "result"],
-            rows,
+        return csv_exports.pairings_csv(
+            tournament, round_, _matches_queryset().filter(round=round_), show_results=show_results
         )
 
     @extend_schema(request=None, responses=s.BracketSerializer)

@@ -65,8 +65,14 @@ class MatchOutcome:
 
     @property
     def score(self) -> str:
-        drawn = f"-{self.games_drawn}" if self.games_drawn else ""
-        return f"{self.games_a}-{self.games_b}{drawn}"
+        return format_score(self.games_a, self.games_b, self.games_drawn)
+
+
+def format_score(games_a: int, games_b: int, games_drawn: int = 0) -> str:
+    """A match's games as people read them: "2-1", drawn games last when there are
+    any ("1-1-1")."""
+    drawn = f"-{games_drawn}" if games_drawn else ""
+    return f"{games_a}-{games_b}{drawn}"
 
 
 def decide_match(

@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections import defaultdict
 from fractions import Fraction
 
+from django.db.models import Q, QuerySet
+
+from tournaments.match_rules import format_score
 from tournaments.models import Match, Registration, Round, SetSwap, Tournament
 from tournaments.pairing import PairingPlayer
 from tournaments.pairing.topcut import record_winners, seed_bracket
@@ -15,6 +18,42 @@ from tournaments.standings import (
     compute_standings,
     usable_tiebreakers,
 )
+
+
+def _matches_of(
+    tournament_id: int, registration_id: int, queryset: QuerySet[Match] | None = None
+) -> QuerySet[Match]:
+    """One player's matches in one tournament, the latest round first."""
+    queryset = Match.objects.all() if queryset is None else queryset
+    return (
+        queryset.filter(round__tournament=tournament_id)
+        .filter(Q(player_a=registration_id) | Q(player_b=registration_id))
+        .order_by("-round__number")
+    )
+
+
+def current_match(
+    tournament_id: int, registration_id: int, *, queryset: QuerySet[Match] | None = None
+) -> Match | None:
+    """The player's current match: the one in the latest round with published pairings,
+    whatever its result (what "my match" shows). ``queryset`` adds the related rows the
+    caller needs."""
+    matches = _matches_of(tournament_id, registration_id, queryset)
+    return matches.exclude(round__status=Round.Status.DRAFT).first()
+
+
+def match_awaiting_result(registration: Registration) -> Match | None:
+    """The player's latest match without a confirmed result, pairings published or not:
+    the match a penalty applies to when the judge names none."""
+    matches = _matches_of(registration.tournament_id, registration.pk)
+    return matches.exclude(status=Match.Status.CONFIRMED).first()
+
+
+def match_score(match: Match) -> str:
+    """The confirmed result as people read it ("2-1", "1-1-1"); empty until confirmed."""
+    if match.status != Match.Status.CONFIRMED:
+        return ""
+    return format_score(match.games_a, match.games_b, match.games_drawn)
 
 
 def _swiss_matches(tournament) -> list[Match]:
@@ -75,6 +114,11 @@ def standings(tournament, *, registrations=None, matches=None) -> Standings:
         floor=floor,
         tiebreakers=usable_tiebreakers(tournament.tiebreakers),
     )
+
+
+def match_points(tournament) -> dict[int, int]:
+    """Each registration's match points in the current standings (pairings show them)."""
+    return {row.player_id: row.match_points for row in standings(tournament)}
 
 
 def pairing_players(tournament, *, round_number: int) -> list[PairingPlayer]:

@@ -15,6 +15,7 @@ from players.api import DieSerializer
 from players.models import DiceSet, Player
 from players.people import PersonField, person_label
 from tournaments.clocks import match_clock, round_clock
+from tournaments.match_rules import format_score
 from tournaments.models import (
     SETTING_BOUNDS,
     AuditEntry,
@@ -229,8 +230,7 @@ class ReasonSerializer(serializers.Serializer):
 
 def score_text(match: Match) -> str:
     """A confirmed result as "2-1" (games won by A, by B), "-1" more for drawn games."""
-    drawn = f"-{match.games_drawn}" if match.games_drawn else ""
-    return f"{match.games_a}-{match.games_b}{drawn}"
+    return format_score(match.games_a, match.games_b, match.games_drawn)
 
 
 def _now(context) -> object:

@@ -14,11 +14,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from config.csv_export import csv_response
 from config.dbtime import db_now
 from games.models import GameSession
 from players.models import Player
-from tournaments import clocks, online, selectors, services, visibility
+from tournaments import clocks, csv_exports, online, selectors, services, visibility
 from tournaments import permissions as roles
 from tournaments.forms import (
     PenaltyForm,
@@ -138,17 +137,6 @@ def _round_matches(round_):
             "table", "id"
         )
     )
-
-
-def _points(tournament) -> dict[int, int]:
-    return {row.player_id: row.match_points for row in selectors.standings(tournament)}
-
-
-def _score(match) -> str:
-    if match.status != Match.Status.CONFIRMED:
-        return ""
-    drawn = f"-{match.games_drawn}" if match.games_drawn else ""
-    return f"{match.games_a}-{match.games_b}{drawn}"
 
 
 def staff_post(check):
@@ -443,7 +431,7 @@ def round_manage(request, pk, number, swap_form=None):
     _require(can_judge(request.user, tournament))
     round_ = _round(tournament, number)
     matches = _round_matches(round_)
-    points = _points(tournament)
+    points = selectors.match_points(tournament)
     registrations = [r for m in matches for r in (m.player_a, m.player_b) if r is not None]
     if swap_form is None and round_.status == Round.Status.DRAFT:
         swap_form = SwapPlayersForm(registrations=registrations)
@@ -455,7 +443,7 @@ def round_manage(request, pk, number, swap_form=None):
                 "match": m,
                 "points_a": points.get(m.player_a_id, 0),
                 "points_b": points.get(m.player_b_id, 0) if m.player_b_id else None,
-                "score": _score(m),
+                "score": selectors.match_score(m),
             }
             for m in matches
         ],
@@ -515,7 +503,7 @@ def pairings(request, pk, number):
     tournament = _visible_tournament(request, pk)
     round_ = _visible_round(request, tournament, number)
     matches = _round_matches(round_)
-    points = _points(tournament)
+    points = selectors.match_points(tournament)
     show_results = _results_visible(request, tournament)
     sort = request.GET.get("sort", "table")
     if sort == "name":
@@ -543,7 +531,7 @@ def pairings(request, pk, number):
                 "match": m,
                 "points_a": points.get(m.player_a_id, 0),
                 "points_b": points.get(m.player_b_id, 0) if m.player_b_id else None,
-                "score": _score(m) if show_results else "",
+                "score": selectors.match_score(m) if show_results else "",
             }
             for m in matches
         ]
@@ -572,44 +560,16 @@ def standings(request, pk):
 def standings_csv(request, pk):
     tournament = _visible_tournament(request, pk)
     _require(visibility.can_see_standings(request.user, tournament))
-    rows = (
-        [
-            r["rank"],
-            r["name"],
-            r["match_points"],
-            r["record"],
-            r["opponents_match_win"]["percent"],
-            r["game_win"]["percent"],
-            r["opponents_game_win"]["percent"],
-            r["match_win"]["percent"],
-            "dropped" if r["dropped"] else "",
-        ]
-        for r in _standings_rows(tournament)
-    )
-    header = ["rank", "player", "points", "record", "omw", "gwp", "ogw", "mwp", "status"]
-    return csv_response(f"standings-{tournament.pk}.csv", header, rows)
+    return csv_exports.standings_csv(tournament, selectors.standings(tournament))
 
 
 def pairings_csv(request, pk, number):
     tournament = _visible_tournament(request, pk)
     round_ = _visible_round(request, tournament, number)
-    points = _points(tournament)
     show_results = _results_visible(request, tournament)
-    rows = []
-    for m in _round_matches(round_):
-        rows.append(
-            [
-                round_.number,
-                m.table or "",
-                m.player_a.player.display_name,
-                points.get(m.player_a_id, 0),
-                m.player_b.player.display_name if m.player_b_id else "BYE",
-                points.get(m.player_b_id, 0) if m.player_b_id else "",
-                _score(m) if show_results else "",
-            ]
-        )
-    header = ["round", "table", "player_a", "points_a", "player_b", "points_b", "result"]
-    return csv_response(f"pairings-{tournament.pk}-round-{number}.csv", header, rows)
+    return csv_exports.pairings_csv(
+        tournament, round_, _round_matches(round_), show_results=show_results
+    )
 
 
 def print_pairings(request, pk, number):
@@ -617,7 +577,7 @@ def print_pairings(request, pk, number):
     tournament = _visible_tournament(request, pk)
     round_ = _visible_round(request, tournament, number)
     matches = _round_matches(round_)
-    points = _points(tournament)
+    points = selectors.match_points(tournament)
     rows = []
     for m in matches:
         for me, opp in ((m.player_a, m.player_b), (m.player_b, m.player_a)):
@@ -695,7 +655,7 @@ def results_queue(request, pk):
     context.update(
         rounds=rounds,
         round=round_,
-        rows=[{"match": m, "score": _score(m)} for m in matches],
+        rows=[{"match": m, "score": selectors.match_score(m)} for m in matches],
         open_count=sum(m.status != Match.Status.CONFIRMED for m in matches),
     )
     return render(request, "tournaments/results_queue.html", context)
@@ -762,7 +722,7 @@ def match_detail(request, pk, match_id):
         games=_game_rows(match),
         swaps=swaps,
         penalties=list(match.penalties.select_related("registration__player", "judge__player")),
-        score=_score(match),
+        score=selectors.match_score(match),
     )
     return render(request, "tournaments/match_detail.html", context)
 
@@ -812,17 +772,6 @@ def audit_log(request, pk):
 # --- player's "my match" --------------------------------------------------------------
 
 
-def _current_match_of(registration) -> Match | None:
-    return (
-        Match.objects.filter(round__tournament=registration.tournament_id)
-        .filter(Q(player_a=registration) | Q(player_b=registration))
-        .exclude(round__status=Round.Status.DRAFT)
-        .select_related("round", "player_a__player", "player_b__player")
-        .order_by("-round__number")
-        .first()
-    )
-
-
 @login_required
 def my_match(request, pk):
     tournament = _visible_tournament(request, pk)
@@ -831,7 +780,11 @@ def my_match(request, pk):
         messages.error(request, _("You are not registered in this tournament."))
         return redirect("tournaments:home", pk=tournament.pk)
     registration.tournament = tournament
-    match = _current_match_of(registration)
+    match = selectors.current_match(
+        tournament.pk,
+        registration.pk,
+        queryset=Match.objects.select_related("round", "player_a__player", "player_b__player"),
+    )
     context = _roles(request, tournament)
     context.update(registration=registration, match=match)
     playing, additional = selectors.current_sets(registration)
@@ -885,7 +838,7 @@ def my_match(request, pk):
             next_game_exists=match.next_game <= MAX_GAMES,
             ready_sides=match.ready_sides(),
             opponent_swaps=opponent_swaps,
-            score=_score(match),
+            score=selectors.match_score(match),
             open=not match.is_bye and match.status != Match.Status.CONFIRMED,
         )
     context.update(

@@ -81,6 +81,14 @@ def test_a_bot_with_a_token_plays_a_practice_game_against_the_server_bot(make_us
     assert client.get(f"/api/games/{game['id']}/verify/").json()["ok"] is True
 
 
+def test_a_practice_game_with_a_dice_set_not_ones_own_is_404(make_user):
+    client = token_client(make_user("practiser"))
+    response = client.post("/api/games/", {"kind": "practice", "dice_set": 999999}, format="json")
+    assert response.status_code == 404
+    assert "no dice set with that id" in str(response.json())
+    assert "no dice set with that id" in response.json()["detail"]
+
+
 def test_simultaneous_secret_choices_are_both_accepted_on_the_same_version(duo):
     alice, bob = token_client(duo["a"]), token_client(duo["b"])
     game = _open(alice, duo["match"])

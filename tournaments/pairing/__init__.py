@@ -1,6 +1,6 @@
 """Swiss pairing engine (pure Python). See docs/pairing.md."""
 
-from tournaments.pairing.swiss import (
+from tournaments.pairing.model import (
     Bye,
     Pair,
     PairingCost,
@@ -9,9 +9,8 @@ from tournaments.pairing.swiss import (
     PairingResult,
     Reason,
     ReasonCode,
-    evaluate_pairing,
-    pair_round,
 )
+from tournaments.pairing.swiss import evaluate_pairing, pair_round
 
 __all__ = [
     "Bye",

@@ -7,7 +7,8 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from tournaments.pairing.swiss import PairingPlayer, PairingResult, pair_round
+from tournaments.pairing.model import PairingPlayer, PairingResult
+from tournaments.pairing.swiss import pair_round
 
 Pairer = Callable[[Sequence[PairingPlayer], int, int], PairingResult]
 

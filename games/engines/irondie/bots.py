@@ -15,7 +15,6 @@ from . import engine as E
 _CLASS_WEIGHT = {"attack": 1.0, "defense": 0.9, "life": 1.3}
 # Dice worth keeping in reserve for the CLASH, best first.
 _CLASH_KEEPERS = ("crusher", "annulator", "shooter")
-_SINGLE_GREATER = {"crusher", "assault", "shooter", "annulator", "barrier", "power_booster"}
 
 
 class RandomBot:

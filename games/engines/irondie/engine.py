@@ -240,10 +240,6 @@ _DIE_INFOS: tuple[dict[tuple[str, str, bool], DieInfo], ...] = tuple(
 )
 
 
-def _set_key(config: dict) -> tuple:
-    return tuple((d["type"], d["colour"], d["rare"]) for dice in config["sets"] for d in dice)
-
-
 def _dice_table(config: dict) -> DiceTable:
     keys = []
     for dice in config["sets"]:
@@ -623,14 +619,6 @@ def _life_in_zone(state: State, player: int) -> list[int]:
         if z[d] == BATTLE:
             dice.append(d)
     return dice
-
-
-def _has_life(state: State, player: int) -> bool:
-    z = state.zone
-    for d in state.table.life_ids[player]:  # noqa: SIM110 - a loop is faster than any()
-        if z[d] == BATTLE:
-            return True
-    return False
 
 
 def _wins(state: State, die: int, target: int) -> bool:
@@ -1217,10 +1205,6 @@ def _move(s: State, die: int, zone: int, events: list, cause: str) -> None:
     if zone != BATTLE and zone != CLASH:
         s.value[die] = 0
     events.append({"type": "move", "die": die, "to": ZONE_NAMES[zone], "cause": cause})
-
-
-def _bonus_value(s: State, die: int, rolled: int) -> bool:
-    return rolled == 1 or (rolled == 2 and s.info[die].rare)
 
 
 def _apply_bonus(s: State, owner: int, die: int, targets: tuple, events: list) -> None:

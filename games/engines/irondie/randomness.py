@@ -17,7 +17,6 @@ from functools import lru_cache
 BLOCK_BYTES = 32
 # 252 is the largest multiple of 6 not above 256: rejecting 252-255 removes the bias.
 ACCEPT_BELOW = 252
-_ACCEPT_BELOW = ACCEPT_BELOW
 
 
 def new_seed() -> str:

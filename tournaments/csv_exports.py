@@ -1,0 +1,113 @@
+"""Every CSV download: one column set per resource (standings, pairings), shared by the
+pages and the API, and one writer through which every cell passes, so that no cell can
+run as a spreadsheet formula.
+
+A text cell starting with = + - @, a tab or a carriage return is read as a formula by
+Excel, LibreOffice and Google Sheets (a display name "=HYPERLINK(...)" would become a
+live link in an organiser's spreadsheet). Following OWASP's advice on CSV injection,
+such a cell gets a leading single quote, which spreadsheets show as text and which a
+reader of the raw file can strip. Values that are numbers (int, float, Decimal,
+Fraction) stay as they are, negative ones too: a number is never a formula. Text that
+only looks like a number is still text and is escaped.
+"""
+
+from __future__ import annotations
+
+import csv
+import numbers
+from collections.abc import Iterable
+
+from django.http import HttpResponse
+
+from tournaments import selectors
+from tournaments.models import Match, Round, Tournament
+from tournaments.standings import Standings, format_percentage
+
+FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value):
+    if value is None:
+        return ""
+    if isinstance(value, numbers.Number):
+        return value
+    text = str(value)
+    return "'" + text if text.startswith(FORMULA_TRIGGERS) else text
+
+
+def csv_response(filename: str, header: list[str], rows: Iterable[Iterable]) -> HttpResponse:
+    """A CSV attachment with every cell passed through safe_cell."""
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    writer = csv.writer(response)
+    writer.writerow([safe_cell(cell) for cell in header])
+    for row in rows:
+        writer.writerow([safe_cell(cell) for cell in row])
+    return response
+
+
+STANDINGS_COLUMNS = [
+    "rank",
+    "name",
+    "registration",
+    "points",
+    "record",
+    "dropped",
+    "mwp",
+    "mwp_percent",
+    "gwp",
+    "gwp_percent",
+    "omw",
+    "omw_percent",
+    "ogw",
+    "ogw_percent",
+]
+
+PAIRINGS_COLUMNS = ["round", "table", "player_a", "points_a", "player_b", "points_b", "result"]
+
+
+def standings_csv(tournament: Tournament, table: Standings) -> HttpResponse:
+    """The standings, each percentage exact and rounded."""
+    rows = (
+        (
+            row.rank,
+            row.name,
+            row.player_id,
+            row.match_points,
+            row.record,
+            "yes" if row.dropped else "",
+            str(row.match_win),
+            format_percentage(row.match_win),
+            str(row.game_win),
+            format_percentage(row.game_win),
+            str(row.opponents_match_win),
+            format_percentage(row.opponents_match_win),
+            str(row.opponents_game_win),
+            format_percentage(row.opponents_game_win),
+        )
+        for row in table
+    )
+    return csv_response(f"standings-{tournament.pk}.csv", STANDINGS_COLUMNS, rows)
+
+
+def pairings_csv(
+    tournament: Tournament, round_: Round, matches: Iterable[Match], *, show_results: bool
+) -> HttpResponse:
+    """One round's pairings with each player's current points; the results only when the
+    viewer may see them. ``matches`` need their players' Player rows selected."""
+    points = selectors.match_points(tournament)
+    rows = (
+        (
+            round_.number,
+            match.table or "",
+            match.player_a.player.display_name,
+            points.get(match.player_a_id, 0),
+            match.player_b.player.display_name if match.player_b_id else "BYE",
+            points.get(match.player_b_id, 0) if match.player_b_id else "",
+            selectors.match_score(match) if show_results else "",
+        )
+        for match in matches
+    )
+    return csv_response(
+        f"pairings-{tournament.pk}-round-{round_.number}.csv", PAIRINGS_COLUMNS, rows
+    )

@@ -1,0 +1,148 @@
+"""What the Swiss pairer takes and gives: players, pairs, the bye, reasons and the cost.
+
+Pure Python, no Django. The cost these types report is defined in docs/pairing.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+__all__ = [
+    "Bye",
+    "Pair",
+    "PairingCost",
+    "PairingError",
+    "PairingPlayer",
+    "PairingResult",
+    "Reason",
+    "ReasonCode",
+]
+
+
+class PairingError(ValueError):
+    """The input cannot describe a round (duplicate ids, an incomplete pairing...)."""
+
+
+@dataclass(frozen=True)
+class PairingPlayer:
+    """One active (not dropped) player as the pairer sees them.
+
+    points: match points (win 3, draw 1, loss 0; a bye counts as a win).
+    opponents: ids of everyone already played (dropped players' ids are harmless).
+    byes: number of byes already received.
+    rank: position in the current standings, 1 = best. Equal ranks (round 1, late
+    entries...) are ordered at random from the seed. Rank only decides who gets the bye.
+    """
+
+    id: int
+    points: int
+    opponents: frozenset[int] = frozenset()
+    byes: int = 0
+    rank: int = 0
+
+
+class ReasonCode(StrEnum):
+    SAME_GROUP = "same_group"
+    PAIR_DOWN = "pair_down"
+    REMATCH = "rematch"
+    BYE = "bye"
+    REPEAT_BYE = "repeat_bye"
+    BYE_MOVED = "bye_moved"
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why a pairing or bye is what it is: a code and figures for programs, a sentence for people.
+
+    high_points / low_points: the two players' points (a same-group pair has them equal).
+    previous_byes: for bye reasons, the byes the player had before this one.
+    skipped: for BYE_MOVED, how many lower-ranked players with no more byes were passed over.
+    """
+
+    code: ReasonCode
+    text: str
+    high_points: int | None = None
+    low_points: int | None = None
+    previous_byes: int | None = None
+    skipped: int | None = None
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A match: high is the player with more points (the better rank on equal points)."""
+
+    high_id: int
+    low_id: int
+    high_points: int
+    low_points: int
+    rematch: bool
+    reasons: tuple[Reason, ...]
+
+    @property
+    def ids(self) -> tuple[int, int]:
+        return (self.high_id, self.low_id)
+
+    @property
+    def point_difference(self) -> int:
+        return self.high_points - self.low_points
+
+    @property
+    def explanation(self) -> str:
+        return "; ".join(reason.text for reason in self.reasons)
+
+
+@dataclass(frozen=True)
+class Bye:
+    player_id: int
+    points: int
+    previous_byes: int
+    reasons: tuple[Reason, ...]
+
+    @property
+    def explanation(self) -> str:
+        return "; ".join(reason.text for reason in self.reasons)
+
+
+@dataclass(frozen=True)
+class PairingCost:
+    """The cost of a round's pairing. key() is what the pairer minimises, lexicographically.
+
+    rematches: pairs of players who have met before.
+    bye_excess: byes the bye player already had beyond the fewest any active player has
+        (non-zero means a repeat bye while someone with fewer byes was available).
+    bye_rank_offset: active players ranked below the bye player who have no more byes than
+        the bye player (0 means the bye went to the lowest-ranked eligible player).
+    pair_down_cost: sum over pairs of the squared point difference.
+    pair_downs, point_differences: the pairs with unequal points and their differences,
+        largest first (reported, implied by the cost above).
+    repeat_byes: 1 when the bye player already had a bye (reported).
+    """
+
+    rematches: int = 0
+    bye_excess: int = 0
+    bye_rank_offset: int = 0
+    pair_down_cost: int = 0
+    pair_downs: int = 0
+    point_differences: tuple[int, ...] = ()
+    repeat_byes: int = 0
+
+    def key(self) -> tuple[int, int, int, int]:
+        return (self.rematches, self.bye_excess, self.bye_rank_offset, self.pair_down_cost)
+
+
+@dataclass(frozen=True)
+class PairingResult:
+    """Pairs ordered best records first (table 1 first), the bye if any, and the cost.
+
+    method tells how optimality was established: "lower_bound" (the cost equals a lower
+    bound valid for every pairing), "window" (exact on a window of score groups, certified
+    by a relaxation of the whole field) or "exact" (matching of the whole field).
+    """
+
+    round_number: int
+    seed: int | str
+    pairs: tuple[Pair, ...]
+    bye: Bye | None
+    cost: PairingCost
+    method: str

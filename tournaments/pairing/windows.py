@@ -1,0 +1,307 @@
+"""The window tier: when the lower-bound chain gets stuck, solve score groups around the
+obstacle exactly (a small minimum-cost matching per window) and chain the rest, then
+certify the result against a relaxation of the whole field (the proof is in
+solve_windows' docstring and docs/pairing.md). Windows grow until the bound is met or
+they get too large, which hands over to the whole-field exact tier.
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from tournaments.pairing.field import Field
+from tournaments.pairing.lower_bound import ChainFailure, chain_score_groups
+from tournaments.pairing.matching import sorted_matching
+
+# Players above which an exact matching of a window is not attempted.
+WINDOW_LIMIT = 500
+
+# (share of the bound, pairs inside the window, window players the floaters entering from
+# above must play, window players leaving downwards)
+WindowPlan = tuple[int, list[tuple[int, int]], list[int], list[int]]
+
+
+def solve_windows(
+    field: Field, groups: list[list[int]], points: list[int], trouble: int
+) -> list[tuple[int, int]] | None:
+    """Exact matchings on windows of score groups, the lower-bound chain between them.
+
+    The bye is fixed to the ideal player. Every score boundary's crossing count has the
+    parity of the number of players above it, whatever the pairing. A pair crossing a
+    window's upper boundary is split at the window's top score and one crossing its
+    lower boundary at the score just below it; as (x + y)^2 >= x^2 + y^2 for x, y >= 0,
+    every pairing costs at least
+
+        sum over odd boundaries outside the windows of gap^2
+        + sum over windows of min over crossing counts (t, b) of
+          t * top_gap^2 + window(t, b)
+
+    where window(t, b) is the exact optimum of the window's players plus t free players
+    entering at its top score and b free players leaving to the score below it. The
+    windows are independent because the parities are fixed. A construction reaching
+    this bound is optimal among pairings giving the bye to the ideal player, and with
+    no rematch it beats every pairing that gives the bye to anyone else. Windows grow
+    around obstacles until the bound is reached; None hands over to the exact tier.
+    """
+    counts = [len(g) for g in groups]
+    prefix = [0]
+    for count in counts:
+        prefix.append(prefix[-1] + count)
+    # What each boundary adds to the bound: its squared gap when an odd number of
+    # players sits above it (one pair must cross it), nothing otherwise.
+    crossing_costs = [
+        (points[k] - points[k + 1]) ** 2 if prefix[k + 1] % 2 else 0 for k in range(len(points) - 1)
+    ]
+    spread = points[0] - points[-1]
+    # Any rematch outweighs every possible total of squared differences.
+    rematch_weight = (prefix[-1] // 2 + 2) * spread * spread + 1
+    solved: dict[tuple[int, int], WindowPlan | None] = {}
+    windows: list[list[int]] = [[trouble, trouble]]
+    whole_field = [0, len(groups) - 1]
+
+    for _ in range(2 * len(groups) + 2):
+        windows = _merge_windows(windows)
+        if windows[0] == whole_field:
+            return None
+        if sum(prefix[last + 1] - prefix[first] for first, last in windows) > WINDOW_LIMIT:
+            return None
+        plans = []
+        grow: list[int] | None = None
+        for window in windows:
+            key = (window[0], window[1])
+            if key not in solved:
+                solved[key] = window_plan(
+                    field, groups, points, prefix, window[0], window[1], rematch_weight
+                )
+            plan = solved[key]
+            if plan is None:
+                grow = window
+                break
+            plans.append(plan)
+        if grow is not None:
+            if grow == whole_field:
+                return None
+            grow[0], grow[1] = max(0, grow[0] - 1), min(len(groups) - 1, grow[1] + 1)
+            continue
+        try:
+            pairs, bound = _join_windows(field, groups, windows, plans, crossing_costs)
+        except ChainFailure as failure:
+            _open_window_at(windows, failure.group_index)
+            continue
+        cost = field.cost_of(pairs, None)
+        if not cost.rematches and cost.pair_down_cost == bound:
+            return pairs
+        if not _raise_windows_under_floaters(field, groups, points, windows, plans):
+            return None
+    return None
+
+
+def _join_windows(
+    field: Field,
+    groups: list[list[int]],
+    windows: list[list[int]],
+    plans: list[WindowPlan],
+    crossing_costs: list[int],
+) -> tuple[list[tuple[int, int]], int]:
+    """The windows' matchings joined by lower-bound chains through the groups between
+    them, and the bound that pairing has to meet. Raises ChainFailure with the index of
+    the group where a chain got stuck."""
+    pairs: list[tuple[int, int]] = []
+    bound = 0
+    leaving: list[int] = []
+    segment_start = 0
+    for (first, last), (value, inner_pairs, targets, outs) in zip(windows, plans, strict=True):
+        bound += sum(crossing_costs[segment_start : max(segment_start, first - 1)])
+        above, entering = _chain_segment(field, groups, segment_start, first, leaving, targets)
+        pairs.extend(above)
+        pairs.extend(zip(entering, targets, strict=True))
+        pairs.extend(inner_pairs)
+        bound += value
+        leaving = outs
+        segment_start = last + 1
+    bound += sum(crossing_costs[segment_start:])
+    below, _ = _chain_segment(field, groups, segment_start, len(groups), leaving, [])
+    pairs.extend(below)
+    return pairs, bound
+
+
+def _chain_segment(
+    field: Field,
+    groups: list[list[int]],
+    start: int,
+    stop: int,
+    incoming: list[int],
+    targets: list[int],
+) -> tuple[list[tuple[int, int]], list[int]]:
+    """The lower-bound chain on groups[start:stop]; a failure names the group in groups."""
+    try:
+        return chain_score_groups(field.opp, groups[start:stop], incoming, targets)
+    except ChainFailure as failure:
+        raise ChainFailure(start + failure.group_index) from None
+
+
+def _open_window_at(windows: list[list[int]], group_index: int) -> None:
+    """A chain between windows got stuck: open a window there (or grow a neighbour)."""
+    for window in windows:
+        if window[0] - 1 <= group_index <= window[1] + 1:
+            window[0] = min(window[0], group_index)
+            window[1] = max(window[1], group_index)
+            return
+    windows.append([group_index, group_index])
+
+
+def _raise_windows_under_floaters(
+    field: Field,
+    groups: list[list[int]],
+    points: list[int],
+    windows: list[list[int]],
+    plans: list[WindowPlan],
+) -> bool:
+    """Only a floater landing below a window's top group costs more than its share of
+    the bound: let those windows reach one group higher. False when none can."""
+    top_points = {pid: points[w[0]] for w in windows for pid in _ids(groups, w)}
+    grew = False
+    for window, (_, _, targets, _) in zip(windows, plans, strict=True):
+        if window[0] > 0 and any(field.players[t].points != top_points[t] for t in targets):
+            window[0] -= 1
+            grew = True
+    return grew
+
+
+def window_plan(
+    field: Field,
+    groups: list[list[int]],
+    points: list[int],
+    prefix: list[int],
+    first: int,
+    last: int,
+    rematch_weight: int,
+) -> WindowPlan | None:
+    """The window's share of the bound and a matching reaching it.
+
+    Returns (value, pairs inside the window, players the entering floaters must play,
+    players leaving downwards), or None when the window needs to grow: its optimum
+    needs a rematch, or pairs a floater from above straight to below.
+    """
+    window_ids = _ids(groups, [first, last])
+    above = prefix[first]
+    below = prefix[-1] - prefix[last + 1]
+    top_gap = (points[first - 1] - points[first]) ** 2 if first > 0 else 0
+    bottom_gap = (points[last] - points[last + 1]) ** 2 if below else 0
+    exit_points = points[last + 1] if below else None
+    best: tuple[int, list[tuple]] | None = None
+    for entering in range(above % 2, above + 1, 2) if first > 0 else (0,):
+        if best is not None and entering * top_gap >= best[0]:
+            break
+        leaving_counts = range(prefix[last + 1] % 2, below + 1, 2) if below else (0,)
+        for leaving in leaving_counts:
+            floor = entering * top_gap + leaving * bottom_gap
+            if best is not None and floor >= best[0]:
+                break
+            matched = window_matching(
+                field, window_ids, entering, leaving, points[first], exit_points, rematch_weight
+            )
+            if matched is not None:
+                value = entering * top_gap + matched[0]
+                if best is None or value < best[0]:
+                    best = (value, matched[1])
+    if best is None or best[0] >= rematch_weight:
+        return None
+    value, matching = best
+    inner: list[tuple[int, int]] = []
+    targets: list[int] = []
+    outs: list[int] = []
+    for a, b in matching:
+        kinds = (_kind(a), _kind(b))
+        if kinds == ("real", "real"):
+            inner.append((a, b))
+        elif "real" not in kinds:
+            return None
+        else:
+            real, virtual = (a, b) if kinds[0] == "real" else (b, a)
+            (targets if virtual[0] == "in" else outs).append(real)
+    return value, inner, targets, outs
+
+
+def window_matching(
+    field: Field,
+    window_ids: list[int],
+    entering: int,
+    leaving: int,
+    entry_points: int,
+    exit_points: int | None,
+    rematch_weight: int,
+) -> tuple[int, list[tuple]] | None:
+    """Exact minimum cost of the window plus free entering and leaving players."""
+    nodes: list = list(window_ids)
+    nodes += [("in", t) for t in range(entering)]
+    nodes += [("out", t) for t in range(leaving)]
+    costs = _window_edge_costs(field, nodes, entry_points, exit_points, rematch_weight)
+    if not costs and nodes:
+        return None
+    ceiling = max(costs.values(), default=0) + 1
+    graph = nx.Graph()
+    for (a, b), cost in costs.items():
+        graph.add_edge(a, b, weight=ceiling - cost)
+    # Virtual nodes are tuples of a string, whose hash (so the matching set's order)
+    # changes from process to process; the order decides which floater meets which
+    # target, so it must come from the seeded order of the nodes instead.
+    matching = sorted_matching(
+        nx.max_weight_matching(graph, maxcardinality=True),
+        {node: i for i, node in enumerate(nodes)},
+    )
+    if 2 * len(matching) != len(nodes):
+        return None
+    total = sum(costs[(a, b)] if (a, b) in costs else costs[(b, a)] for a, b in matching)
+    return total, matching
+
+
+def _window_edge_costs(
+    field: Field,
+    nodes: list,
+    entry_points: int,
+    exit_points: int | None,
+    rematch_weight: int,
+) -> dict[tuple, int]:
+    """Every pair the window's matching may use, with its cost: two window players (their
+    squared difference, plus the rematch weight), a player and an entering or leaving
+    slot (the squared difference to the entry or exit score), or an entering slot
+    straight to a leaving one. Two slots of the same kind never pair."""
+    pts = {node: field.players[node].points for node in nodes if _kind(node) == "real"}
+    costs: dict[tuple, int] = {}
+    for i, a in enumerate(nodes):
+        for b in nodes[i + 1 :]:
+            ka, kb = _kind(a), _kind(b)
+            if ka == "real" and kb == "real":
+                cost = (pts[a] - pts[b]) ** 2 + (rematch_weight if b in field.opp[a] else 0)
+            elif ka == kb:
+                continue
+            elif "real" not in (ka, kb):
+                cost = (entry_points - exit_points) ** 2
+            else:
+                real, virtual = (a, b) if ka == "real" else (b, a)
+                if virtual[0] == "in":
+                    cost = (entry_points - pts[real]) ** 2
+                else:
+                    cost = (pts[real] - exit_points) ** 2
+            costs[(a, b)] = cost
+    return costs
+
+
+def _ids(groups: list[list[int]], window: list[int]) -> list[int]:
+    return [pid for group in groups[window[0] : window[1] + 1] for pid in group]
+
+
+def _merge_windows(windows: list[list[int]]) -> list[list[int]]:
+    """Sorted, with overlapping or touching windows merged (no empty chain between)."""
+    merged: list[list[int]] = []
+    for first, last in sorted(windows):
+        if merged and first <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], last)
+        else:
+            merged.append([first, last])
+    return merged
+
+
+def _kind(node: object) -> str:
+    return node[0] if isinstance(node, tuple) else "real"
