@@ -31,22 +31,16 @@ FRAMEWORKS = ("django", "rest_framework", "drf_spectacular", "celery")
 LOCAL_IMPORTS_ALLOWED = {
     ("tournaments/apps.py", "games.hosts"): "ready(): registers the host once apps load",
     ("tournaments/apps.py", "games.models"): "ready(): models load only once apps are ready",
-    ("tournaments/apps.py", "tournaments.online"): "ready(): it imports models",
+    ("tournaments/apps.py", "tournaments.online"): (
+        "ready(): registers the host and the clock listener; imports models"
+    ),
     ("tournaments/apps.py", "tournaments.clocks"): "ready(): registers its sweep; imports models",
-    ("games/apps.py", "games.clocks"): "ready(): registers its sweep; imports models",
+    ("games/apps.py", "games.enforcement"): "ready(): registers its sweep; imports models",
     # config/__init__.py loads Celery, and with it config/worker.py, before the apps are
     # ready: what imports models is imported when the worker runs.
     ("config/worker.py", "config.liveness"): "its functions import models (see above)",
     ("config/liveness.py", "config.models"): (
         "imported at the top of config/beat.py, which Celery beat loads before the apps"
-    ),
-    # The deadline code (games/clocks.py, tournaments/clocks.py) and its tasks import
-    # each other within their app; these go when the deadlines share one mechanism.
-    ("games/clocks.py", "games.tasks"): "games.tasks imports games.clocks",
-    ("games/clocks.py", "games.services"): "games.services imports games.clocks",
-    ("tournaments/clocks.py", "tournaments.services.audit"): "the services start round clocks",
-    ("tournaments/clocks.py", "tournaments.online"): (
-        "tournaments.online imports the services, which import the clocks"
     ),
 }
 
@@ -235,6 +229,14 @@ def test_hosts_are_registered_by_tournaments():
 
     assert isinstance(hosts.host_for_kind(GameSession.Kind.TOURNAMENT), TournamentHost)
     assert hosts.host_for_kind(GameSession.Kind.PRACTICE) is hosts.DEFAULT_HOST
+
+
+def test_the_online_game_listens_to_the_match_clock():
+    """tournaments/clocks.py sits below tournaments/online.py and tells it by a listener."""
+    from tournaments import clocks
+    from tournaments.online import on_match_clock_event
+
+    assert clocks._listeners == [on_match_clock_event]
 
 
 def _imports_of_source(relative: str, source: str) -> list[Import]:

@@ -13,7 +13,7 @@ import threading
 import pytest
 from django.db import connection
 
-from games import clocks, services
+from games import enforcement, services
 from games.models import GameAction, GameSession
 from tournaments import clocks as t_clocks
 from tournaments import online
@@ -101,7 +101,7 @@ def test_swap_window_closing_as_time_is_called_never_deadlocks(round_of_matches,
         assert session.status == GameSession.Status.WAITING
         _both_overdue(match, session)
         results, errors = _at_once(
-            lambda s=session: clocks.enforce_deadline(s.pk),
+            lambda s=session: enforcement.enforce_deadline(s.pk),
             lambda m=match: t_clocks.enforce_match_deadline(m.pk),
         )
         assert errors == [], f"match {match.pk}: {errors!r}"
@@ -137,7 +137,7 @@ def test_decision_default_as_time_is_called_never_deadlocks(round_of_matches, se
         pending = [seat for seat, d in enumerate(session.seat_deadlines) if d is not None]
         assert pending
         results, errors = _at_once(
-            lambda s=session: clocks.enforce_deadline(s.pk),
+            lambda s=session: enforcement.enforce_deadline(s.pk),
             lambda m=match: t_clocks.enforce_match_deadline(m.pk),
         )
         assert errors == [], f"match {match.pk}: {errors!r}"

@@ -5,13 +5,13 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from tournaments.audit import audit
 from tournaments.models import (
     Match,
     Penalty,
     Registration,
     ResultSubmission,
 )
-from tournaments.services.audit import audit
 from tournaments.services.guards import (
     last_round_number,
     locked_match,
