@@ -62,7 +62,7 @@ def seat_deadlines(session: GameSession) -> list:
     return [parse(d) for d in deadlines]
 
 
-# --- setting deadlines (called by games/services.py with the row locked) --------------
+# --- setting deadlines (called by games/services/ with the row locked) ----------------
 
 
 def update_deadlines(session: GameSession, state, now, fresh: set) -> None:

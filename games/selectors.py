@@ -14,6 +14,7 @@ from django.db.models import DateTimeField, Func
 from django.http import Http404
 from django.utils import timezone
 
+from config.dbtime import db_now
 from games import clocks, hosts, services
 from games.engines.irondie import State, legal_actions, verify, view
 from games.models import GameAction, GameSession
@@ -45,6 +46,13 @@ def server_time(row) -> object:
     return value or timezone.now()
 
 
+def time_of_read(session: GameSession):
+    """Now for an answer about ``session``: the database's time read with the row
+    (``viewed_session``) or with its lock for a write (games/services/rows.py), so no
+    extra query asks the clock; else asked."""
+    return getattr(session, "server_now", None) or getattr(session, "locked_at", None) or db_now()
+
+
 def poll(pk) -> dict:
     """What the play page asks every 700 ms: one indexed read of four small columns."""
     try:
@@ -69,9 +77,9 @@ def _server_now_field() -> tuple:
 
 
 def viewed_session(pk) -> GameSession:
-    """A session to show, with its engine state at hand and the database's time in
-    ``_db_now``: the row without its snapshot and config, the state from the per-process
-    cache (games/services.py) or, on a miss, the snapshot of exactly that version. Three
+    """A session to show, with its engine state at hand and the database's time read
+    with it (``time_of_read``): the row without its snapshot and config, the state from the per-process
+    cache (games/services/state.py) or, on a miss, the snapshot of exactly that version. Three
     queries at most with the token lookup; no snapshot read while the cache is warm."""
     try:
         pk = int(pk)
@@ -84,7 +92,6 @@ def viewed_session(pk) -> GameSession:
         session = lean.filter(pk=pk).first()
         if session is None:
             raise Http404("No such game.")
-        session._db_now = server_time(session)
         if not session.commitment or services.cached_state(session) is not None:
             return session
         data = (
@@ -96,9 +103,7 @@ def viewed_session(pk) -> GameSession:
             services.remember_state(session, State.from_dict(data))
             return session
         # The game moved on between the two reads: read the row again.
-    session = _with_server_time(GameSession.objects.select_related(*hosts.related())).get(pk=pk)
-    session._db_now = server_time(session)
-    return session
+    return _with_server_time(GameSession.objects.select_related(*hosts.related())).get(pk=pk)
 
 
 def players(session: GameSession, viewer) -> list[dict]:

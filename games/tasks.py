@@ -1,5 +1,5 @@
 """Celery tasks of online games; the deadline mechanism is config/deadlines.py, what
-happens when a deadline passes games/enforcement.py, the bots games/services.py."""
+happens when a deadline passes games/enforcement.py, the bots games/services/play.py."""
 
 from celery import shared_task
 

@@ -221,6 +221,53 @@ def test_every_allowed_local_import_exists():
     assert set(LOCAL_IMPORTS_ALLOWED) - local == set()
 
 
+# (file, attribute): the one private attribute a module keeps on model instances, and why.
+PRIVATE_ATTRIBUTES_ALLOWED = {
+    ("games/services/state.py", "_engine_state"): (
+        "the parsed state memoised on the row read, also before it is committed; "
+        "set and read only by that module"
+    ),
+}
+
+
+def private_attributes(path: Path) -> set[tuple[str, str]]:
+    """Private attributes a module sets on, or reads from, another object (``x._name = ...``
+    or ``getattr(x, "_name")``): state passed around behind the callers' backs."""
+    relative = path.relative_to(ROOT).as_posix()
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if (
+                    isinstance(target, ast.Attribute)
+                    and target.attr.startswith("_")
+                    and not target.attr.startswith("__")
+                    and not (
+                        isinstance(target.value, ast.Name) and target.value.id in ("self", "cls")
+                    )
+                ):
+                    found.add((relative, target.attr))
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("getattr", "setattr", "hasattr")
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and str(node.args[1].value).startswith("_")
+        ):
+            found.add((relative, node.args[1].value))
+    return found
+
+
+def test_no_state_passes_through_private_attributes():
+    """Games' services pass what one step tells the next as arguments or return values, not as
+    ``session._fresh`` set in one function and read in another."""
+    games = sorted((ROOT / "games").rglob("*.py"))
+    found = set().union(*(private_attributes(p) for p in games))
+    assert found == set(PRIVATE_ATTRIBUTES_ALLOWED)
+
+
 def test_hosts_are_registered_by_tournaments():
     """Games calls the hook; tournaments hosts tournament sessions through it."""
     from games import hosts
@@ -246,7 +293,7 @@ def _imports_of_source(relative: str, source: str) -> list[Import]:
 @pytest.mark.parametrize(
     ("relative", "source", "problem"),
     [
-        ("games/services.py", "from tournaments.models import Match\n", "games knows nothing"),
+        ("games/services/play.py", "from tournaments.models import Match\n", "games knows nothing"),
         (
             "games/selectors.py",
             "def f():\n    from tournaments import selectors\n",
@@ -284,7 +331,7 @@ def test_a_circle_between_apps_is_found():
 
 def test_the_real_tree_has_a_violation_when_one_is_added():
     """The walk reads the real files: an import added to one of them is caught."""
-    path = ROOT / "games" / "services.py"
+    path = ROOT / "games" / "services" / "play.py"
     tree = ast.parse(path.read_text() + "\nfrom tournaments import online\n")
     imports = [imp for p in project_files() if p != path for imp in imports_of(p)]
     imports += imports_of(path, tree)

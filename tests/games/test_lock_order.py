@@ -13,6 +13,7 @@ import threading
 import pytest
 from django.db import connection
 
+from config.dbtime import db_now
 from games import enforcement, services
 from games.models import GameAction, GameSession
 from tournaments import clocks as t_clocks
@@ -71,7 +72,7 @@ def _at_once(*calls):
 
 def _both_overdue(match, session):
     """The match's time and the session's decision deadline both passed a moment ago."""
-    past = services.db_now() - datetime.timedelta(seconds=1)
+    past = db_now() - datetime.timedelta(seconds=1)
     Match.objects.filter(pk=match.pk).update(deadline_at=past)
     updates = {"deadline_at": past}
     if session.status == GameSession.Status.ACTIVE:

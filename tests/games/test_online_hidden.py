@@ -158,7 +158,7 @@ def test_no_endpoint_or_page_shows_a_pending_secret_choice_or_the_seed(duo, make
         ("anonymous", APIClient(), _page_client(None)),
     ]
     seed = _seed_covering_every_secret_phase(duo["match"])
-    monkeypatch.setattr(services, "new_seed", lambda: seed)
+    monkeypatch.setattr(services.sessions, "new_seed", lambda: seed)
     game = alice.post("/api/games/", {"match": duo["match"].pk}, format="json").json()
     game_id = game["id"]
     session = GameSession.objects.get(pk=game_id)
