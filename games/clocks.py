@@ -30,7 +30,7 @@ from django.db.models import Q
 
 from config.deadlines import Deadline, parse, time_left
 from games import hosts
-from games.engines.irondie import to_act
+from games.engines import engine_for
 from games.models import GameSession
 
 SEATS = (0, 1)
@@ -77,7 +77,7 @@ def update_deadlines(session: GameSession, state, now, fresh: set) -> None:
             session.game_deadline_at = None
             session.paused_remaining = None
         return
-    pending = to_act(state)
+    pending = engine_for(session.engine).to_act(state)
     old = seat_deadlines(session)
     new = []
     limit = datetime.timedelta(seconds=session.decision_seconds)
@@ -108,7 +108,7 @@ def queue_bots(session: GameSession, state) -> None:
     """Demo games: the bots' next move as a task after commit (practice bots move inline)."""
     if session.bot_delay <= 0 or session.status != GameSession.Status.ACTIVE:
         return
-    if not any(session.seat_bot(seat) for seat in to_act(state)):
+    if not any(session.seat_bot(seat) for seat in engine_for(session.engine).to_act(state)):
         return
     args, delay = (session.pk, session.version), session.bot_delay
     # By name: games.tasks imports the services, which import this module.

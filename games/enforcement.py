@@ -13,7 +13,7 @@ import logging
 
 from games import services
 from games.clocks import DECISION_DEADLINE, GAME_LIMIT, seat_deadlines
-from games.engines.irondie import to_act
+from games.engines import engine_for
 from games.models import GameSession
 
 log = logging.getLogger(__name__)
@@ -49,7 +49,7 @@ def _decision_due(session: GameSession, now) -> str:
     deadlines = seat_deadlines(session)
     overdue = [
         seat
-        for seat in sorted(to_act(state))
+        for seat in sorted(engine_for(session.engine).to_act(state))
         if deadlines[seat] is not None and deadlines[seat] <= now
     ]
     if not overdue:

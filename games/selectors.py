@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from config.dbtime import db_now
 from games import clocks, hosts, services
-from games.engines.irondie import State, legal_actions, verify, view
+from games.engines import engine_for
 from games.models import GameAction, GameSession
 
 SEAT_LABELS = ("A", "B")
@@ -100,7 +100,7 @@ def viewed_session(pk) -> GameSession:
             .first()
         )
         if data:
-            services.remember_state(session, State.from_dict(data))
+            services.remember_state(session, engine_for(session.engine).State.from_dict(data))
             return session
         # The game moved on between the two reads: read the row again.
     return _with_server_time(GameSession.objects.select_related(*hosts.related())).get(pk=pk)
@@ -126,17 +126,18 @@ def game_state(session: GameSession, viewer, now, *, state=None, all_legal=False
     ``split_list_limit()`` choices (any subset of the hand is legal: 2**n of them), where
     it is null and ``split`` describes the choice; ``all_legal`` lists them anyway.
     """
+    engine = engine_for(session.engine)
     state = state if state is not None else services.state_of(session)
-    board = view(state, viewer) if state is not None else None
+    board = engine.view(state, viewer) if state is not None else None
     split = _split_choice(board, viewer) if board else None
     legal, count = [], 0
     if viewer in (0, 1) and state is not None and session.status == GameSession.Status.ACTIVE:
         if split is not None:
             count = split["count"]
             listed = all_legal or count <= split_list_limit()
-            legal = legal_actions(state, viewer) if listed else None
+            legal = engine.legal_actions(state, viewer) if listed else None
         else:
-            legal = legal_actions(state, viewer)
+            legal = engine.legal_actions(state, viewer)
             count = len(legal)
     host = hosts.host_of(session)
     described = host.describe(session)
@@ -233,6 +234,7 @@ def game_log(session: GameSession, viewer, *, state=None) -> list[dict]:
     its content."""
     state = state if state is not None else services.state_of(session)
     rows = list(session.actions.order_by("index"))
+    view = engine_for(session.engine).view
     visible = view(state, viewer)["log"] if state is not None else []
     entries, j = [], 0
     for row in rows:
@@ -259,7 +261,7 @@ def game_record(session: GameSession) -> dict:
     """A finished game in full: config, commitment, seed, log, rolls and result (the
     spectator view of a finished game shows the seed)."""
     state = services.state_of(session)
-    board = view(state, "spectator")
+    board = engine_for(session.engine).view(state, "spectator")
     return {
         "id": session.pk,
         "engine": session.engine,
@@ -275,8 +277,9 @@ def game_record(session: GameSession) -> dict:
 
 
 def verification(session: GameSession) -> dict:
-    record = view(services.state_of(session), "spectator")
-    outcome = verify(record)
+    engine = engine_for(session.engine)
+    record = engine.view(services.state_of(session), "spectator")
+    outcome = engine.verify(record)
     return {
         "id": session.pk,
         "commitment": record["commitment"],

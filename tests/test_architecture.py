@@ -5,7 +5,9 @@ then config's base modules (the database clock, errors, parameters), players, ga
 (online sessions, which know nothing of tournaments) and tournaments (which hosts
 sessions through games/hosts.py); config's wiring (URLs, the worker) sits on top. Every
 import counts, at module level and inside functions; an import inside a function is
-refused unless it is listed below with the reason it cannot be at the top.
+refused unless it is listed below with the reason it cannot be at the top. Games reaches
+a rules engine only through ``games.engines.engine_for(session.engine)``, never by
+importing one (players and tournaments use the IRONDIE dice catalogue to check sets).
 """
 
 from __future__ import annotations
@@ -179,6 +181,12 @@ def violations(imports: list[Import]) -> list[str]:
                 problems.append(f"{where}: a pure core imports only other pure cores")
         elif source_layer == "games" and target_layer in ("tournaments", "wiring"):
             problems.append(f"{where}: games knows nothing of tournaments (games/hosts.py)")
+        elif (
+            source_layer == "games"
+            and _within(imp.module, "games.engines")
+            and (imp.module != "games.engines")
+        ):
+            problems.append(f"{where}: games reaches an engine only through engine_for")
         elif source_layer == "players" and target_layer in ("games", "tournaments", "wiring"):
             problems.append(f"{where}: players is below games and tournaments")
         elif source_layer in ("config", "tournaments") and target_layer == "wiring":
@@ -309,6 +317,18 @@ def _imports_of_source(relative: str, source: str) -> list[Import]:
         ("tournaments/match_rules.py", "from . import standings\n", None),
         ("players/services.py", "from games.engines.irondie.dice import Die\n", None),
         ("tournaments/online.py", "from games.hosts import SessionHost\n", None),
+        ("games/selectors.py", "from games.engines.irondie import view\n", "through engine_for"),
+        (
+            "games/bots.py",
+            "from games.engines.irondie.bots import RandomBot\n",
+            "through engine_for",
+        ),
+        ("games/services/play.py", "from games.engines import engine_for\n", None),
+        (
+            "tournaments/services/match_games.py",
+            "from games.engines.irondie.dice import Die\n",
+            None,
+        ),
     ],
 )
 def test_a_violation_is_found(relative, source, problem):

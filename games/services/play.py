@@ -10,8 +10,7 @@ from django.db import transaction
 from config.dbtime import db_now
 from games import hosts
 from games.bots import bot_action
-from games.engines.irondie import default_action, to_act
-from games.engines.irondie.bots import SIMULATED_LIMIT_TURN
+from games.engines import engine_for
 from games.models import GameAction, GameSession
 from games.services.rows import StaleVersion, Write, lock, lock_host_of, now_of
 from games.services.state import state_of
@@ -20,21 +19,22 @@ from games.services.state import state_of
 def run_bots_inline(write: Write) -> None:
     """Practice games: the bot answers in the same request (bot_delay 0). A game of two
     bots with no delay is played whole at once, with the game limit at a fixed turn."""
-    session = write.session
+    session, engine = write.session, write.engine
     if session.bot_delay > 0:
         return
     whole_game = all(session.seat_bot(seat) for seat in (0, 1))
     moved = True
     while moved and not write.state.over:
         state = write.state
-        if whole_game and state.turn >= SIMULATED_LIMIT_TURN and state.sudden_death_from is None:
+        limit_turn = engine.SIMULATED_LIMIT_TURN
+        if whole_game and state.turn >= limit_turn and state.sudden_death_from is None:
             apply_sudden_death(write, "game time limit (bots at once)")
         moved = False
-        for seat in sorted(to_act(write.state)):
+        for seat in sorted(engine.to_act(write.state)):
             kind = session.seat_bot(seat)
             if kind:
                 seed = f"{session.pk}-{session.version}"
-                action = bot_action(kind, write.state, seat, seed=seed)
+                action = bot_action(engine, kind, write.state, seat, seed=seed)
                 write.apply(seat, action, cause=GameAction.Cause.BOT)
                 moved = True
 
@@ -52,6 +52,7 @@ def submit_action(
     if seat is None:
         raise PermissionDenied("Only the two players of this game may act in it.")
     require_running(session)
+    to_act = engine_for(session.engine).to_act
     state = state_of(session)
     if expected_version is not None:
         since = (session.decision_since or [0, 0])[seat]
@@ -85,16 +86,17 @@ def apply_defaults(session, state, seats, now):
     """The decision clock ran out for ``seats``: the engine's default action (a bot seat
     plays its own move). Caller holds the row lock."""
     write = Write(session, state, now)
+    engine = write.engine
     for seat in seats:
-        if seat not in to_act(write.state):
+        if seat not in engine.to_act(write.state):
             continue
         kind = session.seat_bot(seat)
         if kind:
             seed = f"{session.pk}-{session.version}"
-            action = bot_action(kind, write.state, seat, seed=seed)
+            action = bot_action(engine, kind, write.state, seat, seed=seed)
             cause = GameAction.Cause.BOT
         else:
-            action = default_action(write.state, seat)
+            action = engine.default_action(write.state, seat)
             cause = GameAction.Cause.CLOCK
         write.apply(seat, action, cause=cause)
     run_bots_inline(write)
@@ -119,13 +121,14 @@ def play_bots(session_id: int, version: int) -> str:
         if session.status != GameSession.Status.ACTIVE:
             return "not running"
         state = state_of(session)
-        seats = [s for s in sorted(to_act(state)) if session.seat_bot(s)]
+        engine = engine_for(session.engine)
+        seats = [s for s in sorted(engine.to_act(state)) if session.seat_bot(s)]
         if not seats:
             return "no bot to act"
         write = Write(session, state, db_now())
         for seat in seats:
             seed = f"{session.pk}-{session.version}"
-            action = bot_action(session.seat_bot(seat), write.state, seat, seed=seed)
+            action = bot_action(engine, session.seat_bot(seat), write.state, seat, seed=seed)
             write.apply(seat, action, cause=GameAction.Cause.BOT)
         write.save()
     return "moved"

@@ -17,11 +17,9 @@ from django.db.models import DateTimeField, Func
 
 from config.dbtime import db_now
 from games import clocks, hosts
-from games.engines.irondie import IllegalAction, State, to_act
-from games.engines.irondie import apply as engine_apply
-from games.engines.irondie import result as engine_result
+from games.engines import engine_for
 from games.models import GameAction, GameSession
-from games.services.state import remember_on_commit
+from games.services.state import State, remember_on_commit
 
 SEATS = (0, 1)
 OPEN = (GameSession.Status.WAITING, GameSession.Status.ACTIVE, GameSession.Status.PAUSED)
@@ -156,12 +154,17 @@ class Write:
     now: datetime.datetime
     fresh: set[int] = dataclasses.field(default_factory=set)
 
+    @property
+    def engine(self):
+        return engine_for(self.session.engine)
+
     def apply(self, actor, action, *, cause, user=None, note="") -> State:
         """Apply one action, append it to the log and track whose decision is new."""
-        session, before = self.session, to_act(self.state)
+        session, engine = self.session, self.engine
+        before = engine.to_act(self.state)
         try:
-            new, events = engine_apply(self.state, actor, action)
-        except IllegalAction as exc:
+            new, events = engine.apply(self.state, actor, action)
+        except engine.IllegalAction as exc:
             raise ValidationError({"action": [str(exc)]}) from None
         session.version += 1
         index = len(new.log) - 1
@@ -181,7 +184,7 @@ class Write:
             created_at=self.now,
         )
         since = list(session.decision_since or [0, 0])
-        for seat in to_act(new):
+        for seat in engine.to_act(new):
             if seat == actor or seat not in before:
                 since[seat] = session.version
                 self.fresh.add(seat)
@@ -196,7 +199,7 @@ class Write:
         session.state = state.to_dict()
         if state.over and session.status != GameSession.Status.FINISHED:
             session.status = GameSession.Status.FINISHED
-            session.result = engine_result(state)
+            session.result = self.engine.result(state)
             session.ended_at = now
         clocks.update_deadlines(session, state, now, self.fresh)
         self.fresh = set()

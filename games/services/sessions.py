@@ -12,7 +12,7 @@ from django.db import transaction
 from config.dbtime import db_now
 from games import clocks, hosts
 from games.bots import BOT_NAMES
-from games.engines.irondie import new_game, new_seed, to_act
+from games.engines import engine_for
 from games.models import GameSession
 from games.services.play import run_bots_inline
 from games.services.rows import (
@@ -31,9 +31,13 @@ from players.roles import is_judge
 log = logging.getLogger(__name__)
 
 
+# The game every session plays for now (games/engines/__init__.py: ENGINES).
+ENGINE, ENGINE_VERSION = "irondie", "1"
+
+
 def _new_session(**fields) -> GameSession:
     fields.setdefault("decision_seconds", decision_seconds())
-    return GameSession.objects.create(engine="irondie", engine_version="1", **fields)
+    return GameSession.objects.create(engine=ENGINE, engine_version=ENGINE_VERSION, **fields)
 
 
 @transaction.atomic
@@ -97,9 +101,10 @@ def start(session, now, *, sets=None) -> None:
     else:
         game_id, sudden_death_turn = f"s{session.pk}", None
     config = {"game_id": game_id, "sets": sets, "sudden_death_turn": sudden_death_turn}
-    seed = new_seed()
+    engine = engine_for(session.engine)
+    seed = engine.new_seed()
     try:
-        state = new_game(config, seed)
+        state = engine.new_game(config, seed)
     except ValueError as exc:
         raise ValidationError({"dice": [str(exc)]}) from None
     session.config = state.config
@@ -109,7 +114,7 @@ def start(session, now, *, sets=None) -> None:
     session.started_at = now
     session.version = 0
     session.decision_since = [0, 0]
-    write = Write(session, state, now, fresh=set(to_act(state)))
+    write = Write(session, state, now, fresh=set(engine.to_act(state)))
     run_bots_inline(write)
     write.save(fields=START_FIELDS)
     if host_start is None and session.status == GameSession.Status.ACTIVE:

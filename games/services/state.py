@@ -10,8 +10,11 @@ from collections import OrderedDict
 from django.conf import settings
 from django.db import connection, transaction
 
-from games.engines.irondie import State, replay
+from games.engines import engine_for
 from games.models import GameSession
+
+# An engine's state (each engine has its own State class, games/engines/__init__.py).
+State = object
 
 # Parsed engine states, per process: session id -> (commitment, version, State). The
 # state of a game at a version never changes (the version counts the actions applied and
@@ -84,7 +87,7 @@ def state_of(session: GameSession) -> State | None:
     data = session.state  # a deferred snapshot is read here, from the same row
     if not data:
         return None
-    state = State.from_dict(data)
+    state = engine_for(session.engine).State.from_dict(data)
     if connection.in_atomic_block:
         keep_with_row(session, state)  # known committed only later
         return state
@@ -94,4 +97,4 @@ def state_of(session: GameSession) -> State | None:
 def replayed_state(session: GameSession) -> State:
     """The game rebuilt from its config, seed and log alone (the log is the truth)."""
     entries = [(a.engine_actor, a.action) for a in session.actions.order_by("index")]
-    return replay(session.config, session.seed, entries)
+    return engine_for(session.engine).replay(session.config, session.seed, entries)

@@ -13,6 +13,7 @@ from django.db import connections
 
 from config.celery import app as celery_app
 from games import clocks, enforcement, services
+from games.engines import irondie
 from games.engines.irondie import State
 from games.models import GameAction, GameSession
 from tournaments import online
@@ -43,7 +44,7 @@ def test_a_player_who_does_not_act_gets_the_default_action_exactly_once(duo, set
     settings.GAMES_DECISION_SECONDS = 2
     # One decision at a time after B's default, so every later default has its own deadline.
     seed, _ = _seed_with_one_decision_at_a_time(duo["match"])
-    monkeypatch.setattr(services.sessions, "new_seed", lambda: seed)
+    monkeypatch.setattr(irondie, "new_seed", lambda: seed)
     session = online.open_match(match=duo["match"], by=duo["a"])
     assert session.status == GameSession.Status.ACTIVE and session.decision_seconds == 2
     state = services.state_of(session)
@@ -95,7 +96,7 @@ def test_a_decision_made_in_time_cancels_the_clock(duo, settings, monkeypatch):
     settings.CLOCKS_WORKER_SWEEP = False  # the eta path under test, not the worker's sweep
     settings.GAMES_DECISION_SECONDS = 2
     seed, waiting_seat = _seed_with_one_decision_at_a_time(duo["match"])
-    monkeypatch.setattr(services.sessions, "new_seed", lambda: seed)
+    monkeypatch.setattr(irondie, "new_seed", lambda: seed)
     session = online.open_match(match=duo["match"], by=duo["a"])
     first = GameSession.objects.get(pk=session.pk)
     assert first.seed == seed and first.clock_task_eta == first.deadline_at is not None
@@ -184,7 +185,7 @@ def test_a_later_deadline_reuses_the_queued_task_which_requeues_itself(duo, sett
     settings.CLOCKS_WORKER_SWEEP = False  # the eta path under test, not the worker's sweep
     settings.GAMES_DECISION_SECONDS = 3
     seed, waiting_seat = _seed_with_one_decision_at_a_time(duo["match"])
-    monkeypatch.setattr(services.sessions, "new_seed", lambda: seed)
+    monkeypatch.setattr(irondie, "new_seed", lambda: seed)
     session = online.open_match(match=duo["match"], by=duo["a"])
     first = GameSession.objects.get(pk=session.pk)
     assert first.seed == seed
