@@ -9,7 +9,7 @@
 - A waiting game (the swap window between games) starts when its deadline passes.
 - Practice and demo games have a game limit (``GAMES_PRACTICE_GAME_MINUTES``, 20): past
   it, sudden death from the next turn. Tournament games get theirs from the match clock
-  (tournaments/clocks.py calls ``tournaments.online.on_match_clock_event``).
+  (tournaments/clocks.py tells its listener ``tournaments.online.on_match_clock_event``).
 
 Enforcement (games/enforcement.py): the earliest decision deadline (or the end of the start window) is the
 ``Deadline`` column ``deadline_at``, the practice game limit the ``Deadline`` column
