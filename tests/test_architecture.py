@@ -238,12 +238,12 @@ PRIVATE_ATTRIBUTES_ALLOWED = {
 }
 
 
-def private_attributes(path: Path) -> set[tuple[str, str]]:
+def private_attributes(path: Path, source: str | None = None) -> set[tuple[str, str]]:
     """Private attributes a module sets on, or reads from, another object (``x._name = ...``
     or ``getattr(x, "_name")``): state passed around behind the callers' backs."""
     relative = path.relative_to(ROOT).as_posix()
     found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(ast.parse(source if source is not None else path.read_text())):
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
@@ -274,6 +274,20 @@ def test_no_state_passes_through_private_attributes():
     games = sorted((ROOT / "games").rglob("*.py"))
     found = set().union(*(private_attributes(p) for p in games))
     assert found == set(PRIVATE_ATTRIBUTES_ALLOWED)
+
+
+@pytest.mark.parametrize(
+    ("source", "found"),
+    [
+        ("def f(session):\n    session._fresh = {0}\n", {"_fresh"}),
+        ("def f(session):\n    return getattr(session, '_conceded_by', '')\n", {"_conceded_by"}),
+        ("class A:\n    def f(self):\n        self._cache = {}\n", set()),
+        ("def f(session):\n    session.ready = [0]\n", set()),
+    ],
+)
+def test_a_private_attribute_is_found(source, found):
+    path = ROOT / "games" / "services" / "play.py"
+    assert {name for _, name in private_attributes(path, source)} == found
 
 
 def test_hosts_are_registered_by_tournaments():
