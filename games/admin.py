@@ -54,7 +54,7 @@ class GameSessionAdmin(admin.ModelAdmin):
         return obj.seed if obj.status == GameSession.Status.FINISHED else "(secret until the end)"
 
     def has_change_permission(self, request, obj=None):
-        return False  # games change only through games/services.py
+        return False  # games change only through games/services/
 
 
 @admin.register(GameAction)

@@ -1,5 +1,5 @@
 """REST API for online games (docs/online-play.md). Views are thin: every write goes
-through games/services.py, every read through games/selectors.py, which builds all
+through games/services/, every read through games/selectors.py, which builds all
 output from the engine's view for the requesting viewer (a seat, a judge, a spectator).
 
 Errors: 400 ``{"detail", "errors"}`` for a refused action, 403 for the wrong person,
@@ -18,7 +18,6 @@ from rest_framework.exceptions import NotFound
 from rest_framework.exceptions import ValidationError as ApiValidationError
 from rest_framework.response import Response
 
-from config.dbtime import db_now
 from games import hosts, selectors, services, visibility
 from games.models import GameSession
 from players.demo import random_valid_set
@@ -265,7 +264,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         """The answer after a read or a write: the time of the database read with the row
         (or of the write) stands for now, so no extra query asks the clock."""
         viewer = visibility.viewer_for(session, self.request.user)
-        now = getattr(session, "_db_now", None) or db_now()
+        now = selectors.time_of_read(session)
         every = self.request.query_params.get("legal") == "all"
         return Response(selectors.game_state(session, viewer, now, all_legal=every), status=code)
 

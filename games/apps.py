@@ -7,6 +7,6 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self):
-        from games import clocks
+        from games import enforcement
 
-        deadlines.register_sweep("games", clocks.sweep)  # run by every worker
+        deadlines.register_sweep("games", enforcement.sweep)  # run by every worker

@@ -9,32 +9,30 @@
 - A waiting game (the swap window between games) starts when its deadline passes.
 - Practice and demo games have a game limit (``GAMES_PRACTICE_GAME_MINUTES``, 20): past
   it, sudden death from the next turn. Tournament games get theirs from the match clock
-  (tournaments/clocks.py calls ``tournaments.online.on_match_clock_event``).
+  (tournaments/clocks.py tells its listener ``tournaments.online.on_match_clock_event``).
 
-Enforcement: the earliest decision deadline (or the end of the start window) is the
+Enforcement (games/enforcement.py): the earliest decision deadline (or the end of the start window) is the
 ``Deadline`` column ``deadline_at``, the practice game limit the ``Deadline`` column
 ``game_deadline_at`` (config/deadlines.py, the mechanism every clock shares: at most one
 queued eta task per column, ``clock_task_eta`` and ``game_deadline_task_eta``, re-queued
 when it fires early; the worker's sweep; the row lock, a tournament game's match row
-first, the lock order of docs/timing.md; acting at most once). This module says what
-happens when each passes: an action that makes the decision moves the deadline, so
-nothing is due when an old task fires.
+first, the lock order of docs/timing.md; acting at most once). An action that makes the
+decision moves the deadline, so nothing is due when an old task fires.
 """
 
 from __future__ import annotations
 
 import datetime
-import logging
 
+from celery import current_app
 from django.db import transaction
 from django.db.models import Q
 
 from config.deadlines import Deadline, parse, time_left
 from games import hosts
-from games.engines.irondie import to_act
+from games.engines import engine_for
 from games.models import GameSession
 
-log = logging.getLogger(__name__)
 SEATS = (0, 1)
 
 # Sessions whose deadlines can still pass.
@@ -64,7 +62,7 @@ def seat_deadlines(session: GameSession) -> list:
     return [parse(d) for d in deadlines]
 
 
-# --- setting deadlines (called by games/services.py with the row locked) --------------
+# --- setting deadlines (called by games/services/ with the row locked) ----------------
 
 
 def update_deadlines(session: GameSession, state, now, fresh: set) -> None:
@@ -79,7 +77,7 @@ def update_deadlines(session: GameSession, state, now, fresh: set) -> None:
             session.game_deadline_at = None
             session.paused_remaining = None
         return
-    pending = to_act(state)
+    pending = engine_for(session.engine).to_act(state)
     old = seat_deadlines(session)
     new = []
     limit = datetime.timedelta(seconds=session.decision_seconds)
@@ -110,12 +108,13 @@ def queue_bots(session: GameSession, state) -> None:
     """Demo games: the bots' next move as a task after commit (practice bots move inline)."""
     if session.bot_delay <= 0 or session.status != GameSession.Status.ACTIVE:
         return
-    if not any(session.seat_bot(seat) for seat in to_act(state)):
+    if not any(session.seat_bot(seat) for seat in engine_for(session.engine).to_act(state)):
         return
-    from games import tasks
-
     args, delay = (session.pk, session.version), session.bot_delay
-    transaction.on_commit(lambda: tasks.play_bots.apply_async(args, countdown=delay))
+    # By name: games.tasks imports the services, which import this module.
+    transaction.on_commit(
+        lambda: current_app.send_task("games.play_bots", args=args, countdown=delay)
+    )
 
 
 def _seconds_left(deadline, now) -> float | None:
@@ -146,91 +145,6 @@ def resume(session: GameSession, now) -> None:
     session.paused_remaining = None
     session.status = GameSession.Status.ACTIVE
     session.save()
-
-
-# --- enforcement (eta tasks and the sweep) --------------------------------------------
-
-
-def enforce_deadline(session_id: int, version: int | None = None, eta: str | None = None) -> str:
-    """Apply the default action for every overdue decision, or start a waiting game
-    whose swap window closed. Idempotent; returns what it did.
-
-    ``version`` and ``eta``: from an eta task (the sweep passes neither); which task
-    acts, re-queues itself or is stale: config/deadlines.py."""
-    from games import services
-
-    return DECISION_DEADLINE.enforce(
-        session_id,
-        version,
-        eta,
-        lock_first=services.lock_host_of,  # the lock order: host (match), then session
-        finished=_not_running,
-        act=_decision_due,
-    )
-
-
-def _not_running(session: GameSession) -> str | None:
-    if session.status in (GameSession.Status.WAITING, GameSession.Status.ACTIVE):
-        return None
-    return "not running"
-
-
-def _decision_due(session: GameSession, now) -> str:
-    """The deadline passed (the row is locked): the start window closed, or defaults."""
-    from games import services
-
-    if session.status == GameSession.Status.WAITING:
-        return services.start_waiting(session.pk)
-    state = services.state_of(session)
-    deadlines = seat_deadlines(session)
-    overdue = [
-        seat
-        for seat in sorted(to_act(state))
-        if deadlines[seat] is not None and deadlines[seat] <= now
-    ]
-    if not overdue:
-        return "not due"
-    late = max((now - deadlines[seat]).total_seconds() for seat in overdue)
-    services.apply_defaults(session, state, overdue, now)
-    log.info(
-        "decision clock ran out",
-        extra={"session": session.pk, "seats": overdue, "late_seconds": round(late, 3)},
-    )
-    return "default applied"
-
-
-def enforce_game_limit(session_id: int, version: int | None = None, eta: str | None = None) -> str:
-    """Practice and demo games past their limit: sudden death from the next turn."""
-    from games import services
-
-    return GAME_LIMIT.enforce(
-        session_id,
-        version,
-        eta,
-        lock_first=services.lock_host_of,  # none for these games; the same order anyway
-        act=_game_limit_due,
-    )
-
-
-def _game_limit_due(session: GameSession, now) -> str:
-    from games import services
-
-    if services.switch_to_sudden_death(session, now, note="game time limit"):
-        return "sudden death"
-    session.game_deadline_at = None
-    session.save(update_fields=["game_deadline_at"])
-    return "nothing to do"
-
-
-def sweep() -> dict:
-    """Enforce every overdue deadline: the safety net behind the eta tasks."""
-    decisions = DECISION_DEADLINE.sweep(enforce_deadline)
-    limits = GAME_LIMIT.sweep(enforce_game_limit)
-    return {
-        "defaults": decisions.count("default applied"),
-        "started": decisions.count("started"),
-        "sudden_death": limits.count("sudden death"),
-    }
 
 
 # --- reading --------------------------------------------------------------------------

@@ -4,7 +4,7 @@ The action log is the truth (principle 4): a session's snapshot is a cache of
 ``State.to_dict()`` that ``games.services.replayed_state`` rebuilds from the config, the
 seed and the log. The seed stays on the server until the game is over; everything
 shown to anyone passes through the engine's ``view`` (games/selectors.py).
-The rules these rows obey live in games/services.py and games/clocks.py.
+The rules these rows obey live in games/services/ and games/clocks.py.
 """
 
 from django.conf import settings

@@ -15,8 +15,9 @@ from django.db.models import DateTimeField, Func
 from django.http import Http404
 from django.utils import timezone
 
+from config.dbtime import db_now
 from games import clocks, hosts, services
-from games.engines.irondie import State, legal_actions, verify, view
+from games.engines import engine_for
 from games.models import GameAction, GameSession
 from players.demo import random_valid_set
 from players.models import DiceSet
@@ -48,6 +49,13 @@ def server_time(row) -> object:
     return value or timezone.now()
 
 
+def time_of_read(session: GameSession):
+    """Now for an answer about ``session``: the database's time read with the row
+    (``viewed_session``) or with its lock for a write (games/services/rows.py), so no
+    extra query asks the clock; else asked."""
+    return getattr(session, "server_now", None) or getattr(session, "locked_at", None) or db_now()
+
+
 def poll(pk) -> dict:
     """What the play page asks every 700 ms: one indexed read of four small columns."""
     try:
@@ -72,9 +80,9 @@ def _server_now_field() -> tuple:
 
 
 def viewed_session(pk) -> GameSession:
-    """A session to show, with its engine state at hand and the database's time in
-    ``_db_now``: the row without its snapshot and config, the state from the per-process
-    cache (games/services.py) or, on a miss, the snapshot of exactly that version. Three
+    """A session to show, with its engine state at hand and the database's time read
+    with it (``time_of_read``): the row without its snapshot and config, the state from the per-process
+    cache (games/services/state.py) or, on a miss, the snapshot of exactly that version. Three
     queries at most with the token lookup; no snapshot read while the cache is warm."""
     try:
         pk = int(pk)
@@ -87,7 +95,6 @@ def viewed_session(pk) -> GameSession:
         session = lean.filter(pk=pk).first()
         if session is None:
             raise Http404("No such game.")
-        session._db_now = server_time(session)
         if not session.commitment or services.cached_state(session) is not None:
             return session
         data = (
@@ -96,12 +103,10 @@ def viewed_session(pk) -> GameSession:
             .first()
         )
         if data:
-            services.remember_state(session, State.from_dict(data))
+            services.remember_state(session, engine_for(session.engine).State.from_dict(data))
             return session
         # The game moved on between the two reads: read the row again.
-    session = _with_server_time(GameSession.objects.select_related(*hosts.related())).get(pk=pk)
-    session._db_now = server_time(session)
-    return session
+    return _with_server_time(GameSession.objects.select_related(*hosts.related())).get(pk=pk)
 
 
 def players(session: GameSession, viewer) -> list[dict]:
@@ -124,17 +129,18 @@ def game_state(session: GameSession, viewer, now, *, state=None, all_legal=False
     ``split_list_limit()`` choices (any subset of the hand is legal: 2**n of them), where
     it is null and ``split`` describes the choice; ``all_legal`` lists them anyway.
     """
+    engine = engine_for(session.engine)
     state = state if state is not None else services.state_of(session)
-    board = view(state, viewer) if state is not None else None
+    board = engine.view(state, viewer) if state is not None else None
     split = _split_choice(board, viewer) if board else None
     legal, count = [], 0
     if viewer in (0, 1) and state is not None and session.status == GameSession.Status.ACTIVE:
         if split is not None:
             count = split["count"]
             listed = all_legal or count <= split_list_limit()
-            legal = legal_actions(state, viewer) if listed else None
+            legal = engine.legal_actions(state, viewer) if listed else None
         else:
-            legal = legal_actions(state, viewer)
+            legal = engine.legal_actions(state, viewer)
             count = len(legal)
     host = hosts.host_of(session)
     described = host.describe(session)
@@ -231,6 +237,7 @@ def game_log(session: GameSession, viewer, *, state=None) -> list[dict]:
     its content."""
     state = state if state is not None else services.state_of(session)
     rows = list(session.actions.order_by("index"))
+    view = engine_for(session.engine).view
     visible = view(state, viewer)["log"] if state is not None else []
     entries, j = [], 0
     for row in rows:
@@ -257,7 +264,7 @@ def game_record(session: GameSession) -> dict:
     """A finished game in full: config, commitment, seed, log, rolls and result (the
     spectator view of a finished game shows the seed)."""
     state = services.state_of(session)
-    board = view(state, "spectator")
+    board = engine_for(session.engine).view(state, "spectator")
     return {
         "id": session.pk,
         "engine": session.engine,
@@ -273,8 +280,9 @@ def game_record(session: GameSession) -> dict:
 
 
 def verification(session: GameSession) -> dict:
-    record = view(services.state_of(session), "spectator")
-    outcome = verify(record)
+    engine = engine_for(session.engine)
+    record = engine.view(services.state_of(session), "spectator")
+    outcome = engine.verify(record)
     return {
         "id": session.pk,
         "commitment": record["commitment"],

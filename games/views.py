@@ -1,7 +1,7 @@
 """The play page: a server-rendered board that polls a tiny JSON endpoint every 700 ms
 and re-renders its fragment when the state version changes (docs/online-play.md says
 why polling). Every write goes through the API (games/api.py) and so through
-games/services.py; every read through games/selectors.py and the engine's view."""
+games/services/; every read through games/selectors.py and the engine's view."""
 
 import json
 import random
@@ -13,7 +13,6 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from config.dbtime import db_now
 from games import selectors, services, visibility
 from games.models import GameSession
 from players.demo import random_valid_set
@@ -79,7 +78,7 @@ def _side(board, seat) -> dict:
 
 
 def board_context(session, user) -> dict:
-    now = getattr(session, "_db_now", None) or db_now()
+    now = selectors.time_of_read(session)
     viewer = visibility.viewer_for(session, user)
     data = selectors.game_state(session, viewer, now)
     board = data["view"]

@@ -5,7 +5,9 @@ then config's base modules (the database clock, errors, parameters), players, ga
 (online sessions, which know nothing of tournaments) and tournaments (which hosts
 sessions through games/hosts.py); config's wiring (URLs, the worker) sits on top. Every
 import counts, at module level and inside functions; an import inside a function is
-refused unless it is listed below with the reason it cannot be at the top.
+refused unless it is listed below with the reason it cannot be at the top. Games reaches
+a rules engine only through ``games.engines.engine_for(session.engine)``, never by
+importing one (players and tournaments use the IRONDIE dice catalogue to check sets).
 """
 
 from __future__ import annotations
@@ -31,22 +33,16 @@ FRAMEWORKS = ("django", "rest_framework", "drf_spectacular", "celery")
 LOCAL_IMPORTS_ALLOWED = {
     ("tournaments/apps.py", "games.hosts"): "ready(): registers the host once apps load",
     ("tournaments/apps.py", "games.models"): "ready(): models load only once apps are ready",
-    ("tournaments/apps.py", "tournaments.online"): "ready(): it imports models",
+    ("tournaments/apps.py", "tournaments.online"): (
+        "ready(): registers the host and the clock listener; imports models"
+    ),
     ("tournaments/apps.py", "tournaments.clocks"): "ready(): registers its sweep; imports models",
-    ("games/apps.py", "games.clocks"): "ready(): registers its sweep; imports models",
+    ("games/apps.py", "games.enforcement"): "ready(): registers its sweep; imports models",
     # config/__init__.py loads Celery, and with it config/worker.py, before the apps are
     # ready: what imports models is imported when the worker runs.
     ("config/worker.py", "config.liveness"): "its functions import models (see above)",
     ("config/liveness.py", "config.models"): (
         "imported at the top of config/beat.py, which Celery beat loads before the apps"
-    ),
-    # The deadline code (games/clocks.py, tournaments/clocks.py) and its tasks import
-    # each other within their app; these go when the deadlines share one mechanism.
-    ("games/clocks.py", "games.tasks"): "games.tasks imports games.clocks",
-    ("games/clocks.py", "games.services"): "games.services imports games.clocks",
-    ("tournaments/clocks.py", "tournaments.services.audit"): "the services start round clocks",
-    ("tournaments/clocks.py", "tournaments.online"): (
-        "tournaments.online imports the services, which import the clocks"
     ),
 }
 
@@ -185,6 +181,12 @@ def violations(imports: list[Import]) -> list[str]:
                 problems.append(f"{where}: a pure core imports only other pure cores")
         elif source_layer == "games" and target_layer in ("tournaments", "wiring"):
             problems.append(f"{where}: games knows nothing of tournaments (games/hosts.py)")
+        elif (
+            source_layer == "games"
+            and _within(imp.module, "games.engines")
+            and (imp.module != "games.engines")
+        ):
+            problems.append(f"{where}: games reaches an engine only through engine_for")
         elif source_layer == "players" and target_layer in ("games", "tournaments", "wiring"):
             problems.append(f"{where}: players is below games and tournaments")
         elif source_layer in ("config", "tournaments") and target_layer == "wiring":
@@ -227,6 +229,67 @@ def test_every_allowed_local_import_exists():
     assert set(LOCAL_IMPORTS_ALLOWED) - local == set()
 
 
+# (file, attribute): the one private attribute a module keeps on model instances, and why.
+PRIVATE_ATTRIBUTES_ALLOWED = {
+    ("games/services/state.py", "_engine_state"): (
+        "the parsed state memoised on the row read, also before it is committed; "
+        "set and read only by that module"
+    ),
+}
+
+
+def private_attributes(path: Path, source: str | None = None) -> set[tuple[str, str]]:
+    """Private attributes a module sets on, or reads from, another object (``x._name = ...``
+    or ``getattr(x, "_name")``): state passed around behind the callers' backs."""
+    relative = path.relative_to(ROOT).as_posix()
+    found = set()
+    for node in ast.walk(ast.parse(source if source is not None else path.read_text())):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if (
+                    isinstance(target, ast.Attribute)
+                    and target.attr.startswith("_")
+                    and not target.attr.startswith("__")
+                    and not (
+                        isinstance(target.value, ast.Name) and target.value.id in ("self", "cls")
+                    )
+                ):
+                    found.add((relative, target.attr))
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("getattr", "setattr", "hasattr")
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and str(node.args[1].value).startswith("_")
+        ):
+            found.add((relative, node.args[1].value))
+    return found
+
+
+def test_no_state_passes_through_private_attributes():
+    """Games' services pass what one step tells the next as arguments or return values, not as
+    ``session._fresh`` set in one function and read in another."""
+    games = sorted((ROOT / "games").rglob("*.py"))
+    found = set().union(*(private_attributes(p) for p in games))
+    assert found == set(PRIVATE_ATTRIBUTES_ALLOWED)
+
+
+@pytest.mark.parametrize(
+    ("source", "found"),
+    [
+        ("def f(session):\n    session._fresh = {0}\n", {"_fresh"}),
+        ("def f(session):\n    return getattr(session, '_conceded_by', '')\n", {"_conceded_by"}),
+        ("class A:\n    def f(self):\n        self._cache = {}\n", set()),
+        ("def f(session):\n    session.ready = [0]\n", set()),
+    ],
+)
+def test_a_private_attribute_is_found(source, found):
+    path = ROOT / "games" / "services" / "play.py"
+    assert {name for _, name in private_attributes(path, source)} == found
+
+
 def test_hosts_are_registered_by_tournaments():
     """Games calls the hook; tournaments hosts tournament sessions through it."""
     from games import hosts
@@ -237,6 +300,14 @@ def test_hosts_are_registered_by_tournaments():
     assert hosts.host_for_kind(GameSession.Kind.PRACTICE) is hosts.DEFAULT_HOST
 
 
+def test_the_online_game_listens_to_the_match_clock():
+    """tournaments/clocks.py sits below tournaments/online.py and tells it by a listener."""
+    from tournaments import clocks
+    from tournaments.online import on_match_clock_event
+
+    assert clocks._listeners == [on_match_clock_event]
+
+
 def _imports_of_source(relative: str, source: str) -> list[Import]:
     return imports_of(ROOT / relative, ast.parse(source))
 
@@ -244,7 +315,7 @@ def _imports_of_source(relative: str, source: str) -> list[Import]:
 @pytest.mark.parametrize(
     ("relative", "source", "problem"),
     [
-        ("games/services.py", "from tournaments.models import Match\n", "games knows nothing"),
+        ("games/services/play.py", "from tournaments.models import Match\n", "games knows nothing"),
         (
             "games/selectors.py",
             "def f():\n    from tournaments import selectors\n",
@@ -260,6 +331,18 @@ def _imports_of_source(relative: str, source: str) -> list[Import]:
         ("tournaments/match_rules.py", "from . import standings\n", None),
         ("players/services.py", "from games.engines.irondie.dice import Die\n", None),
         ("tournaments/online.py", "from games.hosts import SessionHost\n", None),
+        ("games/selectors.py", "from games.engines.irondie import view\n", "through engine_for"),
+        (
+            "games/bots.py",
+            "from games.engines.irondie.bots import RandomBot\n",
+            "through engine_for",
+        ),
+        ("games/services/play.py", "from games.engines import engine_for\n", None),
+        (
+            "tournaments/services/match_games.py",
+            "from games.engines.irondie.dice import Die\n",
+            None,
+        ),
     ],
 )
 def test_a_violation_is_found(relative, source, problem):
@@ -282,7 +365,7 @@ def test_a_circle_between_apps_is_found():
 
 def test_the_real_tree_has_a_violation_when_one_is_added():
     """The walk reads the real files: an import added to one of them is caught."""
-    path = ROOT / "games" / "services.py"
+    path = ROOT / "games" / "services" / "play.py"
     tree = ast.parse(path.read_text() + "\nfrom tournaments import online\n")
     imports = [imp for p in project_files() if p != path for imp in imports_of(p)]
     imports += imports_of(path, tree)

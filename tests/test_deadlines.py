@@ -6,6 +6,7 @@ from pathlib import Path
 from config import deadlines
 from config.celery import app as celery_app
 from games import clocks as game_clocks
+from games import enforcement as game_enforcement
 from games import tasks as game_tasks  # noqa: F401 (registers the tasks)
 from tournaments import clocks as match_clocks
 from tournaments import tasks as match_tasks  # noqa: F401 (registers the tasks)
@@ -47,5 +48,5 @@ def test_the_worker_sweeps_every_app_in_order():
     """The apps register their sweeps when Django loads them; config/worker.py runs them."""
     assert list(deadlines._sweeps.items()) == [
         ("matches", match_clocks.sweep),
-        ("games", game_clocks.sweep),
+        ("games", game_enforcement.sweep),
     ]

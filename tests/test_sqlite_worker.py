@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TASKS = 80
 
 # Overdue game limits for the sweeper: waiting practice games past their limit, which
-# the sweep clears one write transaction at a time (games.clocks.enforce_game_limit).
+# the sweep clears one write transaction at a time (games.enforcement.enforce_game_limit).
 OVERDUE = """
 import sys, time, datetime
 import django

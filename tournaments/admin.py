@@ -5,6 +5,7 @@ and only an event's owner changes its co-organisers here."""
 from django.contrib import admin
 
 from tournaments import permissions as roles
+from tournaments.audit import audit
 from tournaments.models import (
     AuditEntry,
     GameResult,
@@ -17,7 +18,6 @@ from tournaments.models import (
     SetSwap,
     Tournament,
 )
-from tournaments.services.audit import audit
 
 
 class EventScopedAdmin(admin.ModelAdmin):

@@ -17,13 +17,15 @@ How it is enforced: the match deadline and the game limit are two ``Deadline`` c
 of the match (config/deadlines.py, the mechanism every clock shares: eta tasks queued
 after commit, at most one per column, re-queued when they fire early; the worker's
 sweep; the row lock; acting at most once). This module says what happens when each
-passes (``enforce_match_deadline``, ``enforce_game_deadline``).
+passes (``enforce_match_deadline``, ``enforce_game_deadline``); who else must know
+(the online game of the match) registers with ``listen``.
 """
 
 from __future__ import annotations
 
 import datetime
 import logging
+from collections.abc import Callable
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
@@ -31,6 +33,7 @@ from django.db.models import Q
 
 from config.dbtime import db_now
 from config.deadlines import Deadline, time_left
+from tournaments.audit import audit
 from tournaments.models import Match, Round
 from tournaments.permissions import can_judge
 
@@ -63,6 +66,24 @@ GAME_DEADLINE = Deadline(
     related=("round__tournament",),
     live=_LIVE,
 )
+
+
+# Told "time_called" or "sudden_death" with the match id, inside the transaction that
+# holds the match row: the online game of the match follows (tournaments.online, which
+# sits above the clocks and registers in TournamentsConfig.ready).
+ClockListener = Callable[[int, str], object]
+_listeners: list[ClockListener] = []
+
+
+def listen(listener: ClockListener) -> None:
+    """Tell ``listener`` when the clock calls time on a match or starts sudden death."""
+    if listener not in _listeners:
+        _listeners.append(listener)
+
+
+def _tell_listeners(match_id: int, event: str) -> None:
+    for listener in _listeners:
+        listener(match_id, event)
 
 
 def _require_judge(user, round_: Round) -> None:
@@ -118,8 +139,6 @@ def _locked(match: Match) -> Match:
 
 @transaction.atomic
 def extend_match(*, match: Match, minutes: int, reason: str, by) -> Match:
-    from tournaments.services import audit
-
     match = _locked(match)
     _require_judge(by, match.round)
     low, high = EXTENSION_MINUTES
@@ -184,8 +203,6 @@ def _resume(match: Match, now) -> bool:
 
 @transaction.atomic
 def pause_match(*, match: Match, by, reason: str = "") -> Match:
-    from tournaments.services import audit
-
     match = _locked(match)
     _require_judge(by, match.round)
     if not _pause(match, db_now()):
@@ -198,8 +215,6 @@ def pause_match(*, match: Match, by, reason: str = "") -> Match:
 
 @transaction.atomic
 def resume_match(*, match: Match, by) -> Match:
-    from tournaments.services import audit
-
     match = _locked(match)
     _require_judge(by, match.round)
     if match.round.paused_remaining is not None:
@@ -213,8 +228,6 @@ def resume_match(*, match: Match, by) -> Match:
 @transaction.atomic
 def pause_round(*, round_: Round, by, reason: str = "") -> Round:
     """Stop every running match clock of the round (e.g. a venue announcement)."""
-    from tournaments.services import audit
-
     round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
     _require_judge(by, round_)
     if round_.ends_at is None:
@@ -238,8 +251,6 @@ def pause_round(*, round_: Round, by, reason: str = "") -> Round:
 @transaction.atomic
 def resume_round(*, round_: Round, by) -> Round:
     """Restart the round clock and every paused match clock of the round."""
-    from tournaments.services import audit
-
     round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
     _require_judge(by, round_)
     if round_.paused_remaining is None:
@@ -275,8 +286,6 @@ def _match_deadline_finished(match: Match) -> str | None:
 
 def _call_time(match: Match, now: datetime.datetime) -> str:
     """The match limit has passed (the match row is locked): time is called."""
-    from tournaments.services import audit
-
     match.time_called_at = now
     match.game_deadline_at = None
     match.clock_version += 1
@@ -295,9 +304,7 @@ def _call_time(match: Match, now: datetime.datetime) -> str:
             "game_in_progress": match.current_game if match.current_game_started_at else None,
         },
     )
-    from tournaments.online import on_match_clock_event
-
-    on_match_clock_event(match.pk, "time_called")  # the online game, if any
+    _tell_listeners(match.pk, "time_called")  # the online game, if any
     log.info("time called", extra={"match": match.pk, "late_seconds": round(late, 3)})
     return "time called"
 
@@ -317,8 +324,6 @@ def _game_deadline_finished(match: Match) -> str | None:
 
 def _start_sudden_death(match: Match, now: datetime.datetime) -> str:
     """The game limit has passed (the match row is locked): sudden death, once a game."""
-    from tournaments.services import audit
-
     if match.sudden_death_game == match.current_game:
         return "already sudden death"
     deadline = match.game_deadline_at
@@ -338,9 +343,7 @@ def _start_sudden_death(match: Match, now: datetime.datetime) -> str:
             "called_at": now.isoformat(),
         },
     )
-    from tournaments.online import on_match_clock_event
-
-    on_match_clock_event(match.pk, "sudden_death")  # the online game, if any
+    _tell_listeners(match.pk, "sudden_death")  # the online game, if any
     return "sudden death"
 
 

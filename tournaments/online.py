@@ -5,8 +5,8 @@ players or judges open it (``open_match``); every later game opens by itself whe
 previous one ends and the match is not decided (``TournamentHost.on_game_over``), and
 the decided match gets its result through ``record_system_result``. The match clock
 (tournaments/clocks.py) tells the game in play when the game limit passes or time is
-called (``on_match_clock_event``). Games calls only ``TournamentHost``, registered for
-tournament sessions in ``TournamentsConfig.ready``.
+called (``on_match_clock_event``, a listener of the clock). Games calls only
+``TournamentHost``; both are registered in ``TournamentsConfig.ready``.
 
 Locks: the match row first, then the session (docs/timing.md).
 """
@@ -94,8 +94,8 @@ def _create_match_game(match, number, now) -> GameSession:
 
 
 def on_match_clock_event(match_id: int, event: str) -> str:
-    """Called by tournaments/clocks.py inside its transaction with the match row locked
-    (the lock order: match, then session):
+    """Told by tournaments/clocks.py (``clocks.listen``) inside its transaction with the
+    match row locked (the lock order: match, then session):
     ``"sudden_death"`` when the game limit passes, ``"time_called"`` when the match limit
     does. The online game of the match, if any, follows (docs/online-play.md)."""
     session = (

@@ -5,8 +5,9 @@ top level (docs/engine.md): ``new_game(config, seed)``, ``to_act``, ``legal_acti
 ``apply``, ``view``, ``is_over``, ``result``, ``default_action``, ``replay``,
 ``verify``, ``enable_sudden_death``, ``State`` (with ``from_dict``/``to_dict``),
 ``new_seed``, ``commitment``, the viewer constants ``JUDGE``/``SPECTATOR``/``SYSTEM``,
-the errors ``ConfigError``/``IllegalAction``, and ``BOTS`` (bot classes by kind, each
-choosing from the seat's own view). The online layer (games/) reaches an engine only
+the errors ``ConfigError``/``IllegalAction``, ``BOTS`` (bot classes by kind, each
+choosing from the seat's own view) and ``SIMULATED_LIMIT_TURN`` (the turn from which a
+game of two bots played whole at once, with no time passing, is under sudden death). The online layer (games/) reaches an engine only
 through ``engine_for(session.engine)``, so a new game is one more entry in ``ENGINES``.
 """
 
@@ -37,6 +38,7 @@ CONTRACT = (
     "ConfigError",
     "IllegalAction",
     "BOTS",
+    "SIMULATED_LIMIT_TURN",
 )
 
 ENGINES: dict[str, ModuleType] = {"irondie": irondie}

@@ -13,7 +13,8 @@ import threading
 import pytest
 from django.db import connection
 
-from games import clocks, services
+from config.dbtime import db_now
+from games import enforcement, services
 from games.models import GameAction, GameSession
 from tournaments import clocks as t_clocks
 from tournaments import online
@@ -71,7 +72,7 @@ def _at_once(*calls):
 
 def _both_overdue(match, session):
     """The match's time and the session's decision deadline both passed a moment ago."""
-    past = services.db_now() - datetime.timedelta(seconds=1)
+    past = db_now() - datetime.timedelta(seconds=1)
     Match.objects.filter(pk=match.pk).update(deadline_at=past)
     updates = {"deadline_at": past}
     if session.status == GameSession.Status.ACTIVE:
@@ -101,7 +102,7 @@ def test_swap_window_closing_as_time_is_called_never_deadlocks(round_of_matches,
         assert session.status == GameSession.Status.WAITING
         _both_overdue(match, session)
         results, errors = _at_once(
-            lambda s=session: clocks.enforce_deadline(s.pk),
+            lambda s=session: enforcement.enforce_deadline(s.pk),
             lambda m=match: t_clocks.enforce_match_deadline(m.pk),
         )
         assert errors == [], f"match {match.pk}: {errors!r}"
@@ -137,7 +138,7 @@ def test_decision_default_as_time_is_called_never_deadlocks(round_of_matches, se
         pending = [seat for seat, d in enumerate(session.seat_deadlines) if d is not None]
         assert pending
         results, errors = _at_once(
-            lambda s=session: clocks.enforce_deadline(s.pk),
+            lambda s=session: enforcement.enforce_deadline(s.pk),
             lambda m=match: t_clocks.enforce_match_deadline(m.pk),
         )
         assert errors == [], f"match {match.pk}: {errors!r}"

@@ -7,6 +7,7 @@ import pytest
 
 from config.dbtime import db_now
 from games import services
+from games.engines import irondie
 from games.engines.irondie import State, to_act
 from games.models import GameAction, GameSession
 from tournaments import clocks as t_clocks
@@ -313,7 +314,7 @@ def test_bots_playing_a_whole_game_at_once_meet_the_game_limit_at_a_fixed_turn(j
     from players.demo import random_valid_set
 
     SIMULATED_LIMIT_TURN = 3
-    monkeypatch.setattr(services, "SIMULATED_LIMIT_TURN", SIMULATED_LIMIT_TURN)
+    monkeypatch.setattr(irondie, "SIMULATED_LIMIT_TURN", SIMULATED_LIMIT_TURN)
 
     long_games = 0
     for index in range(12):

@@ -12,7 +12,8 @@ from celery.contrib.testing.worker import start_worker
 from django.db import connections
 
 from config.celery import app as celery_app
-from games import clocks, services
+from games import clocks, enforcement, services
+from games.engines import irondie
 from games.engines.irondie import State
 from games.models import GameAction, GameSession
 from tournaments import online
@@ -43,7 +44,7 @@ def test_a_player_who_does_not_act_gets_the_default_action_exactly_once(duo, set
     settings.GAMES_DECISION_SECONDS = 2
     # One decision at a time after B's default, so every later default has its own deadline.
     seed, _ = _seed_with_one_decision_at_a_time(duo["match"])
-    monkeypatch.setattr(services, "new_seed", lambda: seed)
+    monkeypatch.setattr(irondie, "new_seed", lambda: seed)
     session = online.open_match(match=duo["match"], by=duo["a"])
     assert session.status == GameSession.Status.ACTIVE and session.decision_seconds == 2
     state = services.state_of(session)
@@ -61,7 +62,7 @@ def test_a_player_who_does_not_act_gets_the_default_action_exactly_once(duo, set
 
     def sweep_repeatedly():
         for _ in range(40):
-            outcomes.append(clocks.sweep()["defaults"])
+            outcomes.append(enforcement.sweep()["defaults"])
             time.sleep(0.05)
         connections.close_all()
 
@@ -82,7 +83,7 @@ def test_a_player_who_does_not_act_gets_the_default_action_exactly_once(duo, set
     assert len(default.action["throw"]) == 9
     assert default.created_at >= due  # never before the deadline
     # The task queued for the old deadline is a no-op now.
-    assert clocks.enforce_deadline(session.pk, first_version) == "stale"
+    assert enforcement.enforce_deadline(session.pk, first_version) == "stale"
     session = GameSession.objects.get(pk=session.pk)
     assert State.from_dict(session.state) == services.replayed_state(session)
 
@@ -95,7 +96,7 @@ def test_a_decision_made_in_time_cancels_the_clock(duo, settings, monkeypatch):
     settings.CLOCKS_WORKER_SWEEP = False  # the eta path under test, not the worker's sweep
     settings.GAMES_DECISION_SECONDS = 2
     seed, waiting_seat = _seed_with_one_decision_at_a_time(duo["match"])
-    monkeypatch.setattr(services, "new_seed", lambda: seed)
+    monkeypatch.setattr(irondie, "new_seed", lambda: seed)
     session = online.open_match(match=duo["match"], by=duo["a"])
     first = GameSession.objects.get(pk=session.pk)
     assert first.seed == seed and first.clock_task_eta == first.deadline_at is not None
@@ -121,7 +122,7 @@ def test_a_decision_made_in_time_cancels_the_clock(duo, settings, monkeypatch):
     if _clock_actions(session.pk):
         assert _clock_actions(session.pk)[0].actor == str(waiting_seat)
     # The task of the first clock version is a no-op now.
-    assert clocks.enforce_deadline(session.pk, first.clock_version) == "stale"
+    assert enforcement.enforce_deadline(session.pk, first.clock_version) == "stale"
 
 
 def state_view(state, seat):
@@ -184,7 +185,7 @@ def test_a_later_deadline_reuses_the_queued_task_which_requeues_itself(duo, sett
     settings.CLOCKS_WORKER_SWEEP = False  # the eta path under test, not the worker's sweep
     settings.GAMES_DECISION_SECONDS = 3
     seed, waiting_seat = _seed_with_one_decision_at_a_time(duo["match"])
-    monkeypatch.setattr(services, "new_seed", lambda: seed)
+    monkeypatch.setattr(irondie, "new_seed", lambda: seed)
     session = online.open_match(match=duo["match"], by=duo["a"])
     first = GameSession.objects.get(pk=session.pk)
     assert first.seed == seed
@@ -201,7 +202,7 @@ def test_a_later_deadline_reuses_the_queued_task_which_requeues_itself(duo, sett
     ]
     # The queued task fires (its handler, as the worker runs it) before the new deadline:
     # it re-queues itself for that deadline and changes nothing else.
-    old_task = clocks.enforce_deadline(
+    old_task = enforcement.enforce_deadline(
         session.pk, first.clock_version, first.deadline_at.isoformat()
     )
     assert old_task == "requeued"
@@ -221,4 +222,4 @@ def test_a_later_deadline_reuses_the_queued_task_which_requeues_itself(duo, sett
     for earlier, later in itertools.pairwise(applied):
         assert later.created_at >= earlier.created_at + limit, [(a.index, a.actor) for a in applied]
     # The original version's task is a no-op.
-    assert clocks.enforce_deadline(session.pk, first.clock_version) == "stale"
+    assert enforcement.enforce_deadline(session.pk, first.clock_version) == "stale"

@@ -9,6 +9,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from games import selectors, services
+from games.engines import irondie
 from games.engines.irondie import (
     State,
     apply,
@@ -158,7 +159,7 @@ def test_no_endpoint_or_page_shows_a_pending_secret_choice_or_the_seed(duo, make
         ("anonymous", APIClient(), _page_client(None)),
     ]
     seed = _seed_covering_every_secret_phase(duo["match"])
-    monkeypatch.setattr(services, "new_seed", lambda: seed)
+    monkeypatch.setattr(irondie, "new_seed", lambda: seed)
     game = alice.post("/api/games/", {"match": duo["match"].pk}, format="json").json()
     game_id = game["id"]
     session = GameSession.objects.get(pk=game_id)

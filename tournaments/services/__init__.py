@@ -5,13 +5,13 @@ save() or signals. Each function takes keyword-only arguments, runs in one trans
 and raises django.core.exceptions.ValidationError (or PermissionDenied) with a
 message a person understands, leaving nothing half-written.
 
-One module per concern: audit (the log), guards (who may act, row locks), events
+One module per concern: guards (who may act, row locks), events
 (an event's settings and status), registration, rounds (pairing to closing),
 results, penalties, match_games (games within a match and set swaps), topcut. This
 module lists the public functions, so callers write ``services.report_result``.
 """
 
-from tournaments.services.audit import audit
+from tournaments.audit import audit
 from tournaments.services.events import (
     EDITABLE_SETTINGS,
     add_co_organiser,

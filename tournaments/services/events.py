@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
+from tournaments.audit import audit
 from tournaments.models import (
     Round,
     Tournament,
@@ -13,7 +14,6 @@ from tournaments.permissions import (
     can_create_tournament,
     forget_roles,
 )
-from tournaments.services.audit import audit
 from tournaments.services.guards import locked_tournament, require_manager, require_owner
 from tournaments.standings import tiebreaker_order_errors
 

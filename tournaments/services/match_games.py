@@ -10,6 +10,7 @@ from games.engines.irondie.dice import Die, playing_set_errors
 from games.models import GameSession
 from games.services import OPEN as OPEN_SESSION
 from tournaments import clocks, selectors
+from tournaments.audit import audit
 from tournaments.match_rules import (
     MAX_GAMES,
     match_is_over,
@@ -24,7 +25,6 @@ from tournaments.models import (
 from tournaments.permissions import (
     can_judge,
 )
-from tournaments.services.audit import audit
 from tournaments.services.guards import (
     locked_match,
     locked_registration,

@@ -9,13 +9,13 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from tournaments import selectors
+from tournaments.audit import audit
 from tournaments.models import (
     Match,
     Penalty,
     Registration,
     ResultSubmission,
 )
-from tournaments.services.audit import audit
 from tournaments.services.guards import (
     last_round_number,
     locked_match,

@@ -8,13 +8,13 @@ from django.db.models import Max
 
 from players.models import DiceSet, Player
 from players.services import freeze_dice_set
+from tournaments.audit import audit
 from tournaments.models import (
     Registration,
     Round,
     Tournament,
 )
 from tournaments.permissions import can_manage
-from tournaments.services.audit import audit
 from tournaments.services.guards import (
     last_round_number,
     locked_registration,

@@ -9,6 +9,7 @@ from django.db.models import Max
 from config.dbtime import db_now
 from config.errors import VersionConflict
 from tournaments import selectors
+from tournaments.audit import audit
 from tournaments.match_rules import (
     MAX_GAMES,
     ResultError,
@@ -24,7 +25,6 @@ from tournaments.models import (
 from tournaments.permissions import (
     can_judge,
 )
-from tournaments.services.audit import audit
 from tournaments.services.guards import locked_match, own_registration
 
 

@@ -11,6 +11,7 @@ from django.http import Http404
 
 from config.dbtime import db_now
 from tournaments import clocks, selectors
+from tournaments.audit import audit
 from tournaments.match_rules import (
     swiss_rounds_for,
 )
@@ -22,7 +23,6 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.pairing import pair_round
-from tournaments.services.audit import audit
 from tournaments.services.guards import (
     locked_round,
     locked_tournament,

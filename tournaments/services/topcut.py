@@ -6,13 +6,13 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from tournaments import selectors
+from tournaments.audit import audit
 from tournaments.models import (
     Match,
     Round,
     Tournament,
 )
 from tournaments.pairing.topcut import effective_cut_size, seed_bracket
-from tournaments.services.audit import audit
 from tournaments.services.guards import last_round_number, locked_tournament, require_manager
 
 Status = Tournament.Status

@@ -5,7 +5,7 @@ The dice catalogue (types, classes, colours, affinity) lives in ``dice``; the ru
 docs/engine.md describes the API and docs/rules.md every ruling.
 """
 
-from .bots import HeuristicBot, RandomBot
+from .bots import SIMULATED_LIMIT_TURN, HeuristicBot, RandomBot
 from .engine import (
     JUDGE,
     SPECTATOR,
@@ -33,6 +33,7 @@ BOTS = {"heuristic": HeuristicBot, "random": RandomBot}
 
 __all__ = [
     "BOTS",
+    "SIMULATED_LIMIT_TURN",
     "JUDGE",
     "SPECTATOR",
     "SYSTEM",

@@ -1,0 +1,93 @@
+"""A player conceding, and the judges' controls: award a game, pause and resume it
+(the host's clock pauses with it). Every ruling goes to the host's audit log."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+
+from config.dbtime import db_now
+from games import clocks, hosts
+from games.models import GameAction, GameSession
+from games.services.rows import SEATS, Write, audit, lock, now_of, require_judge
+from games.services.sessions import cancel_waiting
+from games.services.state import state_of
+
+
+@transaction.atomic
+def concede(*, session: GameSession, by, whole_match: bool = False) -> GameSession:
+    """A player concedes the game (or, in a tournament, the whole match)."""
+    session = lock(session)
+    seat = session.seat_of(by)
+    if seat is None:
+        raise PermissionDenied("Only the two players of this game may concede it.")
+    host = hosts.host_of(session)
+    if whole_match:
+        host.check_concede_match(session)
+    if session.status == GameSession.Status.WAITING and whole_match:
+        cancel_waiting(session, end_cause="conceded")
+        host.on_game_over(session, db_now(), conceded_by="ab"[seat])
+        return session
+    if session.is_over or session.status == GameSession.Status.WAITING:
+        raise ValidationError("There is no game in play to concede.")
+    write = Write(session, state_of(session), now_of(session))
+    write.apply(
+        "system",
+        {"kind": "forfeit", "player": seat},
+        cause=GameAction.Cause.CONCEDE,
+        user=by,
+        note="conceded the match" if whole_match else "conceded the game",
+    )
+    session.end_cause = "conceded"
+    write.save(conceded_by="ab"[seat] if whole_match else "")
+    return session
+
+
+@transaction.atomic
+def award_game(*, session: GameSession, by, winner: int, reason: str) -> GameSession:
+    """A judge's ruling: the game goes to ``winner`` (logged in the game and the audit)."""
+    session = lock(session)
+    require_judge(by, session)
+    if winner not in SEATS or isinstance(winner, bool):
+        raise ValidationError({"winner": ["The winner is seat 0 or seat 1."]})
+    if not (reason or "").strip():
+        raise ValidationError({"reason": ["Say why the game is awarded."]})
+    if session.status not in (GameSession.Status.ACTIVE, GameSession.Status.PAUSED):
+        raise ValidationError("Only a game in play can be awarded.")
+    write = Write(session, state_of(session), db_now())
+    write.apply(
+        "system",
+        {"kind": "forfeit", "player": 1 - winner},
+        cause=GameAction.Cause.RULING,
+        user=by,
+        note=reason,
+    )
+    session.end_cause = "ruling"
+    audit(session, by, "game.awarded", after={"winner_seat": winner}, reason=reason)
+    write.save()
+    return session
+
+
+@transaction.atomic
+def pause_game(*, session: GameSession, by, reason: str = "") -> GameSession:
+    """A judge stops the decision clocks (and, in a tournament, the match clock)."""
+    session = lock(session)
+    require_judge(by, session)
+    if session.status != GameSession.Status.ACTIVE:
+        raise ValidationError("Only a game in play can be paused.")
+    clocks.pause(session, db_now())
+    audit(session, by, "game.paused", reason=reason)
+    hosts.host_of(session).pause_clock(session, by, reason=reason)
+    return session
+
+
+@transaction.atomic
+def resume_game(*, session: GameSession, by) -> GameSession:
+    session = lock(session)
+    require_judge(by, session)
+    if session.status != GameSession.Status.PAUSED:
+        raise ValidationError("This game is not paused.")
+    clocks.resume(session, db_now())
+    audit(session, by, "game.resumed")
+    hosts.host_of(session).resume_clock(session, by)
+    return session

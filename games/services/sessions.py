@@ -1,0 +1,180 @@
+"""Creating and starting sessions: practice games against a bot, demo games of two
+bots, and hosted sessions (a tournament's games), which open with a swap window and
+start when both players are ready or the window closes."""
+
+from __future__ import annotations
+
+import logging
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+
+from config.dbtime import db_now
+from games import clocks, hosts
+from games.bots import BOT_NAMES
+from games.engines import engine_for
+from games.models import GameSession
+from games.services.play import run_bots_inline
+from games.services.rows import (
+    SEATS,
+    START_FIELDS,
+    Write,
+    decision_seconds,
+    lock,
+    practice_game_minutes,
+    setting,
+    swap_window_seconds,
+)
+from players.people import public_name
+from players.roles import is_judge
+
+log = logging.getLogger(__name__)
+
+
+# The game every session plays for now (games/engines/__init__.py: ENGINES).
+ENGINE, ENGINE_VERSION = "irondie", "1"
+
+
+def _new_session(**fields) -> GameSession:
+    fields.setdefault("decision_seconds", decision_seconds())
+    return GameSession.objects.create(engine=ENGINE, engine_version=ENGINE_VERSION, **fields)
+
+
+@transaction.atomic
+def create_practice_game(
+    *, by, playing_dice: list[dict], bot: str = "heuristic", bot_dice: list[dict] | None = None
+) -> GameSession:
+    """A game against a bot outside any tournament; the bot answers at once."""
+    if by is None or not by.is_authenticated:
+        raise PermissionDenied("Log in to practise.")
+    if bot not in BOT_NAMES:
+        raise ValidationError({"bot": [f"Choose one of: {', '.join(BOT_NAMES)}."]})
+    session = _new_session(
+        kind=GameSession.Kind.PRACTICE,
+        user_0=by,
+        name_0=_user_name(by),
+        bot_1=bot,
+        name_1=BOT_NAMES[bot],
+        created_by=by,
+    )
+    start(session, db_now(), sets=[playing_dice, bot_dice or playing_dice])
+    return session
+
+
+@transaction.atomic
+def create_demo_game(
+    *, by, sets: list[list[dict]], bots=("heuristic", "heuristic"), bot_delay: float | None = None
+) -> GameSession:
+    """Bot against bot, for watching; each move is a Celery task ``bot_delay`` seconds
+    after the previous one (0: the whole game is played at once)."""
+    if by is not None and not is_judge(by):
+        raise PermissionDenied("Only judges and organisers start demo games.")
+    for kind in bots:
+        if kind not in BOT_NAMES:
+            raise ValidationError({"bots": [f"Choose from: {', '.join(BOT_NAMES)}."]})
+    delay = float(setting("GAMES_DEMO_BOT_DELAY", 1.5)) if bot_delay is None else bot_delay
+    session = _new_session(
+        kind=GameSession.Kind.DEMO,
+        bot_0=bots[0],
+        bot_1=bots[1],
+        name_0=f"{BOT_NAMES[bots[0]]} A",
+        name_1=f"{BOT_NAMES[bots[1]]} B",
+        bot_delay=delay,
+        created_by=by,
+    )
+    start(session, db_now(), sets=sets)
+    return session
+
+
+def _user_name(user) -> str:
+    # The seat shows the public name, never the login name (players/people.py).
+    return public_name(user) or "Player"
+
+
+def start(session, now, *, sets=None) -> None:
+    """Create the engine state: a hosted game gets its sets from its host now (for
+    tournament games this is the moment their swaps are revealed)."""
+    host_start = hosts.host_of(session).start(session, now)
+    if host_start is not None:
+        sets = host_start.sets
+        game_id, sudden_death_turn = host_start.game_id, host_start.sudden_death_turn
+    else:
+        game_id, sudden_death_turn = f"s{session.pk}", None
+    config = {"game_id": game_id, "sets": sets, "sudden_death_turn": sudden_death_turn}
+    engine = engine_for(session.engine)
+    seed = engine.new_seed()
+    try:
+        state = engine.new_game(config, seed)
+    except ValueError as exc:
+        raise ValidationError({"dice": [str(exc)]}) from None
+    session.config = state.config
+    session.seed = seed
+    session.commitment = state.commitment
+    session.status = GameSession.Status.ACTIVE
+    session.started_at = now
+    session.version = 0
+    session.decision_since = [0, 0]
+    write = Write(session, state, now, fresh=set(engine.to_act(state)))
+    run_bots_inline(write)
+    write.save(fields=START_FIELDS)
+    if host_start is None and session.status == GameSession.Status.ACTIVE:
+        # Practice and demo games have their own game limit (a game played whole at
+        # once has none left to keep).
+        session.save(update_fields=clocks.start_game_limit(session, now, practice_game_minutes()))
+
+
+def create_hosted_session(kind: str, **fields) -> GameSession:
+    """A session of a hosted ``kind`` (e.g. a tournament game), not yet started: the
+    host links it to what it plays, then calls ``open_session``."""
+    return _new_session(kind=kind, **fields)
+
+
+def open_session(session: GameSession, now) -> None:
+    """A hosted session opens with the swap window (both players ``ready``, or the window
+    closes), or at once when there is no window. Caller holds the host's lock."""
+    window = swap_window_seconds()
+    if window <= 0:
+        start(session, now)
+    else:
+        session.save(update_fields=clocks.open_start_window(session, now, window))
+
+
+@transaction.atomic
+def mark_ready(*, session: GameSession, by) -> GameSession:
+    """A player is ready for the next game (their swap, if any, is recorded); the game
+    starts when both are, or when the swap window closes."""
+    session = lock(session)
+    seat = session.seat_of(by)
+    if seat is None:
+        raise PermissionDenied("Only the two players of this game may start it.")
+    if session.status != GameSession.Status.WAITING:
+        raise ValidationError("This game has already started.")
+    ready = set(session.ready or [])
+    ready.add(seat)
+    session.ready = sorted(ready)
+    session.save(update_fields=["ready"])
+    if ready == set(SEATS):
+        start(session, db_now())
+    return session
+
+
+def start_waiting(session_id: int) -> str:
+    """The swap window closed (clock handler): start the game. Caller holds the lock."""
+    session = GameSession.objects.select_related(*hosts.related()).get(pk=session_id)
+    try:
+        with transaction.atomic():
+            start(session, db_now())
+    except ValidationError as exc:
+        cancel_waiting(session, end_cause="not_started")
+        log.warning("online game not started", extra={"session": session_id, "why": str(exc)})
+        return "cancelled"
+    return "started"
+
+
+def cancel_waiting(session, *, end_cause: str) -> None:
+    """A session waiting to start will not be played (it could not start, or its host
+    was decided meanwhile)."""
+    session.status = GameSession.Status.CANCELLED
+    session.end_cause = end_cause
+    session.deadline_at = None
+    session.save(update_fields=["status", "end_cause", "deadline_at"])
