@@ -25,6 +25,7 @@ PURE_CORES = (
     "tournaments.pairing",
     "tournaments.standings",
     "tournaments.match_rules",
+    "tournaments.placings",
 )
 # Frameworks a pure core must not import (they stay plain Python, testable alone).
 FRAMEWORKS = ("django", "rest_framework", "drf_spectacular", "celery")

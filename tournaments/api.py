@@ -41,6 +41,8 @@ User = get_user_model()
 
 PAIRINGS_HIDDEN = "The organiser has not made the pairings public."
 STANDINGS_HIDDEN = "The organiser has not made the standings public."
+PLACINGS_HIDDEN = "The organiser has not made the standings and results public."
+PLACINGS_NOT_FINAL = "Final placings are shown once the event is finished."
 RESULTS_HIDDEN = "The organiser has not made the results public."
 
 SIDE_RELATED = ("player_a__player", "player_b__player")
@@ -351,6 +353,37 @@ class TournamentViewSet(
         if answer["started"] and not show_winners:
             answer["detail"] = RESULTS_HIDDEN
         return Response(s.BracketSerializer(answer).data)
+
+    def _placings(self, request):
+        """The tournament and an answer for PlacingsSerializer (rows only when final)."""
+        tournament = self.tournament()
+        answer = {"final": False, "bracket_losers": tournament.bracket_losers, "placings": []}
+        if not (
+            visibility.can_see_standings(request.user, tournament)
+            and visibility.can_see_results(request.user, tournament)
+        ):
+            return tournament, {**answer, "detail": PLACINGS_HIDDEN}
+        placings = selectors.placings(tournament)
+        if placings is None:
+            return tournament, {**answer, "detail": PLACINGS_NOT_FINAL}
+        return tournament, {**answer, "final": True, "detail": None, "placings": placings}
+
+    @extend_schema(request=None, responses=s.PlacingsSerializer)
+    @action(detail=True, methods=["get"])
+    def placings(self, request, pk=None):
+        """Final placings once the event is finished: the champion and the top cut by the
+        round each player lost in, then the Swiss order below the cut (docs/standings.md)."""
+        _, answer = self._placings(request)
+        return Response(s.PlacingsSerializer(answer).data)
+
+    @extend_schema(request=None, responses={(200, "text/csv"): OpenApiTypes.STR})
+    @action(detail=True, methods=["get"], url_path="placings/csv")
+    def placings_csv(self, request, pk=None):
+        """The final placings as CSV, once the event is finished."""
+        tournament, answer = self._placings(request)
+        if not answer["final"]:
+            raise Http404(answer["detail"])
+        return csv_exports.placings_csv(tournament, answer["placings"])
 
     # judges ----------------------------------------------------------------------------
 

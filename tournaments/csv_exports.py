@@ -1,4 +1,4 @@
-"""Every CSV download: one column set per resource (standings, pairings), shared by the
+"""Every CSV download: one column set per resource (standings, placings, pairings), shared by the
 pages and the API, and one writer through which every cell passes, so that no cell can
 run as a spreadsheet formula.
 
@@ -21,6 +21,7 @@ from django.http import HttpResponse
 
 from tournaments import selectors
 from tournaments.models import Match, Round, Tournament
+from tournaments.placings import Placing
 from tournaments.standings import Standings, format_percentage
 
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
@@ -63,6 +64,17 @@ STANDINGS_COLUMNS = [
     "ogw_percent",
 ]
 
+PLACINGS_COLUMNS = [
+    "place",
+    "name",
+    "registration",
+    "finish",
+    "seed",
+    "swiss_rank",
+    "dropped",
+    "disqualified",
+]
+
 PAIRINGS_COLUMNS = ["round", "table", "player_a", "points_a", "player_b", "points_b", "result"]
 
 
@@ -88,6 +100,24 @@ def standings_csv(tournament: Tournament, table: Standings) -> HttpResponse:
         for row in table
     )
     return csv_response(f"standings-{tournament.pk}.csv", STANDINGS_COLUMNS, rows)
+
+
+def placings_csv(tournament: Tournament, placings: Iterable[Placing]) -> HttpResponse:
+    """The final placings; a disqualified player's place is empty."""
+    rows = (
+        (
+            line.place,
+            line.name,
+            line.player_id,
+            line.finish,
+            line.seed,
+            line.swiss_rank,
+            "yes" if line.dropped else "",
+            "yes" if line.disqualified else "",
+        )
+        for line in placings
+    )
+    return csv_response(f"placings-{tournament.pk}.csv", PLACINGS_COLUMNS, rows)
 
 
 def pairings_csv(

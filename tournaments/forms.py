@@ -31,6 +31,7 @@ TOURNAMENT_FIELDS = [
     "game_minutes",
     "late_entry",
     "percentage_floor",
+    "bracket_losers",
     "publish_pairings",
     "publish_standings",
     "publish_results",
@@ -57,6 +58,7 @@ class TournamentForm(forms.ModelForm):
         labels = {
             "late_entry": _("Late entries"),
             "percentage_floor": _("Percentage floor"),
+            "bracket_losers": _("Places of bracket losers"),
         }
 
     def __init__(self, *args, **kwargs):
@@ -65,6 +67,8 @@ class TournamentForm(forms.ModelForm):
         self.fields["floor_judges"].queryset = _staff_users()
         self.fields["floor_judges"].label = _("Floor judges")
         self.fields["head_judge"].label = _("Head judge")
+        # Left out of a submitted form, the setting keeps its value (the default on create).
+        self.fields["bracket_losers"].required = False
         for setting in SETTING_BOUNDS:
             _bound(self.fields[setting], setting)
 

@@ -55,6 +55,11 @@ class Tournament(models.Model):
         THIRD = "1/3", _("Exactly one third")
         MTR = "0.33", _("0.33 as printed in the tournament rules")
 
+    class BracketLosers(models.TextChoices):
+        # The values of tournaments.placings.BracketLosers.
+        SHARED = "shared", _("Losers of the same bracket round share a place")
+        SWISS_ORDER = "swiss_order", _("Losers of the same bracket round are split by Swiss order")
+
     name = models.CharField(_("name"), max_length=120)
     date = models.DateField(_("date"))
     venue = models.CharField(_("venue"), max_length=160, blank=True)
@@ -115,6 +120,13 @@ class Tournament(models.Model):
         max_length=10, choices=LateEntry.choices, default=LateEntry.LOSSES
     )
     percentage_floor = models.CharField(max_length=5, choices=Floor.choices, default=Floor.THIRD)
+    bracket_losers = models.CharField(
+        _("bracket losers' places"),
+        max_length=12,
+        choices=BracketLosers.choices,
+        default=BracketLosers.SHARED,
+        help_text=_("In the final placings: semifinal losers share 3rd, or are 3rd and 4th."),
+    )
     tiebreakers = models.JSONField(
         default=list, blank=True, help_text=_("Order of tiebreakers; empty: points, OMW, GWP, OGW.")
     )

@@ -11,6 +11,7 @@ from tournaments.match_rules import format_score
 from tournaments.models import Match, Registration, Round, SetSwap, Tournament
 from tournaments.pairing import PairingPlayer
 from tournaments.pairing.topcut import record_winners, seed_bracket
+from tournaments.placings import BracketLosers, Placing, final_placings
 from tournaments.standings import (
     MatchRecord,
     PlayerEntry,
@@ -195,6 +196,23 @@ def bracket(tournament):
         .values_list("winner_id", flat=True)
     )
     return record_winners(result, [w for w in winners if w is not None])
+
+
+def placings(tournament) -> tuple[Placing, ...] | None:
+    """The final placings (tournaments.placings) once the event is finished, else None:
+    the top cut first, then the Swiss order. Three queries, four with a top cut."""
+    if tournament.status != Tournament.Status.FINISHED:
+        return None
+    registrations = list(
+        Registration.objects.filter(tournament=tournament).select_related("player")
+    )
+    table = standings(tournament, registrations=registrations)
+    return final_placings(
+        table.rows,
+        bracket(tournament) if tournament.top_cut_seeds else None,
+        bracket_losers=BracketLosers(tournament.bracket_losers),
+        disqualified={r.pk for r in registrations if r.disqualified},
+    )
 
 
 _QUEUE_STATUS_ORDER = {

@@ -29,6 +29,7 @@ from tournaments.models import (
     bound_message,
 )
 from tournaments.permissions import can_manage, role_in
+from tournaments.placings import Stage as PlacingStage
 from tournaments.standings import Tiebreaker, format_percentage, tiebreaker_order_errors
 
 User = get_user_model()
@@ -101,6 +102,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "game_minutes",
             "late_entry",
             "percentage_floor",
+            "bracket_losers",
             "tiebreakers",
             "publish_pairings",
             "publish_standings",
@@ -799,6 +801,42 @@ class StandingsSerializer(serializers.Serializer):
         if table is None:
             return []
         return StandingsRowSerializer(table, many=True, context={"standings": table}).data
+
+
+# --- final placings ---------------------------------------------------------------------
+
+
+class PlacingSerializer(serializers.Serializer):
+    """One line of the final placings (tournaments.placings.Placing)."""
+
+    place = serializers.IntegerField(
+        allow_null=True, help_text="Shared places repeat (1, 2, 3, 3, 5); null if disqualified."
+    )
+    registration = serializers.IntegerField(source="player_id")
+    name = serializers.CharField()
+    stage = serializers.ChoiceField(choices=[stage.value for stage in PlacingStage])
+    finish = serializers.CharField(
+        help_text='"Champion", the bracket round lost ("Final", "Semifinals", ...), '
+        '"Swiss" below the cut, or "Disqualified".'
+    )
+    seed = serializers.IntegerField(allow_null=True, help_text="Top-cut seed; null below it.")
+    swiss_rank = serializers.IntegerField(help_text="Rank in the Swiss standings.")
+    dropped = serializers.BooleanField()
+    disqualified = serializers.BooleanField()
+
+
+class PlacingsSerializer(serializers.Serializer):
+    """The final placings: ``final`` False with empty rows until the event is finished
+    (or while its standings or results are not public). The instance:
+    ``{"final", "detail", "bracket_losers", "placings"}``."""
+
+    final = serializers.BooleanField()
+    detail = serializers.CharField(allow_null=True, help_text="Why there are no rows.")
+    bracket_losers = serializers.ChoiceField(
+        choices=Tournament.BracketLosers.choices,
+        help_text="Losers of one bracket round share a place or are split by Swiss order.",
+    )
+    rows = PlacingSerializer(many=True, source="placings")
 
 
 # --- top-cut bracket --------------------------------------------------------------------

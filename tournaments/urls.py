@@ -30,6 +30,7 @@ urlpatterns = [
     path("<int:pk>/rounds/<int:number>/pairings.csv", views.pairings_csv, name="pairings_csv"),
     path("<int:pk>/standings/", views.standings, name="standings"),
     path("<int:pk>/standings.csv", views.standings_csv, name="standings_csv"),
+    path("<int:pk>/placings.csv", views.placings_csv, name="placings_csv"),
     path("<int:pk>/sets/", views.dice_sets, name="sets"),
     path("<int:pk>/bracket/", views.bracket, name="bracket"),
     path("<int:pk>/results/", views.results_queue, name="results"),

@@ -554,6 +554,10 @@ def standings(request, pk):
     context["rounds_closed"] = tournament.rounds.filter(
         stage=Round.Stage.SWISS, status=Round.Status.CLOSED
     ).count()
+    # Final placings above the Swiss table once the event is finished; they name the
+    # champion, so they need the results to be visible too.
+    if _results_visible(request, tournament):
+        context["placings"] = selectors.placings(tournament)
     return render(request, "tournaments/standings.html", context)
 
 
@@ -561,6 +565,18 @@ def standings_csv(request, pk):
     tournament = _visible_tournament(request, pk)
     _require(visibility.can_see_standings(request.user, tournament))
     return csv_exports.standings_csv(tournament, selectors.standings(tournament))
+
+
+def placings_csv(request, pk):
+    tournament = _visible_tournament(request, pk)
+    _require(
+        visibility.can_see_standings(request.user, tournament)
+        and _results_visible(request, tournament)
+    )
+    placings = selectors.placings(tournament)
+    if placings is None:
+        raise Http404("Final placings are shown once the event is finished.")
+    return csv_exports.placings_csv(tournament, placings)
 
 
 def pairings_csv(request, pk, number):

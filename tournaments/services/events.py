@@ -48,6 +48,7 @@ EDITABLE_SETTINGS = (
     "game_minutes",
     "late_entry",
     "percentage_floor",
+    "bracket_losers",
     "tiebreakers",
     "publish_pairings",
     "publish_standings",
