@@ -2,7 +2,8 @@
 
 An event is built in several states (registration, Swiss rounds with a closed round and
 a running one, results reported, confirmed and disputed, a paused clock, a swap and a
-penalty; a finished Swiss with its top cut; a draft; online games in play and finished).
+penalty; a finished Swiss with its top cut; a finished event with a disqualified player;
+a draft; online games in play and finished).
 Every GET operation of ``/api/schema/`` is called for every object of its kind as an
 organiser, a judge, a player and anonymously, and every JSON body is validated against
 the schema of the operation's answer with that status ($refs resolved in the schema).
@@ -164,6 +165,27 @@ def world(make_user, organiser, judge):
     services.close_round(round_=only, by=organiser)
     top = services.start_top_cut(tournament=cut, by=organiser)
 
+    # A finished event: one Swiss round, a top 2 played, a disqualified player.
+    done = _open_event(organiser, judge, "Schema Done", top_cut_size=2, swiss_rounds=1)
+    entries = [
+        services.register(tournament=done, player=player, dice_set=dice_set, by=user)
+        for user, player, dice_set in people[:3]
+    ]
+    swiss_done = services.pair_next_round(tournament=done, by=organiser, seed="done")
+    services.publish_round(round_=swiss_done, by=organiser)
+    services.start_round(round_=swiss_done, by=judge)
+    play_round_by_judge(swiss_done, judge, random.Random(5))
+    services.close_round(round_=swiss_done, by=organiser)
+    services.give_penalty(
+        registration=entries[2], kind="disqualification", reason="Marked dice", by=judge
+    )
+    final = services.start_top_cut(tournament=done, by=organiser)
+    services.publish_round(round_=final, by=organiser)
+    services.start_round(round_=final, by=judge)
+    play_round_by_judge(final, judge, random.Random(5))
+    services.close_round(round_=final, by=organiser)
+    assert Tournament.objects.get(pk=done.pk).status == Tournament.Status.FINISHED
+
     # Registration open, no rounds; and a draft.
     waiting = _open_event(organiser, judge, "Schema Later")
     services.register(
@@ -189,7 +211,7 @@ def world(make_user, organiser, judge):
     )
     game_services.concede(session=finished, by=player_user)
 
-    ids["tournament"] |= {swiss.pk, cut.pk, waiting.pk, draft.pk}
+    ids["tournament"] |= {swiss.pk, cut.pk, done.pk, waiting.pk, draft.pk}
     ids["player"] |= {p.pk for _, p, _ in people}
     ids["dice_set"] |= {d.pk for _, _, d in people}
     ids["registration"] |= {r.pk for r in registrations}

@@ -67,10 +67,13 @@ class TournamentForm(forms.ModelForm):
         self.fields["floor_judges"].queryset = _staff_users()
         self.fields["floor_judges"].label = _("Floor judges")
         self.fields["head_judge"].label = _("Head judge")
-        # Left out of a submitted form, the setting keeps its value (the default on create).
         self.fields["bracket_losers"].required = False
         for setting in SETTING_BOUNDS:
             _bound(self.fields[setting], setting)
+
+    def clean_bracket_losers(self):
+        # Left out of a submitted form, the setting keeps its value (the default on create).
+        return self.cleaned_data["bracket_losers"] or self.instance.bracket_losers
 
 
 def _bound(field, setting: str) -> None:
