@@ -258,6 +258,7 @@ def test_superuser_changes_co_organisers_in_the_admin_and_it_is_audited(
         "game_minutes": event.game_minutes,
         "late_entry": event.late_entry,
         "percentage_floor": event.percentage_floor,
+        "bracket_losers": event.bracket_losers,
         "tiebreakers": "[]",
         "top_cut_seeds": "[]",
         "publish_pairings": "on",
