@@ -7,8 +7,10 @@ placings by hand.
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from tournaments.pairing.topcut import advance_round, seed_bracket
+from tournaments.pairing.topcut import ALLOWED_CUT_SIZES, advance_round, seed_bracket
 from tournaments.placings import BracketLosers, Stage, final_placings
 from tournaments.standings import StandingsRow
 
@@ -203,3 +205,35 @@ def test_a_seed_missing_from_the_standings_is_refused():
     bracket = played(2, ["p1"], players=["p1", "ghost"])
     with pytest.raises(ValueError, match="ghost"):
         final_placings(swiss_rows(3), bracket)
+
+
+@given(
+    size=st.sampled_from(ALLOWED_CUT_SIZES),
+    below_cut=st.integers(min_value=0, max_value=6),
+    choices=st.lists(st.booleans(), min_size=31, max_size=31),
+)
+def test_any_finished_bracket_places_everyone_once_and_agrees_with_the_bracket(
+    size, below_cut, choices
+):
+    bracket = seed_bracket([f"p{n}" for n in range(1, size + 1)], size)
+    picks = iter(choices)
+    while not bracket.is_finished:
+        current = bracket.current_round.matches
+        bracket = advance_round(
+            bracket, [m.player_a if next(picks) else m.player_b for m in current]
+        )
+    rows = swiss_rows(size + below_cut)
+    shared = final_placings(rows, bracket, bracket_losers=SHARED)
+    split = final_placings(rows, bracket, bracket_losers=SPLIT)
+    for placings in (shared, split):
+        assert sorted(line.player_id for line in placings) == sorted(r.player_id for r in rows)
+        assert [line.place for line in placings] == sorted(line.place for line in placings)
+        assert [line.player_id for line in placings[size:]] == [
+            f"p{n}" for n in range(size + 1, size + below_cut + 1)
+        ]
+    # Shared places are the bracket's own (1, 2, 3, 3, 5, ...); split places are 1..N.
+    assert {line.player_id: line.place for line in shared[:size]} == bracket.placements()
+    assert [line.place for line in split] == list(range(1, size + below_cut + 1))
+    # Splitting only reorders within a shared place, by seed.
+    assert [line.player_id for line in split] == [line.player_id for line in shared]
+    assert all(a.place <= b.place for a, b in zip(shared, split, strict=True))
