@@ -7,7 +7,8 @@ page tests; it is installed when missing and we may (root with apt-get).
 
 The tests run in parallel with pytest-xdist: ``TEST_WORKERS`` processes (default: one per
 core, at most 4), each with its own test database, Redis databases and VAR_DIR
-(tests/parallel.py); ``TEST_WORKERS=0`` (or passing ``-n`` yourself) runs them as asked.
+(tests/parallel.py); ``TEST_WORKERS=1`` runs them in one process, and ``-n`` on the
+command line is passed on as it is.
 Hypothesis runs its "ci" profile (the full example counts) when CI=true and the quick
 "dev" one otherwise (tests/hypothesis_profiles.py).
 """
