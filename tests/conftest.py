@@ -38,7 +38,6 @@ LONGEST_FIRST = (
     "tests/test_embedded_broker.py::",
     "tests/tournaments/test_pairing_optimality.py::test_simulated_tournaments_up_to_200",
     "tests/test_run_command.py::test_serve",
-    "tests/test_api_fuzz.py::",
 )
 
 
