@@ -1,10 +1,62 @@
-"""Fixtures shared by the whole suite: users in each role, players and valid dice."""
+"""Fixtures shared by the whole suite: users in each role, players and valid dice; the
+Hypothesis profile (tests/hypothesis_profiles.py); each xdist worker's own services
+(tests/parallel.py)."""
+
+import os
 
 import pytest
 from django.contrib.auth.models import Group
 from rest_framework.test import APIClient
 
 from players import services
+from tests import hypothesis_profiles, parallel
+
+# Before any test module is imported: their @settings read the profile's example count.
+hypothesis_profiles.load()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_setupnodes(config, specs):
+    """Each xdist worker process starts with its own Redis databases and VAR_DIR."""
+    for number, spec in enumerate(specs):
+        try:
+            spec.env.update(parallel.worker_environment(number))
+        except parallel.NotEnoughDatabases as exc:
+            raise pytest.UsageError(str(exc)) from None
+
+
+# Under xdist the longest tests start first, so that none of them is left running alone at
+# the end (from the last --durations run). Only tests without the database, or in the
+# non-transactional block pytest-django puts first, are moved: a transactional test's
+# flush must not come before the others.
+LONGEST_FIRST = (
+    "tests/test_soak.py::",
+    "tests/tournaments/test_pairing_optimality.py::test_many_arbitrary",
+    "tests/tournaments/test_pairing_optimality.py::test_many_simulated",
+    "tests/test_fresh_install.py::",
+    "tests/test_sqlite_worker.py::test_pool_processes",
+    "tests/test_embedded_broker.py::",
+    "tests/tournaments/test_pairing_optimality.py::test_simulated_tournaments_up_to_200",
+    "tests/test_run_command.py::test_serve",
+)
+
+
+@pytest.hookimpl(trylast=True)  # after pytest-django's own ordering
+def pytest_collection_modifyitems(config, items):
+    def rank(item):
+        moved = (i for i, prefix in enumerate(LONGEST_FIRST) if item.nodeid.startswith(prefix))
+        return next(moved, len(LONGEST_FIRST))
+
+    items.sort(key=rank)
+
+
+def pytest_configure(config):
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker and parallel.MARKER not in os.environ:
+        raise pytest.UsageError(
+            f"xdist worker {worker} started without its own services (tests/parallel.py)."
+        )
+
 
 VALID_PLAYING = [
     {"type": "crusher", "colour": "black", "rare": False},

@@ -4,6 +4,13 @@ With CI=true the suite runs against PostgreSQL and Redis on 127.0.0.1 and stops 
 if either is missing. Elsewhere it uses them when reachable and says clearly when it
 falls back to SQLite and the filesystem broker. Chromium (Debian's package) drives the
 page tests; it is installed when missing and we may (root with apt-get).
+
+The tests run in parallel with pytest-xdist: ``TEST_WORKERS`` processes (default: one per
+core, at most 4), each with its own test database, Redis databases and VAR_DIR
+(tests/parallel.py); ``TEST_WORKERS=1`` runs them in one process, and ``-n`` on the
+command line is passed on as it is.
+Hypothesis runs its "ci" profile (the full example counts) when CI=true and the quick
+"dev" one otherwise (tests/hypothesis_profiles.py).
 """
 
 import os
@@ -16,8 +23,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CI = os.environ.get("CI", "").lower() == "true"
 POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/irondie"
-REDIS_BROKER_URL = "redis://127.0.0.1:6379/15"
-REDIS_CACHE_URL = "redis://127.0.0.1:6379/14"
+# xdist worker gwN uses these database numbers plus N (tests/parallel.py): room for 4.
+REDIS_BROKER_URL = "redis://127.0.0.1:6379/8"
+REDIS_CACHE_URL = "redis://127.0.0.1:6379/12"
+MAX_WORKERS = 4
 
 
 def say(message: str) -> None:
@@ -76,6 +85,17 @@ def find_chromium() -> str | None:
     return None
 
 
+def parallel_workers(args: list[str]) -> int:
+    """How many xdist workers to add: none when the command line already decides (``-n``,
+    ``--numprocesses``, ``-p no:xdist``, ``--pdb``) or when there would be only one."""
+    decided = ("-n", "--numprocesses", "-pno:xdist", "no:xdist", "--pdb")
+    if any(arg.startswith(decided) for arg in args):
+        return 0
+    wanted = os.environ.get("TEST_WORKERS", "auto")
+    workers = min(os.cpu_count() or 1, MAX_WORKERS) if wanted == "auto" else int(wanted)
+    return workers if workers > 1 else 0
+
+
 def main() -> int:
     env = dict(os.environ)
     if "DATABASE_URL" not in env:
@@ -107,7 +127,15 @@ def main() -> int:
     else:
         say("WARNING: no Chromium; browser tests will be skipped.")
     env.setdefault("VAR_DIR", str(ROOT / "var" / "test"))
-    command = [sys.executable, "-m", "pytest", *sys.argv[1:]]
+    if CI:
+        env.setdefault("HYPOTHESIS_PROFILE", "ci")
+    say(f"Hypothesis profile: {env.get('HYPOTHESIS_PROFILE', 'dev')}")
+    args = sys.argv[1:]
+    workers = parallel_workers(args)
+    if workers:
+        args = ["-n", str(workers), "--dist", "loadgroup", *args]
+        say(f"Parallel: {workers} xdist workers, each with its own database, Redis and VAR_DIR")
+    command = [sys.executable, "-m", "pytest", *args]
     code = subprocess.call(command, cwd=ROOT, env=env)
     if code == 5:
         say("FAILED: no tests were collected.")

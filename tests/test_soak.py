@@ -1,6 +1,13 @@
-"""The 3-minute soak on the embedded defaults (bench/soak.py): `manage.py serve` under a
-64-player event over HTTP must need no restart, answer no 5xx and enforce every deadline
-once and in time. Whatever happens, no process of the run may outlive the test."""
+"""The soak on the embedded defaults (bench/soak.py): `manage.py serve` under a 64-player
+event over HTTP must need no restart, answer no 5xx and enforce every deadline once and in
+time. Whatever happens, no process of the run may outlive the test.
+
+The event runs SOAK_SECONDS (60 in the suite: one Swiss round with a one-minute match
+limit, so time is called, decisions default and online games end within it; the start-up
+and the round played out to its end come on top). The checks are the same for any length;
+``SOAK_SECONDS=180`` is the 3-minute soak the suite used to run, and docs/benchmarks.md has
+the 30-minute runs.
+"""
 
 import contextlib
 import json
@@ -14,7 +21,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SOAK_TIMEOUT = 15 * 60  # 3 minutes of event, start-up, the last round played out, the check
+SOAK_SECONDS = float(os.environ.get("SOAK_SECONDS", "60"))
+# Shorter events get a shorter match limit, so that at least one round is played in them.
+MATCH_MINUTES = 1 if SOAK_SECONDS < 180 else None  # None: bench/soak.py's own choice
+# The event, start-up, the last round played out, the check.
+SOAK_TIMEOUT = SOAK_SECONDS + 12 * 60
 
 
 def _processes_of(var_dir: Path) -> list[int]:
@@ -42,7 +53,7 @@ def _end(pids: list[int]) -> None:
 
 
 @pytest.mark.slow
-def test_three_minute_soak_on_the_embedded_defaults(tmp_path):
+def test_soak_on_the_embedded_defaults(tmp_path):
     var_dir = tmp_path / "var"
     var_dir.mkdir()
     env = {
@@ -56,7 +67,8 @@ def test_three_minute_soak_on_the_embedded_defaults(tmp_path):
             sys.executable,
             "bench/soak.py",
             "--minutes",
-            "3",
+            str(SOAK_SECONDS / 60),
+            *(["--match-minutes", str(MATCH_MINUTES)] if MATCH_MINUTES else []),
             "--json",
             "--var-dir",
             str(var_dir),

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from games.engines.irondie import engine as E
 from games.engines.irondie.dice import Colour, DieType
+from tests.hypothesis_profiles import examples
 
 DIE = st.builds(
     lambda t, c, r: {"type": t.value, "colour": c.value, "rare": r},
@@ -50,7 +51,9 @@ GAMES = st.fixed_dictionaries(
         "sudden_death_turn": st.sampled_from([None, 2, 3, 6]),
     }
 )
-RELAXED = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+RELAXED = settings(
+    max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def make_config(game):
@@ -211,7 +214,7 @@ def test_every_offered_action_is_accepted_and_unoffered_ones_are_rejected(game):
     play_random(game, on_state)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(GAMES)
 def test_same_seed_and_actions_give_the_same_game(game):
     first = play_random(game, lambda s, rng: None)

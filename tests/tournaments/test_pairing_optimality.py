@@ -10,10 +10,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.hypothesis_profiles import examples, examples_per_shard
 from tournaments.pairing import PairingPlayer, ReasonCode, pair_round
 from tournaments.pairing.simulation import SimulatedSwiss
 
 BYE = "bye"
+# The longest tests run as this many shards (each a share of the examples, drawn at random
+# independently), so that parallel workers share them.
+SHARDS = 4
 
 
 def met(players):
@@ -157,22 +161,27 @@ def arbitrary_fields(draw, max_players):
     return players
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(field=simulated_fields(max_players=60), seed=st.integers(0, 10**9))
 def test_simulated_tournaments_are_paired_optimally(field, seed):
     players, round_number = field
     check_optimal(players, round_number, seed)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize("shard", range(2))
+@settings(
+    max_examples=examples_per_shard(30, 2),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(field=simulated_fields(max_players=200, min_players=120), seed=st.integers(0, 10**9))
-def test_simulated_tournaments_up_to_200_players_are_paired_optimally(field, seed):
+def test_simulated_tournaments_up_to_200_players_are_paired_optimally(shard, field, seed):
     players, round_number = field
     check_optimal(players, round_number, seed)
 
 
 @settings(
-    max_examples=300,
+    max_examples=examples(300),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -182,7 +191,7 @@ def test_arbitrary_histories_are_paired_optimally(players, seed):
 
 
 @settings(
-    max_examples=60,
+    max_examples=examples(60),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -192,21 +201,27 @@ def test_larger_arbitrary_histories_are_paired_optimally(players, seed):
 
 
 @pytest.mark.slow
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize("shard", range(SHARDS))
+@settings(
+    max_examples=examples_per_shard(150, SHARDS),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(field=simulated_fields(max_players=220, min_players=60), seed=st.integers(0, 10**9))
-def test_many_simulated_tournaments_up_to_220_players_are_paired_optimally(field, seed):
+def test_many_simulated_tournaments_up_to_220_players_are_paired_optimally(shard, field, seed):
     players, round_number = field
     check_optimal(players, round_number, seed)
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("shard", range(SHARDS))
 @settings(
-    max_examples=400,
+    max_examples=examples_per_shard(400, SHARDS),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(players=arbitrary_fields(max_players=60), seed=st.integers(0, 10**9))
-def test_many_arbitrary_histories_are_paired_optimally(players, seed):
+def test_many_arbitrary_histories_are_paired_optimally(shard, players, seed):
     check_optimal(players, 5, seed)
 
 

@@ -5,6 +5,7 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.hypothesis_profiles import examples
 from tournaments.standings import MatchRecord, PlayerEntry, Tiebreaker, compute_standings
 
 FLOORS = [Fraction(1, 3), Fraction(33, 100), Fraction(0), Fraction(1, 2), Fraction(1)]
@@ -114,7 +115,7 @@ def reference_standings(players, records, floor, order):
     ]
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(tournaments())
 def test_fast_standings_match_the_reference(tournament):
     players, records, floor, order = tournament
@@ -137,7 +138,7 @@ def test_fast_standings_match_the_reference(tournament):
     assert got == expected
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(tournaments())
 def test_explanations_add_up_to_the_rows(tournament):
     players, records, floor, order = tournament
