@@ -11,7 +11,7 @@ import datetime
 import time
 
 import pytest
-from celery.app.task import Task
+from celery import Celery
 from celery.contrib.testing.worker import start_worker
 
 import config.settings as production_settings
@@ -40,17 +40,24 @@ def production_clocks(settings):
 
 @pytest.fixture
 def published(monkeypatch):
-    """Every task the application publishes, as (task, args, kwargs, options); each is
-    still sent to the broker."""
+    """Every task the application publishes by name (the deadline mechanism,
+    config/deadlines.py), as (name, args, kwargs, options); each is still sent."""
     sent = []
-    send = Task.apply_async
+    send = Celery.send_task
 
-    def record(self, args=None, kwargs=None, **options):
-        sent.append((self, args, kwargs, options))
-        return send(self, args, kwargs, **options)
+    def record(self, name, args=None, kwargs=None, **options):
+        sent.append((name, args, kwargs, options))
+        return send(self, name, args, kwargs, **options)
 
-    monkeypatch.setattr(Task, "apply_async", record)
+    monkeypatch.setattr(Celery, "send_task", record)
     return sent
+
+
+def _deliver_now(task):
+    """The broker delivers a queued eta task when it is due: the same task, sent now."""
+    name, args, kwargs, options = task
+    due_now = {k: v for k, v in options.items() if k not in ("eta", "countdown")}
+    return celery_app.send_task(name, args, kwargs, **due_now).get(timeout=20)
 
 
 def _wait_for(condition, timeout=20.0):
@@ -128,14 +135,12 @@ def test_nothing_starts_the_game_early_and_the_workers_sweep_starts_it_when_the_
 def test_the_windows_eta_task_starts_the_game_when_it_is_due(duo, production_clocks, published):
     production_clocks.CLOCKS_WORKER_SWEEP = False  # the eta task alone
     session = _open_waiting_game(duo)
-    (task, args, kwargs, options) = _window_tasks(published, session)[0]
+    window_task = _window_tasks(published, session)[0]
     with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
         time.sleep(2)  # the worker takes the task and holds it until its eta
         assert _status(session) == GameSession.Status.WAITING
         ended = _window_runs_out(session)
-        # The broker delivers the task at its eta: the same task, sent now that it is due.
-        due_now = {k: v for k, v in options.items() if k not in ("eta", "countdown")}
-        assert Task.apply_async(task, args, kwargs, **due_now).get(timeout=20) == "started"
+        assert _deliver_now(window_task) == "started"
         assert _status(session) == GameSession.Status.ACTIVE
     _assert_started_as_a_match_game(session, duo, after=ended)
 
@@ -144,7 +149,7 @@ def test_both_players_ready_start_it_at_once_and_the_window_running_out_changes_
     duo, production_clocks, published
 ):
     session = _open_waiting_game(duo)
-    (task, args, kwargs, options) = _window_tasks(published, session)[0]
+    window_task = _window_tasks(published, session)[0]
     assert _ready(duo["a"], session)["status"] == "waiting"
     opened_at = db_now()
     assert _ready(duo["b"], session)["status"] == "active"
@@ -152,8 +157,7 @@ def test_both_players_ready_start_it_at_once_and_the_window_running_out_changes_
     assert started.started_at < session.deadline_at - WINDOW / 2  # long before the window ends
     with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
         # The window's task comes due, and sweeps run: the game is already under way.
-        due_now = {k: v for k, v in options.items() if k not in ("eta", "countdown")}
-        assert Task.apply_async(task, args, kwargs, **due_now).get(timeout=20) == "stale"
+        assert _deliver_now(window_task) == "stale"
         time.sleep(1.5)  # at least one more sweep
     after = GameSession.objects.get(pk=session.pk)
     assert after.status == GameSession.Status.ACTIVE and after.started_at == started.started_at
