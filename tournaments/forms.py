@@ -18,6 +18,7 @@ from tournaments.models import (
     Tournament,
     bound_message,
 )
+from tournaments.standings import tiebreaker_names, tiebreaker_order_errors
 
 TOURNAMENT_FIELDS = [
     "name",
@@ -31,6 +32,7 @@ TOURNAMENT_FIELDS = [
     "game_minutes",
     "late_entry",
     "percentage_floor",
+    "tiebreakers",
     "publish_pairings",
     "publish_standings",
     "publish_results",
@@ -47,6 +49,16 @@ def _staff_users():
 
 
 class TournamentForm(forms.ModelForm):
+    tiebreakers = forms.CharField(
+        required=False,
+        label=_("Tiebreakers"),
+        help_text=_(
+            "Names in ranking order, separated by commas; empty: match_points, "
+            "opponents_match_win, game_win, opponents_game_win. Choices: %(names)s."
+        )
+        % {"names": ", ".join(tiebreaker_names())},
+    )
+
     class Meta:
         model = Tournament
         fields = TOURNAMENT_FIELDS
@@ -67,6 +79,18 @@ class TournamentForm(forms.ModelForm):
         self.fields["head_judge"].label = _("Head judge")
         for setting in SETTING_BOUNDS:
             _bound(self.fields[setting], setting)
+        stored = self.instance.tiebreakers if self.instance.pk else []
+        if isinstance(stored, list) and all(isinstance(name, str) for name in stored):
+            self.initial["tiebreakers"] = ", ".join(stored)
+
+    def clean_tiebreakers(self) -> list[str]:
+        """Comma-separated names to the stored list; unknown or repeated names are
+        refused here with the valid choices, as the service would refuse them."""
+        text = self.cleaned_data.get("tiebreakers") or ""
+        names = [name.strip() for name in text.split(",") if name.strip()]
+        if errors := tiebreaker_order_errors(names):
+            raise forms.ValidationError(errors)
+        return names
 
 
 def _bound(field, setting: str) -> None:
