@@ -221,6 +221,7 @@ class RowExplanation:
             f"{POINTS_PER_GAME_DRAW} = {row.game_points}",
             _describe_percentage("Game-win %", self.game_win, places),
         ]
+        out.extend(_other_tiebreak_lines(row))
         count = len(self.opponents)
         if count == 0:
             out.append(
@@ -253,6 +254,14 @@ def format_percentage(value: Fraction, places: int = 2) -> str:
     units = (scaled.numerator * 2 + scaled.denominator) // (2 * scaled.denominator)
     whole, part = divmod(units, scale)
     return f"{whole}.{part:0{places}d}%" if places else f"{whole}%"
+
+
+def _other_tiebreak_lines(row: StandingsRow) -> list[str]:
+    """One line per chosen tiebreaker outside the MTR set, e.g. "Buchholz: 13"."""
+    return [
+        f"{REGISTRY[name].label}: {_fraction_text(Fraction(value))}"
+        for name, value in row.tiebreak_values.items()
+    ]
 
 
 def _fraction_text(value: Fraction) -> str:
@@ -812,12 +821,13 @@ def _rank(
 def _group_values(per_group, data: TiebreakInput, earlier: list[list]) -> list:
     """A group system's value for each player, computed within each set of players
     level on every earlier tiebreaker (a player alone there gets 0)."""
+    count = len(data.player_ids)
+    # Placed first, the whole field is level: one group.
+    level_keys = zip(*earlier, strict=True) if earlier else [()] * count
     groups: dict[tuple, list[int]] = {}
-    for position, key in enumerate(zip(*earlier, strict=True) if earlier else ()):
+    for position, key in enumerate(level_keys):
         groups.setdefault(key, []).append(position)
-    if not earlier:  # the first tiebreaker: everyone is level
-        groups = {(): list(range(len(data.player_ids)))}
-    values: list = [0] * len(data.player_ids)
+    values: list = [0] * count
     for members in groups.values():
         if len(members) > 1:
             for position, value in zip(members, per_group(data, members), strict=True):

@@ -12,8 +12,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.tournaments.test_standings import ANN, BOB, CAT, DAN, EVE, five_player_event
+from tests.tournaments.test_standings_properties import tournaments
 from tournaments.standings import (
     MatchRecord,
     PlayerEntry,
@@ -252,3 +255,116 @@ def test_bad_orders_name_the_valid_choices(order, wrong):
     assert wrong in message
     for name in tiebreaker_names():
         assert name in message
+
+
+def test_the_explanation_lists_the_chosen_figures():
+    order = ["match_points", "buchholz", "sonneborn_berger"]
+    lines = compute_standings(*five_player_event(), tiebreakers=order).explain(CAT).lines()
+    assert "Buchholz: 13" in lines and "Sonneborn-Berger: 19/2" in lines
+    lines = compute_standings(*five_player_event()).explain(CAT).lines()
+    assert not any(line.startswith(("Buchholz", "Sonneborn")) for line in lines)
+
+
+# --- against a plain reference on random tournaments -----------------------------------
+
+
+def reference_points(record):
+    """Match points of A and B (B None without opponent), straight from the rules."""
+    a_wins = record.games_won_a > record.games_won_b
+    level = record.games_won_a == record.games_won_b
+    if record.player_b is None:
+        return (0 if record.match_loss_a else 3 if a_wins else 1 if level else 0), None
+    if record.match_loss_a or record.match_loss_b:
+        return (0 if record.match_loss_a else 3), (0 if record.match_loss_b else 3)
+    if level:
+        return 1, 1
+    return (3, 0) if a_wins else (0, 3)
+
+
+def reference_values(players, records, floor, seed):
+    ids = [p.player_id for p in players]
+    points = dict.fromkeys(ids, 0)
+    rounds = dict.fromkeys(ids, 0)
+    met = {pid: [] for pid in ids}  # (opponent, points earned against them)
+    by_round = {pid: [] for pid in ids}
+    for r in records:
+        points_a, points_b = reference_points(r)
+        points[r.player_a] += points_a
+        rounds[r.player_a] += 1
+        by_round[r.player_a].append((r.round_number, points_a))
+        if r.player_b is not None:
+            points[r.player_b] += points_b
+            rounds[r.player_b] += 1
+            by_round[r.player_b].append((r.round_number, points_b))
+            met[r.player_a].append((r.player_b, points_a))
+            met[r.player_b].append((r.player_a, points_b))
+
+    def mwp(pid):
+        return max(Fraction(points[pid], 3 * rounds[pid]), floor) if rounds[pid] else floor
+
+    def mean(values):
+        return sum(values, Fraction(0)) / len(values) if values else floor
+
+    omw = {pid: mean([mwp(o) for o, _ in met[pid]]) for pid in ids}
+    values = {}
+    for pid in ids:
+        scores = sorted(points[o] for o, _ in met[pid])
+        running, cumulative = 0, 0
+        for _, earned in sorted(by_round[pid]):
+            running += earned
+            cumulative += running
+        values[pid] = {
+            "buchholz": sum(scores),
+            "median_buchholz": sum(scores[1:-1]) if len(scores) > 2 else 0,
+            "cut1_buchholz": sum(scores[1:]) if len(scores) > 1 else 0,
+            "sonneborn_berger": sum(
+                (points[o] * {3: Fraction(1), 1: Fraction(1, 2), 0: 0}[e] for o, e in met[pid]),
+                Fraction(0),
+            ),
+            "cumulative_score": cumulative,
+            "opponents_opponents_match_win": mean([omw[o] for o, _ in met[pid]]),
+            "random": expected_draw(seed, pid),
+        }
+    return points, met, values
+
+
+def reference_order(ids, points, met, values, order):
+    """Rank by the order one tiebreaker at a time; head-to-head within each level group."""
+    keys = {pid: () for pid in ids}
+    for name in order:
+        if name == "match_points":
+            column = dict(points)
+        elif name != "head_to_head":
+            column = {pid: values[pid][name] for pid in ids}
+        else:
+            column = dict.fromkeys(ids, 0)
+            for key in set(keys.values()):
+                group = [pid for pid in ids if keys[pid] == key]
+                everyone_met = all({o for o, _ in met[pid]} >= set(group) - {pid} for pid in group)
+                if len(group) > 1 and everyone_met:
+                    for pid in group:
+                        column[pid] = sum(e for o, e in met[pid] if o in group)
+        keys = {pid: (*keys[pid], column[pid]) for pid in ids}
+    ranked = sorted(ids, key=lambda pid: (tuple(-v for v in keys[pid]), pid))
+    return [(pid, 1 + sum(1 for o in ids if keys[o] > keys[pid])) for pid in ranked], keys
+
+
+OTHER_NAMES = ["match_points", *REGISTRY]
+
+
+@settings(max_examples=300, deadline=None)
+@given(tournaments(), st.permutations(OTHER_NAMES), st.integers(1, len(OTHER_NAMES)))
+def test_the_systems_match_a_plain_reference(tournament, names, length):
+    players, records, floor, _ = tournament
+    order = names[:length]
+    standings = compute_standings(players, records, floor=floor, tiebreakers=order, seed="h")
+    ids = [p.player_id for p in players]
+    points, met, values = reference_values(players, records, floor, "h")
+    expected, keys = reference_order(ids, points, met, values, order)
+    assert [(row.player_id, row.rank) for row in standings] == expected
+    for row in standings:
+        for name, value in row.tiebreak_values.items():
+            if name == "head_to_head":
+                assert value == keys[row.player_id][order.index(name)]
+            else:
+                assert value == values[row.player_id][name], (name, row.player_id)
