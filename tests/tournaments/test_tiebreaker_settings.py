@@ -128,3 +128,28 @@ def test_standings_show_the_new_figures_only_when_chosen(client, played_event, o
     assert "<th>Buchholz</th><th>OOMW</th><th>Random draw</th>" in page
     first = table.rows[0]
     assert f"<td>{first.tiebreak_values['buchholz']}</td>" in page
+
+
+def test_the_admin_refuses_a_bad_order_too(admin_client, tournament, organiser):
+    form = {
+        "name": tournament.name,
+        "date": tournament.date.isoformat(),
+        "venue": "",
+        "organiser": organiser.pk,
+        "status": tournament.status,
+        "top_cut_size": tournament.top_cut_size,
+        "match_minutes": tournament.match_minutes,
+        "game_minutes": tournament.game_minutes,
+        "late_entry": tournament.late_entry,
+        "percentage_floor": tournament.percentage_floor,
+        "tiebreakers": '["match_points", "luck"]',
+        "top_cut_seeds": "[]",
+    }
+    url = f"/admin/tournaments/tournament/{tournament.pk}/change/"
+    refused = admin_client.post(url, form)
+    assert refused.status_code == 200
+    assert names_every_choice(refused.context["adminform"].form.errors["tiebreakers"])
+    form["tiebreakers"] = '["match_points", "cut1_buchholz"]'
+    assert admin_client.post(url, form).status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.tiebreakers == ["match_points", "cut1_buchholz"]
