@@ -111,6 +111,8 @@ def test_standings_show_the_new_figures_only_when_chosen(client, played_event, o
     assert rows and all("tiebreak_values" not in row for row in rows)
     page = client.get(f"/tournaments/{played_event.pk}/standings/").content.decode()
     assert "Buchholz" not in page
+    csv_url = f"/api/tournaments/{played_event.pk}/standings/csv/"
+    assert client.get(csv_url).content.decode().splitlines()[0].endswith(",ogw_percent")
 
     order = ["match_points", "buchholz", "opponents_opponents_match_win", "random"]
     services.update_tournament(tournament=played_event, by=organiser, tiebreakers=order)
@@ -128,6 +130,10 @@ def test_standings_show_the_new_figures_only_when_chosen(client, played_event, o
     assert "<th>Buchholz</th><th>OOMW</th><th>Random draw</th>" in page
     first = table.rows[0]
     assert f"<td>{first.tiebreak_values['buchholz']}</td>" in page
+    csv_text = client.get(csv_url).content.decode()
+    header, top = csv_text.splitlines()[:2]
+    assert header.endswith(",ogw_percent," + ",".join(order[1:]))
+    assert top.endswith(",".join(str(first.tiebreak_values[name]) for name in order[1:]))
 
 
 def test_the_admin_refuses_a_bad_order_too(admin_client, tournament, organiser):
