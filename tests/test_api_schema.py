@@ -29,6 +29,7 @@ from tournaments import clocks, selectors, services
 from tournaments import serializers as tournament_serializers
 from tournaments.models import Match, ResultSubmission, Tournament
 from tournaments.online import open_match
+from tournaments.standings import tiebreaker_names
 
 pytestmark = pytest.mark.django_db
 
@@ -154,8 +155,16 @@ def world(make_user, organiser, judge):
     services.update_tournament(tournament=swiss, by=organiser, publish_results=False)
     online = open_match(match=played[0], by=judge)
 
-    # A finished Swiss with its top cut started (public).
-    cut = _open_event(organiser, judge, "Schema Cut", top_cut_size=4, swiss_rounds=1)
+    # A finished Swiss with its top cut started (public), ranked by every tiebreaker
+    # (rows then carry the figures of those beyond the MTR set).
+    cut = _open_event(
+        organiser,
+        judge,
+        "Schema Cut",
+        top_cut_size=4,
+        swiss_rounds=1,
+        tiebreakers=list(tiebreaker_names()),
+    )
     for user, player, dice_set in people[4:8]:
         services.register(tournament=cut, player=player, dice_set=dice_set, by=user)
     only = services.pair_next_round(tournament=cut, by=organiser, seed="cut")

@@ -24,6 +24,7 @@ PURE_CORES = (
     "games.engines",
     "tournaments.pairing",
     "tournaments.standings",
+    "tournaments.tiebreakers",
     "tournaments.match_rules",
     "tournaments.placings",
 )

@@ -2,6 +2,7 @@
 permissions sees and changes only the events it organises (tournaments/permissions.py),
 and only an event's owner changes its co-organisers here."""
 
+from django import forms
 from django.contrib import admin
 
 from tournaments import permissions as roles
@@ -18,6 +19,7 @@ from tournaments.models import (
     SetSwap,
     Tournament,
 )
+from tournaments.standings import tiebreaker_order_errors
 
 
 class EventScopedAdmin(admin.ModelAdmin):
@@ -56,9 +58,25 @@ class EventScopedAdmin(admin.ModelAdmin):
         return super().has_delete_permission(request, obj) and roles.is_site_staff(request.user)
 
 
+class TournamentAdminForm(forms.ModelForm):
+    """The tiebreaker order is checked here as in the services (blank: the default)."""
+
+    class Meta:
+        model = Tournament
+        fields = "__all__"  # noqa: DJ007 - the admin shows every field
+
+    def clean_tiebreakers(self):
+        order = self.cleaned_data.get("tiebreakers")
+        order = [] if order is None else order
+        if errors := tiebreaker_order_errors(order):
+            raise forms.ValidationError(errors)
+        return order
+
+
 @admin.register(Tournament)
 class TournamentAdmin(EventScopedAdmin):
     event_path = "pk"
+    form = TournamentAdminForm
     list_display = ["name", "date", "venue", "status", "organiser", "swiss_rounds", "top_cut_size"]
     list_filter = ["status", "date", "top_cut_size"]
     search_fields = ["name", "venue", "organiser__username"]

@@ -79,7 +79,9 @@ PAIRINGS_COLUMNS = ["round", "table", "player_a", "points_a", "player_b", "point
 
 
 def standings_csv(tournament: Tournament, table: Standings) -> HttpResponse:
-    """The standings, each percentage exact and rounded."""
+    """The standings, each percentage exact and rounded, then the exact figures of the
+    chosen tiebreakers beyond the MTR set (a column each, named as in the order)."""
+    others = table.other_tiebreakers
     rows = (
         (
             row.rank,
@@ -96,10 +98,12 @@ def standings_csv(tournament: Tournament, table: Standings) -> HttpResponse:
             format_percentage(row.opponents_match_win),
             str(row.opponents_game_win),
             format_percentage(row.opponents_game_win),
+            *(str(row.tiebreak_values[name]) for name in others),
         )
         for row in table
     )
-    return csv_response(f"standings-{tournament.pk}.csv", STANDINGS_COLUMNS, rows)
+    header = [*STANDINGS_COLUMNS, *others]
+    return csv_response(f"standings-{tournament.pk}.csv", header, rows)
 
 
 def placings_csv(tournament: Tournament, placings: Iterable[Placing]) -> HttpResponse:

@@ -18,6 +18,7 @@ from tournaments.models import (
     Tournament,
     bound_message,
 )
+from tournaments.standings import tiebreaker_names, tiebreaker_order_errors
 
 TOURNAMENT_FIELDS = [
     "name",
@@ -32,6 +33,7 @@ TOURNAMENT_FIELDS = [
     "late_entry",
     "percentage_floor",
     "bracket_losers",
+    "tiebreakers",
     "publish_pairings",
     "publish_standings",
     "publish_results",
@@ -48,6 +50,16 @@ def _staff_users():
 
 
 class TournamentForm(forms.ModelForm):
+    tiebreakers = forms.CharField(
+        required=False,
+        label=_("Tiebreakers"),
+        help_text=_(
+            "Names in ranking order, separated by commas; empty: match_points, "
+            "opponents_match_win, game_win, opponents_game_win. Choices: %(names)s."
+        )
+        % {"names": ", ".join(tiebreaker_names())},
+    )
+
     class Meta:
         model = Tournament
         fields = TOURNAMENT_FIELDS
@@ -70,6 +82,18 @@ class TournamentForm(forms.ModelForm):
         self.fields["bracket_losers"].required = False
         for setting in SETTING_BOUNDS:
             _bound(self.fields[setting], setting)
+        stored = self.instance.tiebreakers if self.instance.pk else []
+        if isinstance(stored, list) and all(isinstance(name, str) for name in stored):
+            self.initial["tiebreakers"] = ", ".join(stored)
+
+    def clean_tiebreakers(self) -> list[str]:
+        """Comma-separated names to the stored list; unknown or repeated names are
+        refused here with the valid choices, as the service would refuse them."""
+        text = self.cleaned_data.get("tiebreakers") or ""
+        names = [name.strip() for name in text.split(",") if name.strip()]
+        if errors := tiebreaker_order_errors(names):
+            raise forms.ValidationError(errors)
+        return names
 
     def clean_bracket_losers(self):
         # Left out of a submitted form, the setting keeps its value (the default on create).

@@ -114,7 +114,14 @@ def standings(tournament, *, registrations=None, matches=None) -> Standings:
         match_records(tournament, registrations, matches),
         floor=floor,
         tiebreakers=usable_tiebreakers(tournament.tiebreakers),
+        seed=random_tiebreak_seed(tournament),
     )
+
+
+def random_tiebreak_seed(tournament) -> str:
+    """The seed of the ``random`` tiebreaker: fixed by the tournament's id and creation
+    time, so every computation of its standings draws the same numbers."""
+    return f"tournament:{tournament.pk}:{tournament.created_at.isoformat()}"
 
 
 def match_points(tournament) -> dict[int, int]:

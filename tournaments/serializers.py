@@ -9,6 +9,7 @@ from functools import cached_property
 from django.contrib.auth import get_user_model
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.fields import SkipField
 
 from config.dbtime import db_now
 from players.api import DieSerializer
@@ -30,7 +31,12 @@ from tournaments.models import (
 )
 from tournaments.permissions import can_manage, role_in
 from tournaments.placings import Stage as PlacingStage
-from tournaments.standings import Tiebreaker, format_percentage, tiebreaker_order_errors
+from tournaments.standings import (
+    format_percentage,
+    tiebreaker_names,
+    tiebreaker_order_errors,
+)
+from tournaments.tiebreakers import REGISTRY
 
 User = get_user_model()
 
@@ -75,9 +81,16 @@ class TournamentSerializer(serializers.ModelSerializer):
     )
     players = serializers.IntegerField(source="player_count", read_only=True, default=None)
     tiebreakers = serializers.ListField(
-        child=serializers.ChoiceField(choices=[t.value for t in Tiebreaker]),
+        child=serializers.ChoiceField(
+            choices=list(tiebreaker_names()),
+            error_messages={
+                "invalid_choice": "Unknown tiebreaker {input!r}; use each of "
+                + ", ".join(tiebreaker_names())
+                + " at most once."
+            },
+        ),
         required=False,
-        max_length=len(Tiebreaker),
+        max_length=len(tiebreaker_names()),
         help_text="The ranking order, each name at most once; "
         "empty: match_points, opponents_match_win, game_win, opponents_game_win.",
     )
@@ -708,9 +721,37 @@ class ExplanationSerializer(serializers.Serializer):
         return explanation.lines()
 
 
+class TiebreakValuesSerializer(serializers.Serializer):
+    """The figures of the chosen tiebreakers outside the MTR set (docs/standings.md),
+    each an exact value as a string ("12", "7/2"); only the chosen ones are present."""
+
+    OPTIONAL_OUTPUT = tuple(REGISTRY)
+
+    def get_fields(self):
+        return {
+            name: serializers.CharField(required=False, help_text=system.description)
+            for name, system in REGISTRY.items()
+        }
+
+
+def tiebreak_values_answer(row) -> dict:
+    return {name: str(value) for name, value in row.tiebreak_values.items()}
+
+
+class ChosenTiebreakValuesField(serializers.SerializerMethodField):
+    """Left out of a row when no tiebreaker outside the MTR set is chosen."""
+
+    def get_attribute(self, row):
+        if not row.tiebreak_values:
+            raise SkipField
+        return super().get_attribute(row)
+
+
 class StandingsRowSerializer(DirectOutput, serializers.Serializer):
     """One row of the standings (tournaments.standings.StandingsRow). Context:
     ``standings`` (the table, which explains each row)."""
+
+    OPTIONAL_OUTPUT = ("tiebreak_values",)  # when such tiebreakers are chosen
 
     rank = serializers.IntegerField()
     registration = serializers.IntegerField(source="player_id")
@@ -728,7 +769,12 @@ class StandingsRowSerializer(DirectOutput, serializers.Serializer):
     game_win = PercentageSerializer()
     opponents_match_win = PercentageSerializer()
     opponents_game_win = PercentageSerializer()
+    tiebreak_values = ChosenTiebreakValuesField()
     explanation = serializers.SerializerMethodField()
+
+    @extend_schema_field(TiebreakValuesSerializer)
+    def get_tiebreak_values(self, row) -> dict:
+        return tiebreak_values_answer(row)
 
     @extend_schema_field(ExplanationSerializer)
     def get_explanation(self, row) -> dict:
@@ -742,6 +788,7 @@ class StandingsRowSerializer(DirectOutput, serializers.Serializer):
 
     def represent(self, row) -> dict:
         explanation = self.context["standings"].explain(row.player_id)
+        optional = {"tiebreak_values": tiebreak_values_answer(row)} if row.tiebreak_values else {}
         return {
             "rank": row.rank,
             "registration": row.player_id,
@@ -759,6 +806,7 @@ class StandingsRowSerializer(DirectOutput, serializers.Serializer):
             "game_win": percentage_answer(row.game_win),
             "opponents_match_win": percentage_answer(row.opponents_match_win),
             "opponents_game_win": percentage_answer(row.opponents_game_win),
+            **optional,
             "explanation": {
                 "lines": explanation.lines(),
                 "opponents": [

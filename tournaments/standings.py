@@ -14,11 +14,13 @@ per-opponent arithmetic only when a row is explained.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
 from math import lcm
+
+from tournaments.tiebreakers import REGISTRY, TiebreakInput
 
 __all__ = [
     "DEFAULT_FLOOR",
@@ -33,6 +35,7 @@ __all__ = [
     "StandingsRow",
     "Tiebreaker",
     "compute_standings",
+    "tiebreaker_names",
     "format_percentage",
     "tiebreaker_order_errors",
     "usable_tiebreakers",
@@ -57,6 +60,10 @@ class Tiebreaker(StrEnum):
     OPPONENTS_MATCH_WIN = "opponents_match_win"
     OPPONENTS_GAME_WIN = "opponents_game_win"
 
+
+# The order holds Tiebreaker members for the MTR set and plain names for the systems
+# of tournaments.tiebreakers.REGISTRY.
+TiebreakerName = Tiebreaker | str
 
 DEFAULT_TIEBREAKERS: tuple[Tiebreaker, ...] = (
     Tiebreaker.MATCH_POINTS,
@@ -141,6 +148,8 @@ class StandingsRow:
     game_win: Fraction
     opponents_match_win: Fraction
     opponents_game_win: Fraction
+    # The figures of the chosen tiebreakers outside the MTR set, by name.
+    tiebreak_values: dict[str, int | Fraction] = field(default_factory=dict)
 
     @property
     def record(self) -> str:
@@ -189,7 +198,7 @@ class RowExplanation:
     """Every number behind a standings row, for a "why am I here" view."""
 
     row: StandingsRow
-    tiebreakers: tuple[Tiebreaker, ...]
+    tiebreakers: tuple[TiebreakerName, ...]
     match_win: PercentageArithmetic
     game_win: PercentageArithmetic
     opponents: tuple[OpponentLine, ...]
@@ -212,6 +221,7 @@ class RowExplanation:
             f"{POINTS_PER_GAME_DRAW} = {row.game_points}",
             _describe_percentage("Game-win %", self.game_win, places),
         ]
+        out.extend(_other_tiebreak_lines(row))
         count = len(self.opponents)
         if count == 0:
             out.append(
@@ -246,6 +256,14 @@ def format_percentage(value: Fraction, places: int = 2) -> str:
     return f"{whole}.{part:0{places}d}%" if places else f"{whole}%"
 
 
+def _other_tiebreak_lines(row: StandingsRow) -> list[str]:
+    """One line per chosen tiebreaker outside the MTR set, e.g. "Buchholz: 13"."""
+    return [
+        f"{REGISTRY[name].label}: {_fraction_text(Fraction(value))}"
+        for name, value in row.tiebreak_values.items()
+    ]
+
+
 def _fraction_text(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{value}"
 
@@ -277,45 +295,53 @@ def _coerce_floor(floor: Fraction | int | str | Decimal) -> Fraction:
 def tiebreaker_order_errors(names) -> list[str]:
     """What is wrong with a tiebreaker order a person chose (empty: it is fine). An
     empty list is fine too: it means the default order."""
-    known = ", ".join(t.value for t in Tiebreaker)
+    known = ", ".join(tiebreaker_names())
     if not isinstance(names, list | tuple):
         return [f"Give a list of tiebreaker names, each at most once: {known}."]
     errors, seen = [], set()
     for name in names:
-        if not isinstance(name, str) or name not in Tiebreaker._value2member_map_:
+        if not isinstance(name, str) or name not in tiebreaker_names():
             shown = repr(name) if isinstance(name, str) and name.isprintable() else "a value"
             errors.append(f"Unknown tiebreaker {shown}; use each of {known} at most once.")
         elif name in seen:
-            errors.append(f"Tiebreaker {name!r} is listed twice; list each at most once.")
+            errors.append(f"Tiebreaker {name!r} is listed twice; use each of {known} at most once.")
         seen.add(name)
     return errors
 
 
-def usable_tiebreakers(stored) -> tuple[Tiebreaker, ...]:
+def tiebreaker_names() -> tuple[str, ...]:
+    """Every name a tiebreaker order may hold: the MTR set, then the other systems."""
+    return (*(t.value for t in Tiebreaker), *REGISTRY)
+
+
+def _as_tiebreaker(name: str) -> TiebreakerName:
+    return Tiebreaker(name) if name in Tiebreaker._value2member_map_ else name
+
+
+def usable_tiebreakers(stored) -> tuple[TiebreakerName, ...]:
     """The order to rank by from what a tournament has stored: unknown or repeated names
     are skipped (data written before the order was validated must not break every
     standings page), and nothing usable means the default order."""
     if not isinstance(stored, list | tuple):
         return DEFAULT_TIEBREAKERS
-    order: list[Tiebreaker] = []
+    order: list[TiebreakerName] = []
     for name in stored:
-        if isinstance(name, str) and name in Tiebreaker._value2member_map_:
-            tiebreaker = Tiebreaker(name)
+        if isinstance(name, str) and name in tiebreaker_names():
+            tiebreaker = _as_tiebreaker(name)
             if tiebreaker not in order:
                 order.append(tiebreaker)
     return tuple(order) or DEFAULT_TIEBREAKERS
 
 
-def _coerce_tiebreakers(tiebreakers: Iterable[Tiebreaker | str]) -> tuple[Tiebreaker, ...]:
+def _coerce_tiebreakers(tiebreakers: Iterable[TiebreakerName]) -> tuple[TiebreakerName, ...]:
     result = []
     for name in tiebreakers:
-        try:
-            tiebreaker = Tiebreaker(name)
-        except ValueError:
-            known = ", ".join(t.value for t in Tiebreaker)
-            raise ValueError(f"unknown tiebreaker {name!r}; known: {known}") from None
+        if not isinstance(name, str) or name not in tiebreaker_names():
+            known = ", ".join(tiebreaker_names())
+            raise ValueError(f"unknown tiebreaker {name!r}; known: {known}")
+        tiebreaker = _as_tiebreaker(name)
         if tiebreaker in result:
-            raise ValueError(f"tiebreaker {tiebreaker.value!r} listed twice")
+            raise ValueError(f"tiebreaker {str(tiebreaker)!r} listed twice")
         result.append(tiebreaker)
     if not result:
         raise ValueError("at least one tiebreaker is needed")
@@ -334,7 +360,7 @@ class Standings:
         rows: tuple[StandingsRow, ...],
         *,
         floor: Fraction,
-        tiebreakers: tuple[Tiebreaker, ...],
+        tiebreakers: tuple[TiebreakerName, ...],
         history: _OpponentHistory,
     ) -> None:
         self.rows = rows
@@ -342,6 +368,12 @@ class Standings:
         self.tiebreakers = tiebreakers
         self._history = history
         self._row_by_id = {row.player_id: row for row in rows}
+
+    @property
+    def other_tiebreakers(self) -> tuple[str, ...]:
+        """The chosen tiebreakers outside the MTR set, in order (their figures are in
+        each row's ``tiebreak_values``)."""
+        return tuple(name for name in self.tiebreakers if name in REGISTRY)
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -412,14 +444,15 @@ def compute_standings(
     matches: Iterable[MatchRecord],
     *,
     floor: Fraction | int | str | Decimal = DEFAULT_FLOOR,
-    tiebreakers: Sequence[Tiebreaker | str] = DEFAULT_TIEBREAKERS,
+    tiebreakers: Sequence[TiebreakerName] = DEFAULT_TIEBREAKERS,
+    seed: str = "",
 ) -> Standings:
     """Rank ``players`` from their Swiss ``matches``.
 
     Raises ValueError on inconsistent input: duplicate or unknown player ids, a
     player twice in one round, a player paired with themselves, negative game
     counts, a match loss flag for a missing opponent, or a ``rounds_played`` that
-    disagrees with the records.
+    disagrees with the records. ``seed`` feeds the ``random`` tiebreaker.
     """
     floor = _coerce_floor(floor)
     order = _coerce_tiebreakers(tiebreakers)
@@ -429,8 +462,9 @@ def compute_standings(
     _check_rounds(entries, tally, totals.rounds_played)
     keys = _tiebreaker_keys(tally, totals, floor)
     player_ids = [entry.player_id for entry in entries]
-    ranking, ranks = _rank(keys, order, player_ids)
-    rows = _rows(entries, ranking, ranks, tally, totals, keys, floor)
+    data = _tiebreak_input(order, tally, totals, keys, player_ids, floor, seed)
+    ranking, ranks, others = _rank(keys, order, player_ids, data)
+    rows = _rows(entries, ranking, ranks, tally, totals, keys, floor, others)
     history = _OpponentHistory(index_of, player_ids, tally.opponents, tally.opponent_rounds)
     return Standings(rows, floor=floor, tiebreakers=order, history=history)
 
@@ -468,6 +502,9 @@ class _Tally:
     opponent_rounds: list[list[int]]
     # Rounds without an opponent (byes, missed rounds given as losses).
     solo_rounds: list[list[int]]
+    # Parallel to opponents and solo_rounds: the match points earned in each.
+    opponent_points: list[list[int]]
+    solo_points: list[list[int]]
 
     @classmethod
     def empty(cls, count: int) -> _Tally:
@@ -488,6 +525,8 @@ class _Tally:
             opponents=lists(),
             opponent_rounds=lists(),
             solo_rounds=lists(),
+            opponent_points=lists(),
+            solo_points=lists(),
         )
 
 
@@ -498,6 +537,8 @@ def _tally_results(matches: Iterable[MatchRecord], index_of: dict[int, int], cou
     games_won, games_lost, games_drawn = tally.games_won, tally.games_lost, tally.games_drawn
     opponents, opponent_rounds = tally.opponents, tally.opponent_rounds
     solo_rounds = tally.solo_rounds
+    opponent_points, solo_points = tally.opponent_points, tally.solo_points
+    win, draw = POINTS_PER_MATCH_WIN, POINTS_PER_MATCH_DRAW
 
     for record in matches:
         round_number = record.round_number
@@ -525,13 +566,16 @@ def _tally_results(matches: Iterable[MatchRecord], index_of: dict[int, int], cou
             solo_rounds[a].append(round_number)
             if loss_a or won_a < won_b:
                 losses[a] += 1
+                solo_points[a].append(0)
             elif won_a > won_b:
                 wins[a] += 1
                 # Only a won round without an opponent is a bye; a missed round
                 # given as a loss is not.
                 byes[a] += 1
+                solo_points[a].append(win)
             else:
                 draws[a] += 1
+                solo_points[a].append(draw)
             continue
         try:
             b = index_of[id_b]
@@ -550,21 +594,29 @@ def _tally_results(matches: Iterable[MatchRecord], index_of: dict[int, int], cou
             if not loss_a:
                 wins[a] += 1
                 losses[b] += 1
+                points_a, points_b = win, 0
             elif not loss_b:
                 wins[b] += 1
                 losses[a] += 1
+                points_a, points_b = 0, win
             else:  # both players took a match loss
                 losses[a] += 1
                 losses[b] += 1
+                points_a = points_b = 0
         elif won_a > won_b:
             wins[a] += 1
             losses[b] += 1
+            points_a, points_b = win, 0
         elif won_b > won_a:
             wins[b] += 1
             losses[a] += 1
+            points_a, points_b = 0, win
         else:
             draws[a] += 1
             draws[b] += 1
+            points_a = points_b = draw
+        opponent_points[a].append(points_a)
+        opponent_points[b].append(points_b)
     return tally
 
 
@@ -691,13 +743,67 @@ def _opponents_average(
     return sums, keys
 
 
+def _tiebreak_input(
+    order: tuple[TiebreakerName, ...],
+    tally: _Tally,
+    totals: _Totals,
+    keys: _TiebreakerKeys,
+    player_ids: list[int],
+    floor: Fraction,
+    seed: str,
+) -> TiebreakInput | None:
+    """What the chosen systems of tournaments.tiebreakers need (None: none chosen)."""
+    if not any(name in REGISTRY for name in order):
+        return None
+    omw = [
+        Fraction(total, keys.mwp_denominator * len(opps)) if opps else floor
+        for total, opps in zip(keys.omw_sum, tally.opponents, strict=True)
+    ]
+    rounds = [
+        [*zip(with_rounds, with_points, strict=True), *zip(alone_rounds, alone_points, strict=True)]
+        for with_rounds, with_points, alone_rounds, alone_points in zip(
+            tally.opponent_rounds,
+            tally.opponent_points,
+            tally.solo_rounds,
+            tally.solo_points,
+            strict=True,
+        )
+    ]
+    return TiebreakInput(
+        player_ids=player_ids,
+        match_points=totals.match_points,
+        opponents=tally.opponents,
+        opponent_points=tally.opponent_points,
+        rounds=rounds,
+        opponents_match_win=omw,
+        floor=floor,
+        seed=seed,
+    )
+
+
 def _rank(
-    keys: _TiebreakerKeys, order: tuple[Tiebreaker, ...], player_ids: list[int]
-) -> tuple[list[int], list[int]]:
-    """Positions in standings order, and the rank of each of them (ties share one)."""
+    keys: _TiebreakerKeys,
+    order: tuple[TiebreakerName, ...],
+    player_ids: list[int],
+    data: TiebreakInput | None,
+) -> tuple[list[int], list[int], dict[str, list]]:
+    """Positions in standings order, the rank of each of them (ties share one), and
+    the values of the chosen systems from tournaments.tiebreakers by name."""
     # Higher is better for every tiebreaker; negate so one ascending sort also
     # orders ties by ascending player id.
-    negated = [[-value for value in keys.column(tiebreaker)] for tiebreaker in order]
+    negated: list[list] = []
+    others: dict[str, list] = {}
+    for tiebreaker in order:
+        system = REGISTRY.get(tiebreaker)
+        if system is None:
+            column = keys.column(tiebreaker)
+        elif system.per_player is not None:
+            column = system.per_player(data)
+        else:
+            column = _group_values(system.per_group, data, negated)
+        if system is not None:
+            others[system.name] = column
+        negated.append([-value for value in column])
     sort_keys = list(zip(*negated, player_ids, strict=True))
     ranking = sorted(range(len(player_ids)), key=sort_keys.__getitem__)
     ranks = []
@@ -709,7 +815,24 @@ def _rank(
             rank = place
             previous_key = tie_key
         ranks.append(rank)
-    return ranking, ranks
+    return ranking, ranks, others
+
+
+def _group_values(per_group, data: TiebreakInput, earlier: list[list]) -> list:
+    """A group system's value for each player, computed within each set of players
+    level on every earlier tiebreaker (a player alone there gets 0)."""
+    count = len(data.player_ids)
+    # Placed first, the whole field is level: one group.
+    level_keys = zip(*earlier, strict=True) if earlier else [()] * count
+    groups: dict[tuple, list[int]] = {}
+    for position, key in enumerate(level_keys):
+        groups.setdefault(key, []).append(position)
+    values: list = [0] * count
+    for members in groups.values():
+        if len(members) > 1:
+            for position, value in zip(members, per_group(data, members), strict=True):
+                values[position] = value
+    return values
 
 
 def _rows(
@@ -720,6 +843,7 @@ def _rows(
     totals: _Totals,
     keys: _TiebreakerKeys,
     floor: Fraction,
+    others: dict[str, list],
 ) -> tuple[StandingsRow, ...]:
     """One row per player in standings order, percentages as exact Fractions."""
     player_ids = [entry.player_id for entry in entries]
@@ -751,6 +875,7 @@ def _rows(
                     Fraction(keys.omw_sum[i], mwp_denominator * k) if k else floor
                 ),
                 opponents_game_win=(Fraction(keys.ogw_sum[i], gwp_denominator * k) if k else floor),
+                tiebreak_values={name: values[i] for name, values in others.items()},
             )
         )
     return tuple(rows)

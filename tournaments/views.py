@@ -1,6 +1,7 @@
 """Tournament pages: thin views over tournaments.services (writes) and
 tournaments.selectors (reads). Every list page runs a fixed number of queries."""
 
+from fractions import Fraction
 from functools import wraps
 
 from django.contrib import messages
@@ -43,6 +44,8 @@ from tournaments.models import (
 )
 from tournaments.permissions import can_judge, can_manage
 from tournaments.serializers import StandingsRowSerializer
+from tournaments.standings import format_percentage
+from tournaments.tiebreakers import REGISTRY
 
 Status = Tournament.Status
 
@@ -546,11 +549,32 @@ def _standings_rows(tournament) -> list[dict]:
     return StandingsRowSerializer(table, many=True, context={"standings": table}).data
 
 
+def _tiebreak_columns(rows: list[dict]) -> list[str]:
+    """The labels of the chosen tiebreakers outside the MTR set, and each row's figures
+    for them (``row["tiebreak_cells"]``) formatted for the page."""
+    names = list(rows[0].get("tiebreak_values", ())) if rows else []
+    for row in rows:
+        row["tiebreak_cells"] = [
+            _tiebreak_cell(name, row["tiebreak_values"][name]) for name in names
+        ]
+    return [REGISTRY[name].label for name in names]
+
+
+def _tiebreak_cell(name: str, exact: str) -> str:
+    value = Fraction(exact)
+    if REGISTRY[name].percentage:
+        return format_percentage(value)
+    if value.denominator == 1:
+        return str(value.numerator)
+    return format_percentage(value / 100).removesuffix("%")  # two decimals, half up
+
+
 def standings(request, pk):
     tournament = _visible_tournament(request, pk)
     _require(visibility.can_see_standings(request.user, tournament))
     context = _roles(request, tournament)
     context["rows"] = _standings_rows(tournament)
+    context["tiebreak_columns"] = _tiebreak_columns(context["rows"])
     context["rounds_closed"] = tournament.rounds.filter(
         stage=Round.Stage.SWISS, status=Round.Status.CLOSED
     ).count()
