@@ -7,12 +7,14 @@ with a 400 before parsing. PostgreSQL cannot store the NUL character (text or js
 so a string holding one is refused here too, whichever field it was meant for.
 """
 
+import functools
 import json
 import re
 
 from django.conf import settings
+from rest_framework import serializers
 from rest_framework.exceptions import ParseError
-from rest_framework.parsers import JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 
 MAX_DEPTH = 32
 
@@ -72,17 +74,64 @@ def _reject_constant(name):
     raise ValueError(f"{name} is not a valid JSON value")
 
 
+@functools.cache
+def list_field_names() -> frozenset[str]:
+    """The names under which some API serializer takes a list: the only form fields that
+    may be given more than once (a form sends a list as the same name repeated)."""
+    names = set()
+    pending = [serializers.Serializer]
+    while pending:
+        cls = pending.pop()
+        pending.extend(cls.__subclasses__())
+        try:
+            fields = cls().fields
+        except Exception:
+            fields = getattr(cls, "_declared_fields", {})
+        for name, field in fields.items():
+            if isinstance(
+                field,
+                serializers.ListField
+                | serializers.ListSerializer
+                | serializers.ManyRelatedField
+                | serializers.MultipleChoiceField,
+            ):
+                names.add(name)
+    return frozenset(names)
+
+
+def refuse_repeated_fields(data) -> None:
+    """A form field given twice where one value is expected is ambiguous (Django keeps the
+    last): refuse it rather than guess."""
+    lists = getattr(data, "lists", None)
+    if lists is None:
+        return
+    for name, values in lists():
+        if len(values) > 1 and name not in list_field_names():
+            raise ParseError(f"The field “{name}” is given {len(values)} times; give it once.")
+
+
+class SingleValueFormParser(FormParser):
+    """URL-encoded forms in which only list fields may repeat."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        data = super().parse(stream, media_type, parser_context)
+        refuse_repeated_fields(data)
+        return data
+
+
 class StrictMultiPartParser(MultiPartParser):
     """Multipart form data in which every part is a named field.
 
     Django's parser silently skips a part without a ``Content-Disposition`` name, so a
     malformed body read as an empty form, and a write whose fields are all optional
     went ahead with its defaults. A body longer than the empty form (the closing
-    delimiter alone) that yields no field at all is refused instead.
+    delimiter alone) that yields no field at all is refused instead. Only list fields may
+    repeat (``refuse_repeated_fields``).
     """
 
     def parse(self, stream, media_type=None, parser_context=None):
         parsed = super().parse(stream, media_type, parser_context)
+        refuse_repeated_fields(parsed.data)
         if not parsed.data and not parsed.files:
             request = (parser_context or {}).get("request")
             meta = getattr(request, "META", {})

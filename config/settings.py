@@ -214,7 +214,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PARSER_CLASSES": [
         "config.parsers.SafeJSONParser",
-        "rest_framework.parsers.FormParser",
+        "config.parsers.SingleValueFormParser",
         "config.parsers.StrictMultiPartParser",
     ],
     "DEFAULT_PAGINATION_CLASS": "config.pagination.BoundedLimitOffsetPagination",

@@ -319,3 +319,33 @@ def test_a_multipart_body_without_named_fields_is_400(organiser, tournament, mak
     assert not registration.dropped
     # An empty form (the closing delimiter alone) is still an empty form.
     assert client.post(url, {}, format="multipart").status_code == 200
+
+
+@pytest.mark.parametrize("form_format", ["multipart", "urlencoded"])
+def test_a_form_field_given_twice_is_400_and_changes_nothing(
+    organiser, tournament, make_player, form_format
+):
+    """Django keeps the last of repeated values; the API refuses to guess instead."""
+    (registration,) = _register_one(tournament, make_player, organiser)
+    client = api_as(organiser)
+    url = f"/api/registrations/{registration.pk}/drop/"
+    reasons = {"reason": ["left early", "[null, []]"]}
+    if form_format == "multipart":
+        response = client.post(url, reasons, format="multipart")
+    else:
+        body = "reason=left+early&reason=%5Bnull%5D"
+        response = client.post(url, body, content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 400
+    assert "“reason” is given 2 times" in response.json()["detail"]
+    registration.refresh_from_db()
+    assert not registration.dropped
+
+
+def test_a_list_field_may_repeat_in_a_form(organiser, tournament):
+    order = ["match_points", "opponents_match_win"]
+    response = api_as(organiser).patch(
+        f"/api/tournaments/{tournament.pk}/", {"tiebreakers": order}, format="multipart"
+    )
+    assert response.status_code == 200, response.json()
+    tournament.refresh_from_db()
+    assert tournament.tiebreakers == order
