@@ -67,7 +67,13 @@ PAIRINGS_COLUMNS = ["round", "table", "player_a", "points_a", "player_b", "point
 
 
 def standings_csv(tournament: Tournament, table: Standings) -> HttpResponse:
-    """The standings, each percentage exact and rounded."""
+    """The standings, each percentage exact and rounded half up to the tournament's
+    decimals; ``table.as_of_round`` names the round in the file name."""
+    places = table.conventions.decimals - 2
+
+    def percent(value):
+        return format_percentage(value, places)
+
     rows = (
         (
             row.rank,
@@ -77,17 +83,18 @@ def standings_csv(tournament: Tournament, table: Standings) -> HttpResponse:
             row.record,
             "yes" if row.dropped else "",
             str(row.match_win),
-            format_percentage(row.match_win),
+            percent(row.match_win),
             str(row.game_win),
-            format_percentage(row.game_win),
+            percent(row.game_win),
             str(row.opponents_match_win),
-            format_percentage(row.opponents_match_win),
+            percent(row.opponents_match_win),
             str(row.opponents_game_win),
-            format_percentage(row.opponents_game_win),
+            percent(row.opponents_game_win),
         )
         for row in table
     )
-    return csv_response(f"standings-{tournament.pk}.csv", STANDINGS_COLUMNS, rows)
+    suffix = f"-round-{table.as_of_round}" if table.as_of_round is not None else ""
+    return csv_response(f"standings-{tournament.pk}{suffix}.csv", STANDINGS_COLUMNS, rows)
 
 
 def pairings_csv(

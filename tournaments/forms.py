@@ -19,6 +19,15 @@ from tournaments.models import (
     bound_message,
 )
 
+STANDINGS_CONVENTION_FIELDS = (
+    "game_draw_points",
+    "floor_own_game_win",
+    "no_opponents_value",
+    "no_games_game_win",
+    "bye_counting",
+    "standings_decimals",
+)
+
 TOURNAMENT_FIELDS = [
     "name",
     "date",
@@ -31,6 +40,7 @@ TOURNAMENT_FIELDS = [
     "game_minutes",
     "late_entry",
     "percentage_floor",
+    *STANDINGS_CONVENTION_FIELDS,
     "publish_pairings",
     "publish_standings",
     "publish_results",
@@ -67,6 +77,23 @@ class TournamentForm(forms.ModelForm):
         self.fields["head_judge"].label = _("Head judge")
         for setting in SETTING_BOUNDS:
             _bound(self.fields[setting], setting)
+        self.fields["floor_own_game_win"] = forms.TypedChoiceField(
+            label=_("Own GW% floored in the table"),
+            choices=[("True", _("Yes (MTR)")), ("False", _("No"))],
+            coerce=lambda value: value == "True",
+            required=False,
+            empty_value=None,
+        )
+        for name in STANDINGS_CONVENTION_FIELDS:
+            # A form posted without them (an older page) keeps the event's conventions.
+            self.fields[name].required = False
+
+    def clean(self):
+        data = super().clean()
+        for name in STANDINGS_CONVENTION_FIELDS:
+            if name not in self.data and name != "percentage_floor":
+                data[name] = getattr(self.instance, name)
+        return data
 
 
 def _bound(field, setting: str) -> None:

@@ -5,6 +5,7 @@ The rules these rows obey are enforced in tournaments/services/; the pure parts
 """
 
 import datetime
+from fractions import Fraction
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -32,6 +33,20 @@ def bound_message(setting: str) -> str:
     return f"{what} is between {low} and {high} {unit}."
 
 
+def validate_standings_value(text: str) -> None:
+    """A convention value written as an exact number: "1/3", "0.33", "-0.2" (-1 to 1)."""
+    if text == "":
+        return
+    try:
+        value = Fraction(text)
+    except (TypeError, ValueError, ZeroDivisionError):
+        raise ValidationError(
+            _("Write an exact number such as 1/3, 0.33 or -0.2 (or leave empty for the floor).")
+        ) from None
+    if not -1 <= value <= 1:
+        raise ValidationError(_("Give a value between -1 and 1."))
+
+
 def _bounds(setting: str) -> list:
     low, high, _what, _unit = SETTING_BOUNDS[setting]
     message = bound_message(setting)
@@ -54,6 +69,14 @@ class Tournament(models.Model):
     class Floor(models.TextChoices):
         THIRD = "1/3", _("Exactly one third")
         MTR = "0.33", _("0.33 as printed in the tournament rules")
+
+    class ByeCounting(models.TextChoices):
+        WIN_2_0 = "win_2_0", _("A bye is a match won 2-0 (MTR)")
+        NOT_COUNTED = "not_counted", _("A bye is left out of MW% and GW%")
+
+    class GameDrawPoints(models.IntegerChoices):
+        ONE = 1, _("A drawn game is worth one game point (MTR)")
+        NONE = 0, _("A drawn game is worth no game point")
 
     name = models.CharField(_("name"), max_length=120)
     date = models.DateField(_("date"))
@@ -117,6 +140,35 @@ class Tournament(models.Model):
     percentage_floor = models.CharField(max_length=5, choices=Floor.choices, default=Floor.THIRD)
     tiebreakers = models.JSONField(
         default=list, blank=True, help_text=_("Order of tiebreakers; empty: points, OMW, GWP, OGW.")
+    )
+    # Standings conventions (docs/standings.md); the defaults are the MTR's.
+    game_draw_points = models.PositiveSmallIntegerField(
+        choices=GameDrawPoints.choices, default=GameDrawPoints.ONE
+    )
+    floor_own_game_win = models.BooleanField(
+        default=True, help_text=_("Raise a player's own GW% to the floor in the table.")
+    )
+    no_opponents_value = models.CharField(
+        max_length=12,
+        blank=True,
+        default="",
+        validators=[validate_standings_value],
+        help_text=_("OMW% and OGW% of a player who met no opponent; empty: the floor."),
+    )
+    no_games_game_win = models.CharField(
+        max_length=12,
+        blank=True,
+        default="",
+        validators=[validate_standings_value],
+        help_text=_("GW% of a player who played no game; empty: the floor."),
+    )
+    bye_counting = models.CharField(
+        max_length=12, choices=ByeCounting.choices, default=ByeCounting.WIN_2_0
+    )
+    standings_decimals = models.PositiveSmallIntegerField(
+        default=4,
+        validators=[MinValueValidator(2), MaxValueValidator(10)],
+        help_text=_("Decimals shown for percentages as fractions (4: 61.33%), rounded half up."),
     )
     top_cut_seeds = models.JSONField(
         default=list,

@@ -29,7 +29,12 @@ from tournaments.models import (
     bound_message,
 )
 from tournaments.permissions import can_manage, role_in
-from tournaments.standings import Tiebreaker, format_percentage, tiebreaker_order_errors
+from tournaments.standings import (
+    PRESETS,
+    Tiebreaker,
+    format_percentage,
+    tiebreaker_order_errors,
+)
 
 User = get_user_model()
 
@@ -73,6 +78,14 @@ class TournamentSerializer(serializers.ModelSerializer):
         '"staff" (site staff) or null.'
     )
     players = serializers.IntegerField(source="player_count", read_only=True, default=None)
+    standings_preset = serializers.ChoiceField(
+        choices=list(PRESETS),
+        write_only=True,
+        required=False,
+        help_text="Sets every standings convention at once (docs/standings.md): "
+        + ", ".join(PRESETS)
+        + ". Conventions given in the same request win over the preset.",
+    )
     tiebreakers = serializers.ListField(
         child=serializers.ChoiceField(choices=[t.value for t in Tiebreaker]),
         required=False,
@@ -101,6 +114,13 @@ class TournamentSerializer(serializers.ModelSerializer):
             "game_minutes",
             "late_entry",
             "percentage_floor",
+            "game_draw_points",
+            "floor_own_game_win",
+            "no_opponents_value",
+            "no_games_game_win",
+            "bye_counting",
+            "standings_decimals",
+            "standings_preset",
             "tiebreakers",
             "publish_pairings",
             "publish_standings",
@@ -681,9 +701,10 @@ class PercentageSerializer(serializers.Serializer):
         return format_percentage(value)
 
 
-def percentage_answer(value) -> dict:
-    """PercentageSerializer's answer, built directly (see DirectOutput)."""
-    return {"fraction": str(value), "percent": format_percentage(value)}
+def percentage_answer(value, places: int = 2) -> dict:
+    """PercentageSerializer's answer, built directly (see DirectOutput); ``places`` of
+    the percentage follow the tournament's standings decimals."""
+    return {"fraction": str(value), "percent": format_percentage(value, places)}
 
 
 class OpponentLineSerializer(serializers.Serializer):
@@ -739,7 +760,9 @@ class StandingsRowSerializer(DirectOutput, serializers.Serializer):
         return ExplanationSerializer()
 
     def represent(self, row) -> dict:
-        explanation = self.context["standings"].explain(row.player_id)
+        table = self.context["standings"]
+        explanation = table.explain(row.player_id)
+        places = table.conventions.decimals - 2
         return {
             "rank": row.rank,
             "registration": row.player_id,
@@ -753,12 +776,12 @@ class StandingsRowSerializer(DirectOutput, serializers.Serializer):
             "byes": row.byes,
             "rounds_played": row.rounds_played,
             "game_points": row.game_points,
-            "match_win": percentage_answer(row.match_win),
-            "game_win": percentage_answer(row.game_win),
-            "opponents_match_win": percentage_answer(row.opponents_match_win),
-            "opponents_game_win": percentage_answer(row.opponents_game_win),
+            "match_win": percentage_answer(row.match_win, places),
+            "game_win": percentage_answer(row.game_win, places),
+            "opponents_match_win": percentage_answer(row.opponents_match_win, places),
+            "opponents_game_win": percentage_answer(row.opponents_game_win, places),
             "explanation": {
-                "lines": explanation.lines(),
+                "lines": explanation.lines(places),
                 "opponents": [
                     {
                         "round": line.round_number,
@@ -783,7 +806,14 @@ class StandingsSerializer(serializers.Serializer):
     detail = serializers.CharField(allow_null=True, help_text="Why something is hidden.")
     tiebreakers = serializers.SerializerMethodField()
     floor = serializers.SerializerMethodField(help_text='The percentage floor, e.g. "1/3".')
+    as_of_round = serializers.SerializerMethodField(
+        help_text="The Swiss round these standings stand after (?round=N); null: now."
+    )
     rows = serializers.SerializerMethodField()
+
+    def get_as_of_round(self, answer) -> int | None:
+        table = answer["standings"]
+        return table.as_of_round if table is not None else None
 
     def get_tiebreakers(self, answer) -> list[str]:
         table = answer["standings"]

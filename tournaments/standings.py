@@ -291,6 +291,8 @@ class RowExplanation:
 
 def format_percentage(value: Fraction, places: int = 2) -> str:
     """Round an exact fraction half up to ``places`` decimals of a percentage."""
+    if value < 0:  # a sentinel such as GW% -0.2 for no game played
+        return "-" + format_percentage(-value, places)
     scale = 10**places
     scaled = value * 100 * scale
     units = (scaled.numerator * 2 + scaled.denominator) // (2 * scaled.denominator)

@@ -6,7 +6,7 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import BadRequest, PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import Http404
@@ -540,27 +540,40 @@ def pairings(request, pk, number):
     return render(request, "tournaments/pairings.html", context)
 
 
-def _standings_rows(tournament) -> list[dict]:
+def _standings_rows(tournament, as_of_round: int | None = None) -> list[dict]:
     """The rows of GET /api/tournaments/{id}/standings/ (one producer for both)."""
-    table = selectors.standings(tournament)
+    table = selectors.standings(tournament, as_of_round=as_of_round)
     return StandingsRowSerializer(table, many=True, context={"standings": table}).data
+
+
+def _requested_round(request, tournament) -> int | None:
+    try:
+        return selectors.requested_round(tournament, request.GET.get("round"))
+    except ValueError as error:
+        raise BadRequest(str(error)) from None
 
 
 def standings(request, pk):
     tournament = _visible_tournament(request, pk)
     _require(visibility.can_see_standings(request.user, tournament))
+    as_of_round = _requested_round(request, tournament)
     context = _roles(request, tournament)
-    context["rows"] = _standings_rows(tournament)
+    context["rows"] = _standings_rows(tournament, as_of_round)
     context["rounds_closed"] = tournament.rounds.filter(
         stage=Round.Stage.SWISS, status=Round.Status.CLOSED
     ).count()
+    context["as_of_round"] = as_of_round
+    context["swiss_rounds"] = selectors.swiss_rounds_played(tournament)
     return render(request, "tournaments/standings.html", context)
 
 
 def standings_csv(request, pk):
     tournament = _visible_tournament(request, pk)
     _require(visibility.can_see_standings(request.user, tournament))
-    return csv_exports.standings_csv(tournament, selectors.standings(tournament))
+    as_of_round = _requested_round(request, tournament)
+    return csv_exports.standings_csv(
+        tournament, selectors.standings(tournament, as_of_round=as_of_round)
+    )
 
 
 def pairings_csv(request, pk, number):
