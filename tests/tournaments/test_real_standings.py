@@ -8,6 +8,7 @@ decimals, and the rank wherever it is defined (players tied on every figure shar
 
 import json
 from dataclasses import replace
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
@@ -172,3 +173,127 @@ def test_as_of_round_leaves_later_rounds_out():
     assert after_one.rows == first_round_only.rows
     assert after_one.as_of_round == 1
     assert after_one.row(id_of["Louis Grensing"]).match_points == 3
+
+
+# --- through the database, the service and the API ------------------------------------
+
+
+@pytest.fixture
+def vestland_in_the_database(tournament, register_players, organiser):
+    """The 2024 event stored as rounds and confirmed matches of a real tournament, its
+    conventions set through the API with the event's preset."""
+    from tests.conftest import api_as
+    from tournaments.models import Match, Round, Tournament
+
+    event = load(EVENTS[0])
+    response = api_as(organiser).patch(
+        f"/api/tournaments/{tournament.pk}/",
+        {"standings_preset": event["melee_conventions"], "publish_standings": True},
+        format="json",
+    )
+    assert response.status_code == 200, response.content
+    _, _, id_of = players_and_records(event)
+    registrations = register_players(tournament, len(id_of))
+    registration_of = {name: registrations[number - 1] for name, number in id_of.items()}
+    for registration in registrations:
+        registration.player.display_name = next(
+            name for name, r in registration_of.items() if r.pk == registration.pk
+        )
+        registration.player.save(update_fields=["display_name"])
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.SWISS)
+    for number, matches in enumerate(event["rounds"], start=1):
+        round_ = Round.objects.create(
+            tournament=tournament, number=number, status=Round.Status.CLOSED, pairing_seed="x"
+        )
+        for table, match in enumerate(matches, start=1):
+            Match.objects.create(
+                round=round_,
+                table=table,
+                player_a=registration_of[match["p1"]],
+                player_b=registration_of[match["p2"]] if match["p2"] else None,
+                status=Match.Status.CONFIRMED,
+                games_a=match["w1"],
+                games_b=match["w2"],
+                games_drawn=match["d"],
+            )
+    return tournament, event
+
+
+@pytest.mark.django_db
+def test_the_api_reproduces_the_2024_event_with_its_preset(vestland_in_the_database, api):
+    tournament, event = vestland_in_the_database
+    answer = api.get(f"/api/tournaments/{tournament.pk}/standings/").json()
+    assert answer["as_of_round"] is None
+    rows = answer["rows"]
+    assert [row["name"] for row in rows] == [r["player"] for r in event["standings"]]
+    for row, expected in zip(rows, event["standings"], strict=True):
+        assert (row["match_points"], row["record"]) == (
+            expected["points"],
+            f"{expected['wins']}-{expected['losses']}-{expected['draws']}",
+        )
+        for field, key in (
+            ("opponents_match_win", "omwp"),
+            ("game_win", "gwp"),
+            ("opponents_game_win", "ogwp"),
+        ):
+            value = Fraction(row[field]["fraction"])
+            assert round_half_up(value, 6) == published(expected[key]), (row["name"], field)
+            # Shown with the preset's 6 decimals: 4 places of a percentage.
+            assert row[field]["percent"] == f"{Decimal(str(expected[key])) * 100:.4f}%"
+
+
+@pytest.mark.django_db
+def test_standings_as_of_a_round_in_the_api_and_csv(vestland_in_the_database, api):
+    tournament, event = vestland_in_the_database
+    players, records, id_of = players_and_records(event)
+    expected = compute_standings(players, records, conventions=PRESETS["melee-2024"], as_of_round=2)
+    answer = api.get(f"/api/tournaments/{tournament.pk}/standings/?round=2").json()
+    assert answer["as_of_round"] == 2
+    assert [row["name"] for row in answer["rows"]] == [row.name for row in expected.rows]
+    assert [row["match_points"] for row in answer["rows"]] == [
+        row.match_points for row in expected.rows
+    ]
+    csv_answer = api.get(f"/api/tournaments/{tournament.pk}/standings/csv/?round=2")
+    assert csv_answer.status_code == 200
+    assert "round-2" in csv_answer["Content-Disposition"]
+    for bad in ("0", "6", "two", "-1"):
+        response = api.get(f"/api/tournaments/{tournament.pk}/standings/?round={bad}")
+        assert response.status_code == 400
+        assert "round must be the number of a Swiss round played (1, 2, 3, 4, 5)" in str(
+            response.json()
+        )
+
+
+@pytest.mark.django_db
+def test_the_standings_page_has_a_round_selector(vestland_in_the_database, client):
+    tournament, _ = vestland_in_the_database
+    page = client.get(f"/tournaments/{tournament.pk}/standings/?round=3")
+    assert page.status_code == 200
+    assert b'<option value="3" selected>' in page.content
+    assert client.get(f"/tournaments/{tournament.pk}/standings/?round=9").status_code == 400
+
+
+@pytest.mark.django_db
+def test_bad_convention_settings_are_a_400_with_a_clear_message(tournament, organiser):
+    from tests.conftest import api_as
+
+    client = api_as(organiser)
+    url = f"/api/tournaments/{tournament.pk}/"
+    cases = {
+        "standings_preset": "melee-1999",
+        "no_opponents_value": "one third",
+        "no_games_game_win": "3/2",
+        "bye_counting": "sometimes",
+        "game_draw_points": 3,
+        "standings_decimals": 40,
+    }
+    for field, value in cases.items():
+        response = client.patch(url, {field: value}, format="json")
+        assert response.status_code == 400, (field, response.content)
+        assert field in response.json().get("errors", response.json()), response.json()
+    ok = client.patch(url, {"standings_preset": "melee-2025"}, format="json").json()
+    assert (ok["no_games_game_win"], ok["floor_own_game_win"], ok["standings_decimals"]) == (
+        "-1/5",
+        False,
+        8,
+    )
