@@ -82,6 +82,11 @@ class TournamentSerializer(serializers.ModelSerializer):
         choices=list(PRESETS),
         write_only=True,
         required=False,
+        error_messages={
+            "invalid_choice": '"{input}" is not a standings preset; choose one of '
+            + ", ".join(PRESETS)
+            + "."
+        },
         help_text="Sets every standings convention at once (docs/standings.md): "
         + ", ".join(PRESETS)
         + ". Conventions given in the same request win over the preset.",
