@@ -221,7 +221,8 @@ class PercentageArithmetic:
 
     @property
     def floored(self) -> bool:
-        return self.unfloored is None or self.unfloored < self.floor
+        # Raised to the floor; a convention may leave the value below it.
+        return self.unfloored is None or self.value > self.unfloored
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,7 +308,7 @@ def _fraction_text(value: Fraction) -> str:
 def _describe_percentage(label: str, arithmetic: PercentageArithmetic, places: int) -> str:
     pct = format_percentage
     if arithmetic.unfloored is None:
-        return f"{label}: nothing played, so the floor {pct(arithmetic.floor, places)}"
+        return f"{label}: nothing played, so {pct(arithmetic.value, places)}"
     text = (
         f"{label} = {arithmetic.earned} / {arithmetic.possible}"
         f" = {pct(arithmetic.unfloored, places)}"
@@ -454,8 +455,8 @@ class Standings:
                     opponent_name=opponent.name,
                     match_win=opponent.match_win,
                     match_win_floored=self._match_win_arithmetic(opponent).floored,
-                    game_win=self._game_win_arithmetic(opponent, floored=True).value,
-                    game_win_floored=self._game_win_arithmetic(opponent, floored=True).floored,
+                    game_win=self._game_win_arithmetic(opponent, as_opponent=True).value,
+                    game_win_floored=self._game_win_arithmetic(opponent, as_opponent=True).floored,
                 )
             )
         omw_sum = sum((line.match_win for line in lines), Fraction(0))
@@ -464,7 +465,7 @@ class Standings:
             row=row,
             tiebreakers=self.tiebreakers,
             match_win=self._match_win_arithmetic(row),
-            game_win=self._game_win_arithmetic(row, floored=conventions.floor_own_game_win),
+            game_win=self._game_win_arithmetic(row, as_opponent=False),
             opponents=tuple(lines),
             opponents_match_win_sum=omw_sum,
             opponents_game_win_sum=ogw_sum,
@@ -487,14 +488,18 @@ class Standings:
         points, rounds, _, _ = self._counted(row)
         return _percentage_arithmetic(points, POINTS_PER_MATCH_WIN * rounds, self.floor)
 
-    def _game_win_arithmetic(self, row: StandingsRow, *, floored: bool) -> PercentageArithmetic:
+    def _game_win_arithmetic(self, row: StandingsRow, *, as_opponent: bool) -> PercentageArithmetic:
+        """GW% as an opponent's OGW counts it (always floored), or as the row shows it
+        (floored as the conventions say; the no-game value as given)."""
         _, _, points, games = self._counted(row)
+        conventions = self.conventions
         return _percentage_arithmetic(
             points,
             POINTS_PER_GAME_WIN * games,
             self.floor,
-            empty=self.conventions.game_win_when_no_games,
-            floored=floored,
+            empty=conventions.game_win_when_no_games,
+            floored=as_opponent or conventions.floor_own_game_win,
+            floor_empty=as_opponent,
         )
 
 
@@ -505,11 +510,12 @@ def _percentage_arithmetic(
     *,
     empty: Fraction | None = None,
     floored: bool = True,
+    floor_empty: bool = True,
 ) -> PercentageArithmetic:
     if possible == 0:
         value = floor if empty is None else empty
         return PercentageArithmetic(
-            earned, possible, None, floor, max(value, floor) if floored else value
+            earned, possible, None, floor, max(value, floor) if floor_empty else value
         )
     unfloored = Fraction(earned, possible)
     value = max(unfloored, floor) if floored else unfloored
