@@ -22,6 +22,7 @@ CONVENTION_FIELDS = (
     "no_games_game_win",
     "bye_counting",
     "standings_decimals",
+    "swiss_phase_ends",
 )
 
 

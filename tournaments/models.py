@@ -47,6 +47,22 @@ def validate_standings_value(text: str) -> None:
         raise ValidationError(_("Give a value between -1 and 1."))
 
 
+def swiss_phase_errors(ends) -> list[str]:
+    """What is wrong with a list of Swiss phase ends (empty: fine)."""
+    if not isinstance(ends, list) or not all(
+        isinstance(end, int) and not isinstance(end, bool) for end in ends
+    ):
+        return ["Give the last round of each Swiss phase as a list of round numbers."]
+    if any(end < 1 for end in ends) or sorted(set(ends)) != ends:
+        return ["Phase ends must be round numbers from 1 up, each later than the one before."]
+    return []
+
+
+def validate_swiss_phases(ends) -> None:
+    if errors := swiss_phase_errors(ends):
+        raise ValidationError(errors)
+
+
 def _bounds(setting: str) -> list:
     low, high, _what, _unit = SETTING_BOUNDS[setting]
     message = bound_message(setting)
@@ -164,6 +180,15 @@ class Tournament(models.Model):
     )
     bye_counting = models.CharField(
         max_length=12, choices=ByeCounting.choices, default=ByeCounting.WIN_2_0
+    )
+    swiss_phase_ends = models.JSONField(
+        default=list,
+        blank=True,
+        validators=[validate_swiss_phases],
+        help_text=_(
+            "Last round of each Swiss phase but the final one (e.g. [9] for a day 1 of nine "
+            "rounds); empty: one phase. Rows are taken at the end of each player's last phase."
+        ),
     )
     standings_decimals = models.PositiveSmallIntegerField(
         default=4,

@@ -15,6 +15,7 @@ from tournaments.standings import (
     MatchRecord,
     PlayerEntry,
     Standings,
+    compute_phased_standings,
     compute_standings,
     usable_tiebreakers,
 )
@@ -106,13 +107,18 @@ def standings(
     )
     matches = matches if matches is not None else _swiss_matches(tournament)
     players = [PlayerEntry(r.pk, r.player.display_name, dropped=r.dropped) for r in registrations]
-    return compute_standings(
-        players,
-        match_records(tournament, registrations, matches),
-        conventions=conventions_of(tournament),
-        tiebreakers=usable_tiebreakers(tournament.tiebreakers),
-        as_of_round=as_of_round,
-    )
+    records = match_records(tournament, registrations, matches)
+    options = {
+        "conventions": conventions_of(tournament),
+        "tiebreakers": usable_tiebreakers(tournament.tiebreakers),
+        "as_of_round": as_of_round,
+    }
+    if tournament.swiss_phase_ends:
+        # The final phase ends with the last round played; the setting lists the others.
+        last = max((record.round_number for record in records), default=0)
+        ends = sorted({*tournament.swiss_phase_ends, max(last, *tournament.swiss_phase_ends)})
+        return compute_phased_standings(players, records, phase_ends=ends, **options)
+    return compute_standings(players, records, **options)
 
 
 def requested_round(tournament, raw: str | None) -> int | None:

@@ -27,6 +27,7 @@ from tournaments.models import (
     SetSwap,
     Tournament,
     bound_message,
+    swiss_phase_errors,
 )
 from tournaments.permissions import can_manage, role_in
 from tournaments.standings import (
@@ -78,6 +79,13 @@ class TournamentSerializer(serializers.ModelSerializer):
         '"staff" (site staff) or null.'
     )
     players = serializers.IntegerField(source="player_count", read_only=True, default=None)
+    swiss_phase_ends = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        required=False,
+        max_length=20,
+        help_text="Last round of each Swiss phase but the final one, ascending (e.g. [9]); "
+        "empty: one phase. Each row is taken at the end of the player's last phase.",
+    )
     standings_preset = serializers.ChoiceField(
         choices=list(PRESETS),
         write_only=True,
@@ -125,6 +133,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "no_games_game_win",
             "bye_counting",
             "standings_decimals",
+            "swiss_phase_ends",
             "standings_preset",
             "tiebreakers",
             "publish_pairings",
@@ -143,6 +152,11 @@ class TournamentSerializer(serializers.ModelSerializer):
             "floor_judges",
         ]
         extra_kwargs = {setting: _bounded(setting) for setting in SETTING_BOUNDS}
+
+    def validate_swiss_phase_ends(self, value):
+        if errors := swiss_phase_errors(value):
+            raise serializers.ValidationError(errors)
+        return value
 
     def validate_tiebreakers(self, value):
         if errors := tiebreaker_order_errors(value):

@@ -30,6 +30,7 @@ __all__ = [
     "PlayerEntry",
     "RowExplanation",
     "PRESETS",
+    "PhasedStandings",
     "ByeCounting",
     "Standings",
     "StandingsConventions",
@@ -594,7 +595,7 @@ def compute_phased_standings(
     tiebreakers: Sequence[Tiebreaker | str] = DEFAULT_TIEBREAKERS,
     conventions: StandingsConventions | None = None,
     as_of_round: int | None = None,
-) -> tuple[StandingsRow, ...]:
+) -> PhasedStandings:
     """Final rows of an event in several Swiss phases (day 1, then a cut into day 2).
 
     ``phase_ends`` are the last round of each phase, ascending. Each player's row is
@@ -648,7 +649,31 @@ def compute_phased_standings(
         if key != previous:
             rank, previous = place, key
         rows.append(replace(table_row, rank=rank))
-    return tuple(rows)
+    last = tables[ends[-1]]
+    return PhasedStandings(
+        tuple(rows),
+        floor=last.floor,
+        tiebreakers=last.tiebreakers,
+        history=last._history,
+        conventions=last.conventions,
+        as_of_round=as_of_round,
+        phase_tables={player_id: tables[ends[phase]] for phase, _, player_id in chosen},
+        phase_ends=tuple(ends),
+    )
+
+
+class PhasedStandings(Standings):
+    """Standings of an event in several Swiss phases: each row, and its explanation,
+    from the table at the end of the player's last phase."""
+
+    def __init__(self, rows, *, phase_tables: dict[int, Standings], phase_ends, **kwargs):
+        super().__init__(rows, **kwargs)
+        self._phase_tables = phase_tables
+        self.phase_ends = phase_ends
+
+    def explain(self, player_id: int) -> RowExplanation:
+        explanation = self._phase_tables[player_id].explain(player_id)
+        return replace(explanation, row=self.row(player_id))
 
 
 def _without_round_count(entry: PlayerEntry) -> PlayerEntry:

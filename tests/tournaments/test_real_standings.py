@@ -297,3 +297,30 @@ def test_bad_convention_settings_are_a_400_with_a_clear_message(tournament, orga
         False,
         8,
     )
+
+
+@pytest.mark.django_db
+def test_swiss_phases_as_a_setting(vestland_in_the_database, organiser, api):
+    """Phase 1 ends after round 3: Erik Skinstad, who played rounds 1-3 only, keeps his
+    round-3 row and is listed after everyone who played on."""
+    from tests.conftest import api_as
+
+    tournament, event = vestland_in_the_database
+    url = f"/api/tournaments/{tournament.pk}/"
+    client = api_as(organiser)
+    for bad in ([3, 2], [0], ["x"], [3, 3]):
+        response = client.patch(url, {"swiss_phase_ends": bad}, format="json")
+        assert response.status_code == 400, (bad, response.content)
+    assert client.patch(url, {"swiss_phase_ends": [3]}, format="json").status_code == 200
+    players, records, _ = players_and_records(event)
+    expected = compute_phased_standings(
+        players, records, phase_ends=[3, 5], conventions=PRESETS["melee-2024"]
+    )
+    rows = api.get(f"{url}standings/").json()["rows"]
+    assert [row["name"] for row in rows] == [row.name for row in expected.rows]
+    assert rows[-1]["name"] == "Erik Skinstad"
+    erik = expected.rows[-1]
+    assert Fraction(rows[-1]["opponents_match_win"]["fraction"]) == erik.opponents_match_win
+    day_one = compute_standings(players, records, conventions=PRESETS["melee-2024"], as_of_round=3)
+    assert erik == replace(day_one.row(erik.player_id), rank=len(rows))
+    assert erik.opponents_match_win != Fraction(str(event["standings"][-1]["omwp"]))
