@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from players.models import DiceSet
 from players.roles import JUDGE_GROUP, ORGANISER_GROUP
+from tournaments.conventions import preset_settings
 from tournaments.match_rules import MAX_GAMES
 from tournaments.models import (
     SETTING_BOUNDS,
@@ -18,6 +19,7 @@ from tournaments.models import (
     Tournament,
     bound_message,
 )
+from tournaments.standings import PRESETS
 
 STANDINGS_CONVENTION_FIELDS = (
     "game_draw_points",
@@ -87,12 +89,21 @@ class TournamentForm(forms.ModelForm):
         for name in STANDINGS_CONVENTION_FIELDS:
             # A form posted without them (an older page) keeps the event's conventions.
             self.fields[name].required = False
+        self.fields["standings_preset"] = forms.ChoiceField(
+            label=_("Standings preset"),
+            choices=[("", _("Keep the conventions below"))] + [(name, name) for name in PRESETS],
+            required=False,
+            help_text=_("Sets the floor and every standings convention below at once."),
+        )
 
     def clean(self):
         data = super().clean()
         for name in STANDINGS_CONVENTION_FIELDS:
-            if name not in self.data and name != "percentage_floor":
+            if name not in self.data:
                 data[name] = getattr(self.instance, name)
+        if preset := data.pop("standings_preset", ""):
+            # A chosen preset wins over the convention fields posted with it.
+            data.update(preset_settings(preset))
         return data
 
 

@@ -324,3 +324,30 @@ def test_swiss_phases_as_a_setting(vestland_in_the_database, organiser, api):
     day_one = compute_standings(players, records, conventions=PRESETS["melee-2024"], as_of_round=3)
     assert erik == replace(day_one.row(erik.player_id), rank=len(rows))
     assert erik.opponents_match_win != Fraction(str(event["standings"][-1]["omwp"]))
+
+
+@pytest.mark.django_db
+def test_the_settings_form_applies_a_preset(client, organiser, tournament):
+    client.force_login(organiser)
+    data = {
+        "name": tournament.name,
+        "date": tournament.date.isoformat(),
+        "top_cut_size": 8,
+        "match_minutes": 45,
+        "game_minutes": 20,
+        "late_entry": "losses",
+        "percentage_floor": "0.33",
+        "game_draw_points": 1,
+        "standings_preset": "melee-2024",
+    }
+    response = client.post(f"/tournaments/{tournament.pk}/edit/", data)
+    assert response.status_code == 302, response.context["form"].errors
+    tournament.refresh_from_db()
+    # The preset wins over the floor and drawn-game points posted with it.
+    assert (tournament.percentage_floor, tournament.game_draw_points) == ("1/3", 0)
+    assert tournament.standings_decimals == 6
+    data["standings_preset"] = "melee-1999"
+    assert (
+        "standings_preset"
+        in client.post(f"/tournaments/{tournament.pk}/edit/", data).context["form"].errors
+    )
