@@ -2,7 +2,9 @@
 
 Pure Python and free of Django, so the pages, the API, the CSV export and the
 benchmark all share one implementation. The definitions and every convention that
-the rules leave open are written down in docs/standings.md.
+the rules leave open (StandingsConventions, with named PRESETS such as organisers'
+tools use) are written down in docs/standings.md, as are standings as of a round and
+events in several Swiss phases (compute_phased_standings).
 
 Speed matters (4,096 players after 12 rounds must take well under 100 ms), and
 Fraction arithmetic is slow, so the ranking works on integers: every percentage is
@@ -170,7 +172,8 @@ class MatchRecord:
 
 @dataclass(frozen=True, slots=True)
 class StandingsRow:
-    """One line of the standings. Percentages are exact and already floored.
+    """One line of the standings. Percentages are exact and already floored (own GW%
+    only when the conventions say so).
 
     ``opponent_ids`` follow the order of the match records given (byes add none);
     :meth:`Standings.explain` lists them by round.
