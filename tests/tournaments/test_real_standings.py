@@ -270,6 +270,7 @@ def test_the_standings_page_has_a_round_selector(vestland_in_the_database, clien
     page = client.get(f"/tournaments/{tournament.pk}/standings/?round=3")
     assert page.status_code == 200
     assert b'<option value="3" selected>' in page.content
+    assert b"As they stood after round 3." in page.content
     assert client.get(f"/tournaments/{tournament.pk}/standings/?round=9").status_code == 400
 
 
