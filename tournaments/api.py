@@ -43,6 +43,9 @@ PAIRINGS_HIDDEN = "The organiser has not made the pairings public."
 STANDINGS_HIDDEN = "The organiser has not made the standings public."
 PLACINGS_HIDDEN = "The organiser has not made the standings and results public."
 PLACINGS_NOT_FINAL = "Final placings are shown once the event is finished."
+STANDINGS_ROUND_PARAMETER = OpenApiParameter(
+    "round", int, description="The standings as they stood after this Swiss round; default: now"
+)
 RESULTS_HIDDEN = "The organiser has not made the results public."
 
 SIDE_RELATED = ("player_a__player", "player_b__player")
@@ -292,9 +295,17 @@ class TournamentViewSet(
         tournament = self.tournament()
         if not visibility.can_see_standings(request.user, tournament):
             return tournament, None
-        return tournament, selectors.standings(tournament)
+        try:
+            as_of_round = selectors.requested_round(tournament, request.query_params.get("round"))
+        except ValueError as error:
+            raise ValidationError({"round": [str(error)]}) from None
+        return tournament, selectors.standings(tournament, as_of_round=as_of_round)
 
-    @extend_schema(request=None, responses=s.StandingsSerializer)
+    @extend_schema(
+        request=None,
+        parameters=[STANDINGS_ROUND_PARAMETER],
+        responses=s.StandingsSerializer,
+    )
     @action(detail=True, methods=["get"])
     def standings(self, request, pk=None):
         """Swiss standings: rank, points, record, MWP/GWP/OMW/OGW as exact fractions and
@@ -307,7 +318,11 @@ class TournamentViewSet(
         }
         return Response(s.StandingsSerializer(answer).data)
 
-    @extend_schema(request=None, responses={(200, "text/csv"): OpenApiTypes.STR})
+    @extend_schema(
+        request=None,
+        parameters=[STANDINGS_ROUND_PARAMETER],
+        responses={(200, "text/csv"): OpenApiTypes.STR},
+    )
     @action(detail=True, methods=["get"], url_path="standings/csv")
     def standings_csv(self, request, pk=None):
         """The standings as CSV (organisers and judges; the public while published)."""

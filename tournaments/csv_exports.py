@@ -79,9 +79,16 @@ PAIRINGS_COLUMNS = ["round", "table", "player_a", "points_a", "player_b", "point
 
 
 def standings_csv(tournament: Tournament, table: Standings) -> HttpResponse:
-    """The standings, each percentage exact and rounded, then the exact figures of the
-    chosen tiebreakers beyond the MTR set (a column each, named as in the order)."""
+    """The standings, each percentage exact and rounded half up to the tournament's
+    decimals, then the exact figures of the chosen tiebreakers beyond the MTR set (a
+    column each, named as in the order); ``table.as_of_round`` names the round in the
+    file name."""
     others = table.other_tiebreakers
+    places = table.conventions.decimals - 2
+
+    def percent(value):
+        return format_percentage(value, places)
+
     rows = (
         (
             row.rank,
@@ -91,19 +98,20 @@ def standings_csv(tournament: Tournament, table: Standings) -> HttpResponse:
             row.record,
             "yes" if row.dropped else "",
             str(row.match_win),
-            format_percentage(row.match_win),
+            percent(row.match_win),
             str(row.game_win),
-            format_percentage(row.game_win),
+            percent(row.game_win),
             str(row.opponents_match_win),
-            format_percentage(row.opponents_match_win),
+            percent(row.opponents_match_win),
             str(row.opponents_game_win),
-            format_percentage(row.opponents_game_win),
+            percent(row.opponents_game_win),
             *(str(row.tiebreak_values[name]) for name in others),
         )
         for row in table
     )
+    suffix = f"-round-{table.as_of_round}" if table.as_of_round is not None else ""
     header = [*STANDINGS_COLUMNS, *others]
-    return csv_response(f"standings-{tournament.pk}.csv", header, rows)
+    return csv_response(f"standings-{tournament.pk}{suffix}.csv", header, rows)
 
 
 def placings_csv(tournament: Tournament, placings: Iterable[Placing]) -> HttpResponse:

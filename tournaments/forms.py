@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from players.models import DiceSet
 from players.roles import JUDGE_GROUP, ORGANISER_GROUP
+from tournaments.conventions import preset_settings
 from tournaments.match_rules import MAX_GAMES
 from tournaments.models import (
     SETTING_BOUNDS,
@@ -18,7 +19,16 @@ from tournaments.models import (
     Tournament,
     bound_message,
 )
-from tournaments.standings import tiebreaker_names, tiebreaker_order_errors
+from tournaments.standings import PRESETS, tiebreaker_names, tiebreaker_order_errors
+
+STANDINGS_CONVENTION_FIELDS = (
+    "game_draw_points",
+    "floor_own_game_win",
+    "no_opponents_value",
+    "no_games_game_win",
+    "bye_counting",
+    "standings_decimals",
+)
 
 TOURNAMENT_FIELDS = [
     "name",
@@ -34,6 +44,7 @@ TOURNAMENT_FIELDS = [
     "percentage_floor",
     "bracket_losers",
     "tiebreakers",
+    *STANDINGS_CONVENTION_FIELDS,
     "publish_pairings",
     "publish_standings",
     "publish_results",
@@ -86,6 +97,23 @@ class TournamentForm(forms.ModelForm):
         if isinstance(stored, list) and all(isinstance(name, str) for name in stored):
             self.initial["tiebreakers"] = ", ".join(stored)
 
+        self.fields["floor_own_game_win"] = forms.TypedChoiceField(
+            label=_("Own GW% floored in the table"),
+            choices=[("True", _("Yes (MTR)")), ("False", _("No"))],
+            coerce=lambda value: value == "True",
+            required=False,
+            empty_value=None,
+        )
+        for name in STANDINGS_CONVENTION_FIELDS:
+            # A form posted without them (an older page) keeps the event's conventions.
+            self.fields[name].required = False
+        self.fields["standings_preset"] = forms.ChoiceField(
+            label=_("Standings preset"),
+            choices=[("", _("Keep the conventions below"))] + [(name, name) for name in PRESETS],
+            required=False,
+            help_text=_("Sets the floor and every standings convention below at once."),
+        )
+
     def clean_tiebreakers(self) -> list[str]:
         """Comma-separated names to the stored list; unknown or repeated names are
         refused here with the valid choices, as the service would refuse them."""
@@ -98,6 +126,16 @@ class TournamentForm(forms.ModelForm):
     def clean_bracket_losers(self):
         # Left out of a submitted form, the setting keeps its value (the default on create).
         return self.cleaned_data["bracket_losers"] or self.instance.bracket_losers
+
+    def clean(self):
+        data = super().clean()
+        for name in STANDINGS_CONVENTION_FIELDS:
+            if name not in self.data:
+                data[name] = getattr(self.instance, name)
+        if preset := data.pop("standings_preset", ""):
+            # A chosen preset wins over the convention fields posted with it.
+            data.update(preset_settings(preset))
+        return data
 
 
 def _bound(field, setting: str) -> None:

@@ -5,6 +5,7 @@ The rules these rows obey are enforced in tournaments/services/; the pure parts
 """
 
 import datetime
+from fractions import Fraction
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -30,6 +31,36 @@ SETTING_BOUNDS = {
 def bound_message(setting: str) -> str:
     low, high, what, unit = SETTING_BOUNDS[setting]
     return f"{what} is between {low} and {high} {unit}."
+
+
+def validate_standings_value(text: str) -> None:
+    """A convention value written as an exact number: "1/3", "0.33", "-0.2" (-1 to 1)."""
+    if text == "":
+        return
+    try:
+        value = Fraction(text)
+    except (TypeError, ValueError, ZeroDivisionError):
+        raise ValidationError(
+            _("Write an exact number such as 1/3, 0.33 or -0.2 (or leave empty for the floor).")
+        ) from None
+    if not -1 <= value <= 1:
+        raise ValidationError(_("Give a value between -1 and 1."))
+
+
+def swiss_phase_errors(ends) -> list[str]:
+    """What is wrong with a list of Swiss phase ends (empty: fine)."""
+    if not isinstance(ends, list) or not all(
+        isinstance(end, int) and not isinstance(end, bool) for end in ends
+    ):
+        return ["Give the last round of each Swiss phase as a list of round numbers."]
+    if any(end < 1 for end in ends) or sorted(set(ends)) != ends:
+        return ["Phase ends must be round numbers from 1 up, each later than the one before."]
+    return []
+
+
+def validate_swiss_phases(ends) -> None:
+    if errors := swiss_phase_errors(ends):
+        raise ValidationError(errors)
 
 
 def _bounds(setting: str) -> list:
@@ -59,6 +90,14 @@ class Tournament(models.Model):
         # The values of tournaments.placings.BracketLosers.
         SHARED = "shared", _("Losers of the same bracket round share a place")
         SWISS_ORDER = "swiss_order", _("Losers of the same bracket round are split by Swiss order")
+
+    class ByeCounting(models.TextChoices):
+        WIN_2_0 = "win_2_0", _("A bye is a match won 2-0 (MTR)")
+        NOT_COUNTED = "not_counted", _("A bye is left out of MW% and GW%")
+
+    class GameDrawPoints(models.IntegerChoices):
+        ONE = 1, _("A drawn game is worth one game point (MTR)")
+        NONE = 0, _("A drawn game is worth no game point")
 
     name = models.CharField(_("name"), max_length=120)
     date = models.DateField(_("date"))
@@ -129,6 +168,44 @@ class Tournament(models.Model):
     )
     tiebreakers = models.JSONField(
         default=list, blank=True, help_text=_("Order of tiebreakers; empty: points, OMW, GWP, OGW.")
+    )
+    # Standings conventions (docs/standings.md); the defaults are the MTR's.
+    game_draw_points = models.PositiveSmallIntegerField(
+        choices=GameDrawPoints.choices, default=GameDrawPoints.ONE
+    )
+    floor_own_game_win = models.BooleanField(
+        default=True, help_text=_("Raise a player's own GW% to the floor in the table.")
+    )
+    no_opponents_value = models.CharField(
+        max_length=12,
+        blank=True,
+        default="",
+        validators=[validate_standings_value],
+        help_text=_("OMW% and OGW% of a player who met no opponent; empty: the floor."),
+    )
+    no_games_game_win = models.CharField(
+        max_length=12,
+        blank=True,
+        default="",
+        validators=[validate_standings_value],
+        help_text=_("GW% of a player who played no game; empty: the floor."),
+    )
+    bye_counting = models.CharField(
+        max_length=12, choices=ByeCounting.choices, default=ByeCounting.WIN_2_0
+    )
+    swiss_phase_ends = models.JSONField(
+        default=list,
+        blank=True,
+        validators=[validate_swiss_phases],
+        help_text=_(
+            "Last round of each Swiss phase but the final one (e.g. [9] for a day 1 of nine "
+            "rounds); empty: one phase. Rows are taken at the end of each player's last phase."
+        ),
+    )
+    standings_decimals = models.PositiveSmallIntegerField(
+        default=4,
+        validators=[MinValueValidator(2), MaxValueValidator(10)],
+        help_text=_("Decimals shown for percentages as fractions (4: 61.33%), rounded half up."),
     )
     top_cut_seeds = models.JSONField(
         default=list,

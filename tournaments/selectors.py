@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from fractions import Fraction
 
 from django.db.models import Q, QuerySet
 
+from tournaments.conventions import conventions_of
 from tournaments.match_rules import format_score
 from tournaments.models import Match, Registration, Round, SetSwap, Tournament
 from tournaments.pairing import PairingPlayer
@@ -16,6 +16,7 @@ from tournaments.standings import (
     MatchRecord,
     PlayerEntry,
     Standings,
+    compute_phased_standings,
     compute_standings,
     usable_tiebreakers,
 )
@@ -95,8 +96,11 @@ def match_records(tournament, registrations, matches) -> list[MatchRecord]:
     return records
 
 
-def standings(tournament, *, registrations=None, matches=None) -> Standings:
-    """Standings of the Swiss stage: two queries whatever the size of the event."""
+def standings(
+    tournament, *, registrations=None, matches=None, as_of_round: int | None = None
+) -> Standings:
+    """Standings of the Swiss stage: two queries whatever the size of the event.
+    ``as_of_round`` = N: the table as it stood after round N (when N+1 was paired)."""
     registrations = (
         registrations
         if registrations is not None
@@ -104,17 +108,40 @@ def standings(tournament, *, registrations=None, matches=None) -> Standings:
     )
     matches = matches if matches is not None else _swiss_matches(tournament)
     players = [PlayerEntry(r.pk, r.player.display_name, dropped=r.dropped) for r in registrations]
-    floor = (
-        Fraction(1, 3)
-        if tournament.percentage_floor == Tournament.Floor.THIRD
-        else Fraction(33, 100)
-    )
-    return compute_standings(
-        players,
-        match_records(tournament, registrations, matches),
-        floor=floor,
-        tiebreakers=usable_tiebreakers(tournament.tiebreakers),
-        seed=random_tiebreak_seed(tournament),
+    records = match_records(tournament, registrations, matches)
+    options = {
+        "conventions": conventions_of(tournament),
+        "tiebreakers": usable_tiebreakers(tournament.tiebreakers),
+        "as_of_round": as_of_round,
+        "seed": random_tiebreak_seed(tournament),
+    }
+    if tournament.swiss_phase_ends:
+        # The final phase ends with the last round played; the setting lists the others.
+        last = max((record.round_number for record in records), default=0)
+        ends = sorted({*tournament.swiss_phase_ends, max(last, *tournament.swiss_phase_ends)})
+        return compute_phased_standings(players, records, phase_ends=ends, **options)
+    return compute_standings(players, records, **options)
+
+
+def requested_round(tournament, raw: str | None) -> int | None:
+    """The ``?round=N`` of a standings request: None for the current table, else a Swiss
+    round with published pairings. ValueError with a message a person reads otherwise."""
+    if raw is None or raw == "":
+        return None
+    played = swiss_rounds_played(tournament)
+    if not raw.isascii() or not raw.isdigit() or int(raw) not in played:
+        choices = ", ".join(map(str, played)) or "none yet"
+        raise ValueError(f"round must be the number of a Swiss round played ({choices}).")
+    return int(raw)
+
+
+def swiss_rounds_played(tournament) -> list[int]:
+    """Numbers of the Swiss rounds with published pairings, for the round selector."""
+    return list(
+        Round.objects.filter(tournament=tournament, stage=Round.Stage.SWISS)
+        .exclude(status=Round.Status.DRAFT)
+        .order_by("number")
+        .values_list("number", flat=True)
     )
 
 

@@ -28,10 +28,12 @@ from tournaments.models import (
     SetSwap,
     Tournament,
     bound_message,
+    swiss_phase_errors,
 )
 from tournaments.permissions import can_manage, role_in
 from tournaments.placings import Stage as PlacingStage
 from tournaments.standings import (
+    PRESETS,
     format_percentage,
     tiebreaker_names,
     tiebreaker_order_errors,
@@ -80,6 +82,26 @@ class TournamentSerializer(serializers.ModelSerializer):
         '"staff" (site staff) or null.'
     )
     players = serializers.IntegerField(source="player_count", read_only=True, default=None)
+    swiss_phase_ends = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        required=False,
+        max_length=20,
+        help_text="Last round of each Swiss phase but the final one, ascending (e.g. [9]); "
+        "empty: one phase. Each row is taken at the end of the player's last phase.",
+    )
+    standings_preset = serializers.ChoiceField(
+        choices=list(PRESETS),
+        write_only=True,
+        required=False,
+        error_messages={
+            "invalid_choice": '"{input}" is not a standings preset; choose one of '
+            + ", ".join(PRESETS)
+            + "."
+        },
+        help_text="Sets every standings convention at once (docs/standings.md): "
+        + ", ".join(PRESETS)
+        + ". Conventions given in the same request win over the preset.",
+    )
     tiebreakers = serializers.ListField(
         child=serializers.ChoiceField(
             choices=list(tiebreaker_names()),
@@ -116,6 +138,14 @@ class TournamentSerializer(serializers.ModelSerializer):
             "late_entry",
             "percentage_floor",
             "bracket_losers",
+            "game_draw_points",
+            "floor_own_game_win",
+            "no_opponents_value",
+            "no_games_game_win",
+            "bye_counting",
+            "standings_decimals",
+            "swiss_phase_ends",
+            "standings_preset",
             "tiebreakers",
             "publish_pairings",
             "publish_standings",
@@ -133,6 +163,11 @@ class TournamentSerializer(serializers.ModelSerializer):
             "floor_judges",
         ]
         extra_kwargs = {setting: _bounded(setting) for setting in SETTING_BOUNDS}
+
+    def validate_swiss_phase_ends(self, value):
+        if errors := swiss_phase_errors(value):
+            raise serializers.ValidationError(errors)
+        return value
 
     def validate_tiebreakers(self, value):
         if errors := tiebreaker_order_errors(value):
@@ -696,9 +731,10 @@ class PercentageSerializer(serializers.Serializer):
         return format_percentage(value)
 
 
-def percentage_answer(value) -> dict:
-    """PercentageSerializer's answer, built directly (see DirectOutput)."""
-    return {"fraction": str(value), "percent": format_percentage(value)}
+def percentage_answer(value, places: int = 2) -> dict:
+    """PercentageSerializer's answer, built directly (see DirectOutput); ``places`` of
+    the percentage follow the tournament's standings decimals."""
+    return {"fraction": str(value), "percent": format_percentage(value, places)}
 
 
 class OpponentLineSerializer(serializers.Serializer):
@@ -787,7 +823,9 @@ class StandingsRowSerializer(DirectOutput, serializers.Serializer):
         return ExplanationSerializer()
 
     def represent(self, row) -> dict:
-        explanation = self.context["standings"].explain(row.player_id)
+        table = self.context["standings"]
+        explanation = table.explain(row.player_id)
+        places = table.conventions.decimals - 2
         optional = {"tiebreak_values": tiebreak_values_answer(row)} if row.tiebreak_values else {}
         return {
             "rank": row.rank,
@@ -802,13 +840,13 @@ class StandingsRowSerializer(DirectOutput, serializers.Serializer):
             "byes": row.byes,
             "rounds_played": row.rounds_played,
             "game_points": row.game_points,
-            "match_win": percentage_answer(row.match_win),
-            "game_win": percentage_answer(row.game_win),
-            "opponents_match_win": percentage_answer(row.opponents_match_win),
-            "opponents_game_win": percentage_answer(row.opponents_game_win),
+            "match_win": percentage_answer(row.match_win, places),
+            "game_win": percentage_answer(row.game_win, places),
+            "opponents_match_win": percentage_answer(row.opponents_match_win, places),
+            "opponents_game_win": percentage_answer(row.opponents_game_win, places),
             **optional,
             "explanation": {
-                "lines": explanation.lines(),
+                "lines": explanation.lines(places),
                 "opponents": [
                     {
                         "round": line.round_number,
@@ -833,7 +871,14 @@ class StandingsSerializer(serializers.Serializer):
     detail = serializers.CharField(allow_null=True, help_text="Why something is hidden.")
     tiebreakers = serializers.SerializerMethodField()
     floor = serializers.SerializerMethodField(help_text='The percentage floor, e.g. "1/3".')
+    as_of_round = serializers.SerializerMethodField(
+        help_text="The Swiss round these standings stand after (?round=N); null: now."
+    )
     rows = serializers.SerializerMethodField()
+
+    def get_as_of_round(self, answer) -> int | None:
+        table = answer["standings"]
+        return table.as_of_round if table is not None else None
 
     def get_tiebreakers(self, answer) -> list[str]:
         table = answer["standings"]

@@ -2,7 +2,9 @@
 
 Pure Python and free of Django, so the pages, the API, the CSV export and the
 benchmark all share one implementation. The definitions and every convention that
-the rules leave open are written down in docs/standings.md.
+the rules leave open (StandingsConventions, with named PRESETS such as organisers'
+tools use) are written down in docs/standings.md, as are standings as of a round and
+events in several Swiss phases (compute_phased_standings).
 
 Speed matters (4,096 players after 12 rounds must take well under 100 ms), and
 Fraction arithmetic is slow, so the ranking works on integers: every percentage is
@@ -14,7 +16,7 @@ per-opponent arithmetic only when a row is explained.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
@@ -31,12 +33,18 @@ __all__ = [
     "PercentageArithmetic",
     "PlayerEntry",
     "RowExplanation",
+    "PRESETS",
+    "PhasedStandings",
+    "ByeCounting",
     "Standings",
+    "StandingsConventions",
     "StandingsRow",
     "Tiebreaker",
     "compute_standings",
     "tiebreaker_names",
+    "compute_phased_standings",
     "format_percentage",
+    "round_half_up",
     "tiebreaker_order_errors",
     "usable_tiebreakers",
 ]
@@ -51,6 +59,54 @@ DEFAULT_FLOOR = Fraction(1, 3)
 
 MTR_FLOOR = Fraction(33, 100)
 """The floor as printed in the tournament rules: 0.33."""
+
+
+class ByeCounting(StrEnum):
+    """How a bye enters the player's own percentages (it always gives match points)."""
+
+    WIN_2_0 = "win_2_0"  # a match won 2-0: one more round in MW%, two games won in GW%
+    NOT_COUNTED = "not_counted"  # left out of MW% and GW% altogether
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsConventions:
+    """The choices that the tournament rules leave open or that organisers' tools make
+    differently. The defaults are the MTR's text except the floor, which keeps the
+    project's long-standing default of exactly one third (docs/standings.md)."""
+
+    floor: Fraction = DEFAULT_FLOOR
+    # Game points for a drawn game; an intentional draw written 0-0-3 may give none.
+    game_draw_points: int = 1
+    # Whether a player's own GW% is raised to the floor in the table (opponents'
+    # GW% are always floored inside OGW).
+    floor_own_game_win: bool = True
+    # OMW and OGW of a player who met no opponent (only byes); None: the floor.
+    no_opponents_value: Fraction | None = None
+    # GW% of a player who played no game; None: the floor.
+    no_games_game_win: Fraction | None = None
+    bye_counting: ByeCounting = ByeCounting.WIN_2_0
+    # Decimals the organiser's tool prints (as a fraction 0..1, half-up).
+    decimals: int = 4
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "floor", _coerce_floor(self.floor))
+        object.__setattr__(self, "bye_counting", ByeCounting(self.bye_counting))
+        if self.game_draw_points not in (0, 1):
+            raise ValueError(f"game_draw_points must be 0 or 1, got {self.game_draw_points!r}")
+        for name in ("no_opponents_value", "no_games_game_win"):
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, _coerce_fraction(value, name, low=-1))
+        if not isinstance(self.decimals, int) or not 0 <= self.decimals <= 12:
+            raise ValueError(f"decimals must be a whole number 0-12, got {self.decimals!r}")
+
+    @property
+    def opponents_value_when_none(self) -> Fraction:
+        return self.floor if self.no_opponents_value is None else self.no_opponents_value
+
+    @property
+    def game_win_when_no_games(self) -> Fraction:
+        return self.floor if self.no_games_game_win is None else self.no_games_game_win
 
 
 class Tiebreaker(StrEnum):
@@ -123,7 +179,8 @@ class MatchRecord:
 
 @dataclass(frozen=True, slots=True)
 class StandingsRow:
-    """One line of the standings. Percentages are exact and already floored.
+    """One line of the standings. Percentages are exact and already floored (own GW%
+    only when the conventions say so).
 
     ``opponent_ids`` follow the order of the match records given (byes add none);
     :meth:`Standings.explain` lists them by round.
@@ -177,7 +234,8 @@ class PercentageArithmetic:
 
     @property
     def floored(self) -> bool:
-        return self.unfloored is None or self.unfloored < self.floor
+        # Raised to the floor; a convention may leave the value below it.
+        return self.unfloored is None or self.value > self.unfloored
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +264,7 @@ class RowExplanation:
     opponents_game_win_sum: Fraction
     opponents_match_win: Fraction
     opponents_game_win: Fraction
+    game_draw_points: int = POINTS_PER_GAME_DRAW
 
     def lines(self, places: int = 2) -> list[str]:
         """The arithmetic as short sentences, one per figure."""
@@ -218,15 +277,13 @@ class RowExplanation:
             _describe_percentage("Match-win %", self.match_win, places),
             f"Games {row.games_won}-{row.games_lost}-{row.games_drawn}: game points "
             f"{row.games_won} x {POINTS_PER_GAME_WIN} + {row.games_drawn} x "
-            f"{POINTS_PER_GAME_DRAW} = {row.game_points}",
+            f"{self.game_draw_points} = {row.game_points}",
             _describe_percentage("Game-win %", self.game_win, places),
         ]
         out.extend(_other_tiebreak_lines(row))
         count = len(self.opponents)
         if count == 0:
-            out.append(
-                f"No opponents: OMW and OGW are the floor, {pct(self.match_win.floor, places)}"
-            )
+            out.append(f"No opponents: OMW and OGW are {pct(self.opponents_match_win, places)}")
             return out
         for line in self.opponents:
             mark_m = " (floored)" if line.match_win_floored else ""
@@ -249,6 +306,8 @@ class RowExplanation:
 
 def format_percentage(value: Fraction, places: int = 2) -> str:
     """Round an exact fraction half up to ``places`` decimals of a percentage."""
+    if value < 0:  # a sentinel such as GW% -0.2 for no game played
+        return "-" + format_percentage(-value, places)
     scale = 10**places
     scaled = value * 100 * scale
     units = (scaled.numerator * 2 + scaled.denominator) // (2 * scaled.denominator)
@@ -271,7 +330,7 @@ def _fraction_text(value: Fraction) -> str:
 def _describe_percentage(label: str, arithmetic: PercentageArithmetic, places: int) -> str:
     pct = format_percentage
     if arithmetic.unfloored is None:
-        return f"{label}: nothing played, so the floor {pct(arithmetic.floor, places)}"
+        return f"{label}: nothing played, so {pct(arithmetic.value, places)}"
     text = (
         f"{label} = {arithmetic.earned} / {arithmetic.possible}"
         f" = {pct(arithmetic.unfloored, places)}"
@@ -279,6 +338,27 @@ def _describe_percentage(label: str, arithmetic: PercentageArithmetic, places: i
     if arithmetic.floored:
         text += f", raised to the floor {pct(arithmetic.floor, places)}"
     return text
+
+
+def round_half_up(value: Fraction, decimals: int) -> Fraction:
+    """An exact fraction rounded half up (away from zero) to ``decimals`` places, as
+    organisers' tools print their percentages (0.6133333... -> 0.613333)."""
+    scale = 10**decimals
+    scaled = abs(value) * scale
+    units = (scaled.numerator * 2 + scaled.denominator) // (2 * scaled.denominator)
+    return Fraction(units if value >= 0 else -units, scale)
+
+
+def _coerce_fraction(value, name: str, *, low: int = 0) -> Fraction:
+    if isinstance(value, float):
+        raise TypeError(f"{name} must be exact: pass Fraction(1, 3) or '1/3', not a float")
+    try:
+        value = Fraction(value)
+    except (TypeError, ValueError, ZeroDivisionError):
+        raise ValueError(f"{name} must be a number such as 1/3 or 0.33, got {value!r}") from None
+    if not low <= value <= 1:
+        raise ValueError(f"{name} must lie between {low} and 1, got {value}")
+    return value
 
 
 def _coerce_floor(floor: Fraction | int | str | Decimal) -> Fraction:
@@ -362,9 +442,16 @@ class Standings:
         floor: Fraction,
         tiebreakers: tuple[TiebreakerName, ...],
         history: _OpponentHistory,
+        conventions: StandingsConventions | None = None,
+        basis: dict[int, tuple[int, int, int, int]] | None = None,
+        as_of_round: int | None = None,
     ) -> None:
         self.rows = rows
         self.floor = floor
+        self.conventions = conventions or StandingsConventions(floor=floor)
+        self.as_of_round = as_of_round
+        # player id -> (MW% points, MW% rounds, GW% points, GW% games)
+        self._basis = basis or {}
         self.tiebreakers = tiebreakers
         self._history = history
         self._row_by_id = {row.player_id: row for row in rows}
@@ -393,7 +480,7 @@ class Standings:
 
     def explain(self, player_id: int) -> RowExplanation:
         row = self.row(player_id)
-        floor = self.floor
+        conventions = self.conventions
         lines = []
         for round_number, opponent_id in self._history.rounds_and_opponents(player_id):
             opponent = self._row_by_id[opponent_id]
@@ -403,9 +490,9 @@ class Standings:
                     opponent_id=opponent_id,
                     opponent_name=opponent.name,
                     match_win=opponent.match_win,
-                    match_win_floored=_match_win_arithmetic(opponent, floor).floored,
-                    game_win=opponent.game_win,
-                    game_win_floored=_game_win_arithmetic(opponent, floor).floored,
+                    match_win_floored=self._match_win_arithmetic(opponent).floored,
+                    game_win=self._game_win_arithmetic(opponent, as_opponent=True).value,
+                    game_win_floored=self._game_win_arithmetic(opponent, as_opponent=True).floored,
                 )
             )
         omw_sum = sum((line.match_win for line in lines), Fraction(0))
@@ -413,60 +500,231 @@ class Standings:
         return RowExplanation(
             row=row,
             tiebreakers=self.tiebreakers,
-            match_win=_match_win_arithmetic(row, floor),
-            game_win=_game_win_arithmetic(row, floor),
+            match_win=self._match_win_arithmetic(row),
+            game_win=self._game_win_arithmetic(row, as_opponent=False),
             opponents=tuple(lines),
             opponents_match_win_sum=omw_sum,
             opponents_game_win_sum=ogw_sum,
-            opponents_match_win=omw_sum / len(lines) if lines else floor,
-            opponents_game_win=ogw_sum / len(lines) if lines else floor,
+            opponents_match_win=omw_sum / len(lines)
+            if lines
+            else conventions.opponents_value_when_none,
+            opponents_game_win=ogw_sum / len(lines)
+            if lines
+            else conventions.opponents_value_when_none,
+            game_draw_points=conventions.game_draw_points,
+        )
+
+    def _counted(self, row: StandingsRow) -> tuple[int, int, int, int]:
+        return self._basis.get(
+            row.player_id,
+            (row.match_points, row.rounds_played, row.game_points, row.games_played),
+        )
+
+    def _match_win_arithmetic(self, row: StandingsRow) -> PercentageArithmetic:
+        points, rounds, _, _ = self._counted(row)
+        return _percentage_arithmetic(points, POINTS_PER_MATCH_WIN * rounds, self.floor)
+
+    def _game_win_arithmetic(self, row: StandingsRow, *, as_opponent: bool) -> PercentageArithmetic:
+        """GW% as an opponent's OGW counts it (always floored), or as the row shows it
+        (floored as the conventions say; the no-game value as given)."""
+        _, _, points, games = self._counted(row)
+        conventions = self.conventions
+        return _percentage_arithmetic(
+            points,
+            POINTS_PER_GAME_WIN * games,
+            self.floor,
+            empty=conventions.game_win_when_no_games,
+            floored=as_opponent or conventions.floor_own_game_win,
+            floor_empty=as_opponent,
         )
 
 
-def _percentage_arithmetic(earned: int, possible: int, floor: Fraction) -> PercentageArithmetic:
+def _percentage_arithmetic(
+    earned: int,
+    possible: int,
+    floor: Fraction,
+    *,
+    empty: Fraction | None = None,
+    floored: bool = True,
+    floor_empty: bool = True,
+) -> PercentageArithmetic:
     if possible == 0:
-        return PercentageArithmetic(earned, possible, None, floor, floor)
+        value = floor if empty is None else empty
+        return PercentageArithmetic(
+            earned, possible, None, floor, max(value, floor) if floor_empty else value
+        )
     unfloored = Fraction(earned, possible)
-    return PercentageArithmetic(earned, possible, unfloored, floor, max(unfloored, floor))
-
-
-def _match_win_arithmetic(row: StandingsRow, floor: Fraction) -> PercentageArithmetic:
-    return _percentage_arithmetic(row.match_points, POINTS_PER_MATCH_WIN * row.rounds_played, floor)
-
-
-def _game_win_arithmetic(row: StandingsRow, floor: Fraction) -> PercentageArithmetic:
-    possible = POINTS_PER_GAME_WIN * row.games_played
-    return _percentage_arithmetic(row.game_points, possible, floor)
+    value = max(unfloored, floor) if floored else unfloored
+    return PercentageArithmetic(earned, possible, unfloored, floor, value)
 
 
 def compute_standings(
     players: Iterable[PlayerEntry],
     matches: Iterable[MatchRecord],
     *,
-    floor: Fraction | int | str | Decimal = DEFAULT_FLOOR,
+    floor: Fraction | int | str | Decimal | None = None,
     tiebreakers: Sequence[TiebreakerName] = DEFAULT_TIEBREAKERS,
+    conventions: StandingsConventions | None = None,
+    as_of_round: int | None = None,
     seed: str = "",
 ) -> Standings:
     """Rank ``players`` from their Swiss ``matches``.
+
+    ``conventions`` picks how the percentages are counted (default: the MTR's with a
+    floor of one third); ``floor`` alone may be given instead. ``as_of_round`` = N
+    gives the table as it stood after round N (later records are left out).
 
     Raises ValueError on inconsistent input: duplicate or unknown player ids, a
     player twice in one round, a player paired with themselves, negative game
     counts, a match loss flag for a missing opponent, or a ``rounds_played`` that
     disagrees with the records. ``seed`` feeds the ``random`` tiebreaker.
     """
-    floor = _coerce_floor(floor)
+    if conventions is None:
+        conventions = StandingsConventions(
+            floor=DEFAULT_FLOOR if floor is None else _coerce_floor(floor)
+        )
+    elif floor is not None and _coerce_floor(floor) != conventions.floor:
+        raise ValueError("give the floor either alone or inside the conventions, not both")
     order = _coerce_tiebreakers(tiebreakers)
     entries, index_of = _index_players(players)
+    if as_of_round is not None:
+        if not isinstance(as_of_round, int) or as_of_round < 0:
+            raise ValueError(f"as_of_round must be a round number, got {as_of_round!r}")
+        matches = [m for m in matches if m.round_number <= as_of_round]
+        # The entries' round counts describe the whole event, not round N.
+        entries = [_without_round_count(entry) for entry in entries]
     tally = _tally_results(matches, index_of, len(entries))
-    totals = _Totals.of(tally)
+    totals = _Totals.of(tally, conventions)
     _check_rounds(entries, tally, totals.rounds_played)
-    keys = _tiebreaker_keys(tally, totals, floor)
+    keys = _tiebreaker_keys(tally, totals, conventions)
     player_ids = [entry.player_id for entry in entries]
-    data = _tiebreak_input(order, tally, totals, keys, player_ids, floor, seed)
+    data = _tiebreak_input(
+        order, tally, totals, keys, player_ids, conventions.opponents_value_when_none, seed
+    )
     ranking, ranks, others = _rank(keys, order, player_ids, data)
-    rows = _rows(entries, ranking, ranks, tally, totals, keys, floor, others)
+    rows = _rows(entries, ranking, ranks, tally, totals, keys, conventions, others)
     history = _OpponentHistory(index_of, player_ids, tally.opponents, tally.opponent_rounds)
-    return Standings(rows, floor=floor, tiebreakers=order, history=history)
+    basis = None
+    if conventions.bye_counting is ByeCounting.NOT_COUNTED:
+        basis = {
+            player_id: (
+                totals.mw_points[i],
+                totals.mw_rounds[i],
+                totals.gw_points[i],
+                totals.gw_games[i],
+            )
+            for i, player_id in enumerate(player_ids)
+        }
+    return Standings(
+        rows,
+        floor=conventions.floor,
+        tiebreakers=order,
+        history=history,
+        conventions=conventions,
+        basis=basis,
+        as_of_round=as_of_round,
+    )
+
+
+def compute_phased_standings(
+    players: Iterable[PlayerEntry],
+    matches: Iterable[MatchRecord],
+    *,
+    phase_ends: Sequence[int],
+    tiebreakers: Sequence[TiebreakerName] = DEFAULT_TIEBREAKERS,
+    conventions: StandingsConventions | None = None,
+    as_of_round: int | None = None,
+    seed: str = "",
+) -> PhasedStandings:
+    """Final rows of an event in several Swiss phases (day 1, then a cut into day 2).
+
+    ``phase_ends`` are the last round of each phase, ascending. Each player's row is
+    the one of the standings at the end of the last phase they played in, opponents'
+    figures at that same moment, as large events publish them. Players who reached a
+    later phase come first; within a phase, the usual tiebreaker order. ``as_of_round``
+    cuts the event short (phases ending later end at that round).
+    """
+    ends = sorted(set(phase_ends))
+    if not ends or ends[0] < 1 or list(phase_ends) != ends:
+        raise ValueError(f"phase_ends must be ascending round numbers, got {list(phase_ends)!r}")
+    entries = list(players)
+    records = list(matches)
+    if as_of_round is not None:
+        records = [m for m in records if m.round_number <= as_of_round]
+        ends = sorted({min(end, as_of_round) for end in ends})
+    last_round: dict[int, int] = {}
+    for record in records:
+        for player_id in (record.player_a, record.player_b):
+            if player_id is not None:
+                last_round[player_id] = max(last_round.get(player_id, 0), record.round_number)
+    tables = {
+        end: compute_standings(
+            entries,
+            records,
+            tiebreakers=tiebreakers,
+            conventions=conventions,
+            as_of_round=end,
+            seed=seed,
+        )
+        for end in ends
+    }
+
+    def phase_of(player_id: int) -> int:
+        played = last_round.get(player_id, 0)
+        for index, end in enumerate(ends):
+            if played <= end:
+                return index
+        return len(ends) - 1
+
+    places = {
+        end: {row.player_id: place for place, row in enumerate(table.rows)}
+        for end, table in tables.items()
+    }
+    chosen = []
+    for entry in entries:
+        phase = phase_of(entry.player_id)
+        chosen.append((phase, places[ends[phase]][entry.player_id], entry.player_id))
+    chosen.sort(key=lambda item: (-item[0], item[1]))
+    rows = []
+    previous = None
+    rank = 0
+    for place, (phase, _, player_id) in enumerate(chosen, start=1):
+        table_row = tables[ends[phase]].row(player_id)
+        key = (phase, table_row.rank)
+        if key != previous:
+            rank, previous = place, key
+        rows.append(replace(table_row, rank=rank))
+    last = tables[ends[-1]]
+    return PhasedStandings(
+        tuple(rows),
+        floor=last.floor,
+        tiebreakers=last.tiebreakers,
+        history=last._history,
+        conventions=last.conventions,
+        as_of_round=as_of_round,
+        phase_tables={player_id: tables[ends[phase]] for phase, _, player_id in chosen},
+        phase_ends=tuple(ends),
+    )
+
+
+class PhasedStandings(Standings):
+    """Standings of an event in several Swiss phases: each row, and its explanation,
+    from the table at the end of the player's last phase."""
+
+    def __init__(self, rows, *, phase_tables: dict[int, Standings], phase_ends, **kwargs):
+        super().__init__(rows, **kwargs)
+        self._phase_tables = phase_tables
+        self.phase_ends = phase_ends
+
+    def explain(self, player_id: int) -> RowExplanation:
+        explanation = self._phase_tables[player_id].explain(player_id)
+        return replace(explanation, row=self.row(player_id))
+
+
+def _without_round_count(entry: PlayerEntry) -> PlayerEntry:
+    if entry.rounds_played is None:
+        return entry
+    return PlayerEntry(entry.player_id, entry.name, entry.dropped)
 
 
 # The steps of compute_standings. Players are handled by their position in the input
@@ -505,6 +763,10 @@ class _Tally:
     # Parallel to opponents and solo_rounds: the match points earned in each.
     opponent_points: list[list[int]]
     solo_points: list[list[int]]
+    # The games of byes (won, lost, drawn), for conventions that leave byes out.
+    bye_games_won: list[int]
+    bye_games_lost: list[int]
+    bye_games_drawn: list[int]
 
     @classmethod
     def empty(cls, count: int) -> _Tally:
@@ -527,6 +789,9 @@ class _Tally:
             solo_rounds=lists(),
             opponent_points=lists(),
             solo_points=lists(),
+            bye_games_won=zeros(),
+            bye_games_lost=zeros(),
+            bye_games_drawn=zeros(),
         )
 
 
@@ -573,6 +838,9 @@ def _tally_results(matches: Iterable[MatchRecord], index_of: dict[int, int], cou
                 # given as a loss is not.
                 byes[a] += 1
                 solo_points[a].append(win)
+                tally.bye_games_won[a] += won_a
+                tally.bye_games_lost[a] += won_b
+                tally.bye_games_drawn[a] += drawn
             else:
                 draws[a] += 1
                 solo_points[a].append(draw)
@@ -628,28 +896,69 @@ class _Totals:
     rounds_played: list[int]
     game_points: list[int]
     games_played: list[int]
+    # What MW% and GW% divide: the figures above, less the byes when the conventions
+    # leave byes out (the same lists otherwise).
+    mw_points: list[int]
+    mw_rounds: list[int]
+    gw_points: list[int]
+    gw_games: list[int]
 
     @classmethod
-    def of(cls, tally: _Tally) -> _Totals:
+    def of(cls, tally: _Tally, conventions: StandingsConventions) -> _Totals:
+        draw_points = conventions.game_draw_points
+        match_points = [
+            POINTS_PER_MATCH_WIN * won + POINTS_PER_MATCH_DRAW * drawn
+            for won, drawn in zip(tally.wins, tally.draws, strict=True)
+        ]
+        rounds_played = [
+            len(with_opponent) + len(alone)
+            for with_opponent, alone in zip(tally.opponent_rounds, tally.solo_rounds, strict=True)
+        ]
+        game_points = [
+            POINTS_PER_GAME_WIN * won + draw_points * drawn
+            for won, drawn in zip(tally.games_won, tally.games_drawn, strict=True)
+        ]
+        games_played = [
+            won + lost + drawn
+            for won, lost, drawn in zip(
+                tally.games_won, tally.games_lost, tally.games_drawn, strict=True
+            )
+        ]
+        if conventions.bye_counting is ByeCounting.WIN_2_0:
+            return cls(
+                match_points,
+                rounds_played,
+                game_points,
+                games_played,
+                match_points,
+                rounds_played,
+                game_points,
+                games_played,
+            )
+        byes = tally.byes
         return cls(
-            match_points=[
-                POINTS_PER_MATCH_WIN * won + POINTS_PER_MATCH_DRAW * drawn
-                for won, drawn in zip(tally.wins, tally.draws, strict=True)
+            match_points,
+            rounds_played,
+            game_points,
+            games_played,
+            mw_points=[
+                p - POINTS_PER_MATCH_WIN * b for p, b in zip(match_points, byes, strict=True)
             ],
-            rounds_played=[
-                len(with_opponent) + len(alone)
-                for with_opponent, alone in zip(
-                    tally.opponent_rounds, tally.solo_rounds, strict=True
+            mw_rounds=[r - b for r, b in zip(rounds_played, byes, strict=True)],
+            gw_points=[
+                p - POINTS_PER_GAME_WIN * w - draw_points * d
+                for p, w, d in zip(
+                    game_points, tally.bye_games_won, tally.bye_games_drawn, strict=True
                 )
             ],
-            game_points=[
-                POINTS_PER_GAME_WIN * won + POINTS_PER_GAME_DRAW * drawn
-                for won, drawn in zip(tally.games_won, tally.games_drawn, strict=True)
-            ],
-            games_played=[
-                won + lost + drawn
-                for won, lost, drawn in zip(
-                    tally.games_won, tally.games_lost, tally.games_drawn, strict=True
+            gw_games=[
+                g - w - lost - d
+                for g, w, lost, d in zip(
+                    games_played,
+                    tally.bye_games_won,
+                    tally.bye_games_lost,
+                    tally.bye_games_drawn,
+                    strict=True,
                 )
             ],
         )
@@ -683,6 +992,9 @@ class _TiebreakerKeys:
     mwp_denominator: int
     gwp_scaled: list[int]
     gwp_denominator: int
+    # The player's own GW% as the table shows and ranks it (gwp_scaled, floored, is
+    # what opponents' OGW averages; the two differ when own GW% is not floored).
+    gwp_own_scaled: list[int]
     omw_sum: list[int]
     ogw_sum: list[int]
     omw_key: list[int]
@@ -693,29 +1005,60 @@ class _TiebreakerKeys:
         return {
             Tiebreaker.MATCH_POINTS: self.match_points,
             Tiebreaker.MATCH_WIN: self.mwp_scaled,
-            Tiebreaker.GAME_WIN: self.gwp_scaled,
+            Tiebreaker.GAME_WIN: self.gwp_own_scaled,
             Tiebreaker.OPPONENTS_MATCH_WIN: self.omw_key,
             Tiebreaker.OPPONENTS_GAME_WIN: self.ogw_key,
         }[tiebreaker]
 
 
-def _tiebreaker_keys(tally: _Tally, totals: _Totals, floor: Fraction) -> _TiebreakerKeys:
+def _tiebreaker_keys(
+    tally: _Tally, totals: _Totals, conventions: StandingsConventions
+) -> _TiebreakerKeys:
     """The players' own floored percentages, then their opponents' averages of them."""
+    floor = conventions.floor
+    no_opponents = conventions.opponents_value_when_none
+    no_games = conventions.game_win_when_no_games
     mwp_scaled, mwp_denominator = _scaled_floored(
-        totals.match_points, totals.rounds_played, POINTS_PER_MATCH_WIN, floor
+        totals.mw_points,
+        totals.mw_rounds,
+        POINTS_PER_MATCH_WIN,
+        floor,
+        also=(no_opponents.denominator,),
     )
+    gw_shared = (no_opponents.denominator, no_games.denominator)
     gwp_scaled, gwp_denominator = _scaled_floored(
-        totals.game_points, totals.games_played, POINTS_PER_GAME_WIN, floor
+        totals.gw_points,
+        totals.gw_games,
+        POINTS_PER_GAME_WIN,
+        floor,
+        empty=max(no_games, floor),
+        also=gw_shared,
     )
+    gwp_own_scaled = gwp_scaled
+    if not conventions.floor_own_game_win or no_games < floor:
+        gwp_own_scaled, _ = _scaled_floored(
+            totals.gw_points,
+            totals.gw_games,
+            POINTS_PER_GAME_WIN,
+            floor,
+            empty=no_games,
+            also=gw_shared,
+            apply_floor=conventions.floor_own_game_win,
+        )
     opponents = tally.opponents
     counts_lcm = lcm(*{len(opps) for opps in opponents if opps})
-    omw_sum, omw_key = _opponents_average(mwp_scaled, mwp_denominator, opponents, counts_lcm, floor)
-    ogw_sum, ogw_key = _opponents_average(gwp_scaled, gwp_denominator, opponents, counts_lcm, floor)
+    omw_sum, omw_key = _opponents_average(
+        mwp_scaled, mwp_denominator, opponents, counts_lcm, no_opponents
+    )
+    ogw_sum, ogw_key = _opponents_average(
+        gwp_scaled, gwp_denominator, opponents, counts_lcm, no_opponents
+    )
     return _TiebreakerKeys(
         mwp_scaled=mwp_scaled,
         mwp_denominator=mwp_denominator,
         gwp_scaled=gwp_scaled,
         gwp_denominator=gwp_denominator,
+        gwp_own_scaled=gwp_own_scaled,
         omw_sum=omw_sum,
         ogw_sum=ogw_sum,
         omw_key=omw_key,
@@ -729,15 +1072,15 @@ def _opponents_average(
     denominator: int,
     opponents: list[list[int]],
     counts_lcm: int,
-    floor: Fraction,
+    no_opponents: Fraction,
 ) -> tuple[list[int], list[int]]:
     """Each player's sum of the opponents' scaled percentages, and the average as a
-    numerator over ``denominator x counts_lcm`` (no opponents: the floor)."""
+    numerator over ``denominator x counts_lcm`` (no opponents: ``no_opponents``)."""
     get = scaled.__getitem__
     sums = [sum(map(get, opps)) for opps in opponents]
-    floor_key = floor.numerator * (denominator // floor.denominator) * counts_lcm
+    empty_key = no_opponents.numerator * (denominator // no_opponents.denominator) * counts_lcm
     keys = [
-        total * (counts_lcm // len(opps)) if opps else floor_key
+        total * (counts_lcm // len(opps)) if opps else empty_key
         for total, opps in zip(sums, opponents, strict=True)
     ]
     return sums, keys
@@ -842,12 +1185,13 @@ def _rows(
     tally: _Tally,
     totals: _Totals,
     keys: _TiebreakerKeys,
-    floor: Fraction,
+    conventions: StandingsConventions,
     others: dict[str, list],
 ) -> tuple[StandingsRow, ...]:
     """One row per player in standings order, percentages as exact Fractions."""
     player_ids = [entry.player_id for entry in entries]
     mwp_denominator, gwp_denominator = keys.mwp_denominator, keys.gwp_denominator
+    no_opponents = conventions.opponents_value_when_none
     rows = []
     for rank, i in zip(ranks, ranking, strict=True):
         entry = entries[i]
@@ -870,11 +1214,13 @@ def _rows(
                 game_points=totals.game_points[i],
                 opponent_ids=tuple(map(player_ids.__getitem__, tally.opponents[i])),
                 match_win=Fraction(keys.mwp_scaled[i], mwp_denominator),
-                game_win=Fraction(keys.gwp_scaled[i], gwp_denominator),
+                game_win=Fraction(keys.gwp_own_scaled[i], gwp_denominator),
                 opponents_match_win=(
-                    Fraction(keys.omw_sum[i], mwp_denominator * k) if k else floor
+                    Fraction(keys.omw_sum[i], mwp_denominator * k) if k else no_opponents
                 ),
-                opponents_game_win=(Fraction(keys.ogw_sum[i], gwp_denominator * k) if k else floor),
+                opponents_game_win=(
+                    Fraction(keys.ogw_sum[i], gwp_denominator * k) if k else no_opponents
+                ),
                 tiebreak_values={name: values[i] for name, values in others.items()},
             )
         )
@@ -906,21 +1252,55 @@ class _OpponentHistory:
 
 
 def _scaled_floored(
-    earned: list[int], played: list[int], points_per_unit: int, floor: Fraction
+    earned: list[int],
+    played: list[int],
+    points_per_unit: int,
+    floor: Fraction,
+    *,
+    empty: Fraction | None = None,
+    also: tuple[int, ...] = (),
+    apply_floor: bool = True,
 ) -> tuple[list[int], int]:
-    """Floored ``earned / (points_per_unit x played)`` for every player, over one
-    shared denominator. Returns the numerators and the denominator. Nothing played
-    gives the floor.
+    """``earned / (points_per_unit x played)`` for every player, raised to the floor
+    unless ``apply_floor`` is false, over one shared denominator (a multiple of the
+    denominators in ``also`` too). Returns the numerators and the denominator.
+    Nothing played gives ``empty`` (default: the floor).
     """
+    empty = floor if empty is None else empty
     distinct = {p for p in played if p}
-    denominator = lcm(floor.denominator, *(points_per_unit * p for p in distinct))
-    floor_scaled = floor.numerator * (denominator // floor.denominator)
+    denominator = lcm(
+        floor.denominator, empty.denominator, *also, *(points_per_unit * p for p in distinct)
+    )
+    floor_scaled = floor.numerator * (denominator // floor.denominator) if apply_floor else None
+    empty_scaled = empty.numerator * (denominator // empty.denominator)
     factor = {p: denominator // (points_per_unit * p) for p in distinct}
     scaled = []
     for points, p in zip(earned, played, strict=True):
         if p:
             value = points * factor[p]
-            scaled.append(value if value > floor_scaled else floor_scaled)
+            if floor_scaled is not None and value < floor_scaled:
+                value = floor_scaled
+            scaled.append(value)
         else:
-            scaled.append(floor_scaled)
+            scaled.append(empty_scaled)
     return scaled, denominator
+
+
+PRESETS: dict[str, StandingsConventions] = {
+    # The tournament rules as written: floor 0.33, a drawn game is one game point,
+    # own GW% floored, a bye is a 2-0 match win.
+    "mtr": StandingsConventions(floor=MTR_FLOOR, decimals=4),
+    # Melee.gg in 2024: floor exactly 1/3; a drawn game counts as played but gives no
+    # game point (intentional draws are written 0-0-3); own GW% floored; 6 decimals.
+    "melee-2024": StandingsConventions(game_draw_points=0, decimals=6),
+    # Melee.gg from 2025: drawn games give one game point again; own GW% is not
+    # floored; a player with no opponent gets 1/3, one with no game the sentinel
+    # -0.2 as GW%; 8 decimals.
+    "melee-2025": StandingsConventions(
+        floor_own_game_win=False,
+        no_opponents_value=Fraction(1, 3),
+        no_games_game_win=Fraction(-1, 5),
+        decimals=8,
+    ),
+}
+"""Named convention sets, chosen as a tournament setting (docs/standings.md)."""

@@ -7,7 +7,7 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import BadRequest, PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import Http404
@@ -543,9 +543,9 @@ def pairings(request, pk, number):
     return render(request, "tournaments/pairings.html", context)
 
 
-def _standings_rows(tournament) -> list[dict]:
+def _standings_rows(tournament, as_of_round: int | None = None) -> list[dict]:
     """The rows of GET /api/tournaments/{id}/standings/ (one producer for both)."""
-    table = selectors.standings(tournament)
+    table = selectors.standings(tournament, as_of_round=as_of_round)
     return StandingsRowSerializer(table, many=True, context={"standings": table}).data
 
 
@@ -569,18 +569,28 @@ def _tiebreak_cell(name: str, exact: str) -> str:
     return format_percentage(value / 100).removesuffix("%")  # two decimals, half up
 
 
+def _requested_round(request, tournament) -> int | None:
+    try:
+        return selectors.requested_round(tournament, request.GET.get("round"))
+    except ValueError as error:
+        raise BadRequest(str(error)) from None
+
+
 def standings(request, pk):
     tournament = _visible_tournament(request, pk)
     _require(visibility.can_see_standings(request.user, tournament))
+    as_of_round = _requested_round(request, tournament)
     context = _roles(request, tournament)
-    context["rows"] = _standings_rows(tournament)
+    context["rows"] = _standings_rows(tournament, as_of_round)
     context["tiebreak_columns"] = _tiebreak_columns(context["rows"])
     context["rounds_closed"] = tournament.rounds.filter(
         stage=Round.Stage.SWISS, status=Round.Status.CLOSED
     ).count()
-    # Final placings above the Swiss table once the event is finished; they name the
-    # champion, so they need the results to be visible too.
-    if _results_visible(request, tournament):
+    context["as_of_round"] = as_of_round
+    context["swiss_rounds"] = selectors.swiss_rounds_played(tournament)
+    # Final placings above the Swiss table once the event is finished (not on an earlier
+    # round's table); they name the champion, so they need the results to be visible too.
+    if as_of_round is None and _results_visible(request, tournament):
         context["placings"] = selectors.placings(tournament)
     return render(request, "tournaments/standings.html", context)
 
@@ -588,7 +598,10 @@ def standings(request, pk):
 def standings_csv(request, pk):
     tournament = _visible_tournament(request, pk)
     _require(visibility.can_see_standings(request.user, tournament))
-    return csv_exports.standings_csv(tournament, selectors.standings(tournament))
+    as_of_round = _requested_round(request, tournament)
+    return csv_exports.standings_csv(
+        tournament, selectors.standings(tournament, as_of_round=as_of_round)
+    )
 
 
 def placings_csv(request, pk):

@@ -6,7 +6,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.hypothesis_profiles import examples
-from tournaments.standings import MatchRecord, PlayerEntry, Tiebreaker, compute_standings
+from tournaments.standings import (
+    ByeCounting,
+    MatchRecord,
+    PlayerEntry,
+    StandingsConventions,
+    Tiebreaker,
+    compute_standings,
+)
 
 FLOORS = [Fraction(1, 3), Fraction(33, 100), Fraction(0), Fraction(1, 2), Fraction(1)]
 GAME_SCORES = st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(0, 3))
@@ -42,15 +49,26 @@ def tournaments(draw):
     return players, records, floor, order
 
 
-def reference_standings(players, records, floor, order):
+def reference_standings(players, records, floor, order, conventions=None):
     """Straight from the definitions, one Fraction at a time."""
+    conventions = conventions or StandingsConventions(floor=floor)
+    draw_points = conventions.game_draw_points
+    byes_left_out = conventions.bye_counting is ByeCounting.NOT_COUNTED
+    no_opponents = conventions.opponents_value_when_none
+    no_games = conventions.game_win_when_no_games
     points = {p.player_id: 0 for p in players}
     rounds = dict.fromkeys(points, 0)
     won = dict.fromkeys(points, 0)
     lost = dict.fromkeys(points, 0)
     drawn = dict.fromkeys(points, 0)
     opponents = {pid: [] for pid in points}
+    bye_points = dict.fromkeys(points, 0)
     for r in records:
+        is_bye = r.player_b is None and not r.match_loss_a and r.games_won_a > r.games_won_b
+        if is_bye and byes_left_out:
+            points[r.player_a] += 3
+            bye_points[r.player_a] += 3
+            continue
         sides = [(r.player_a, r.games_won_a, r.games_won_b)]
         if r.player_b is not None:
             sides.append((r.player_b, r.games_won_b, r.games_won_a))
@@ -81,19 +99,28 @@ def reference_standings(players, records, floor, order):
         return max(Fraction(numerator, denominator), floor) if denominator else floor
 
     def mwp(pid):
-        return floored(points[pid], 3 * rounds[pid])
+        return floored(points[pid] - bye_points[pid], 3 * rounds[pid])
 
-    def gwp(pid):
-        return floored(3 * won[pid] + drawn[pid], 3 * (won[pid] + lost[pid] + drawn[pid]))
+    def raw_gwp(pid):
+        played = 3 * (won[pid] + lost[pid] + drawn[pid])
+        return Fraction(3 * won[pid] + draw_points * drawn[pid], played) if played else no_games
+
+    def gwp(pid):  # as an opponent sees it: always floored
+        return max(raw_gwp(pid), floor)
+
+    def own_gwp(pid):
+        if not conventions.floor_own_game_win or not (won[pid] + lost[pid] + drawn[pid]):
+            return raw_gwp(pid)
+        return gwp(pid)
 
     def mean(values):
-        return sum(values, Fraction(0)) / len(values) if values else floor
+        return sum(values, Fraction(0)) / len(values) if values else no_opponents
 
     values = {
         pid: {
             Tiebreaker.MATCH_POINTS: Fraction(points[pid]),
             Tiebreaker.MATCH_WIN: mwp(pid),
-            Tiebreaker.GAME_WIN: gwp(pid),
+            Tiebreaker.GAME_WIN: own_gwp(pid),
             Tiebreaker.OPPONENTS_MATCH_WIN: mean([mwp(o) for o in opponents[pid]]),
             Tiebreaker.OPPONENTS_GAME_WIN: mean([gwp(o) for o in opponents[pid]]),
         }
@@ -153,3 +180,43 @@ def test_explanations_add_up_to_the_rows(tournament):
         assert row.wins * 3 + row.draws == row.match_points
         assert row.wins + row.losses + row.draws == row.rounds_played
         assert why.lines()
+
+
+CONVENTIONS = st.builds(
+    StandingsConventions,
+    floor=st.sampled_from(FLOORS),
+    game_draw_points=st.sampled_from([0, 1]),
+    floor_own_game_win=st.booleans(),
+    no_opponents_value=st.sampled_from([None, Fraction(1, 3), Fraction(0), Fraction(1)]),
+    no_games_game_win=st.sampled_from([None, Fraction(-1, 5), Fraction(0), Fraction(1, 3)]),
+    bye_counting=st.sampled_from(list(ByeCounting)),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(tournaments(), CONVENTIONS)
+def test_every_convention_matches_the_reference(tournament, conventions):
+    players, records, _, order = tournament
+    standings = compute_standings(players, records, conventions=conventions, tiebreakers=order)
+    expected = reference_standings(players, records, conventions.floor, order, conventions)
+    got = [
+        (
+            row.player_id,
+            row.rank,
+            {
+                Tiebreaker.MATCH_POINTS: Fraction(row.match_points),
+                Tiebreaker.MATCH_WIN: row.match_win,
+                Tiebreaker.GAME_WIN: row.game_win,
+                Tiebreaker.OPPONENTS_MATCH_WIN: row.opponents_match_win,
+                Tiebreaker.OPPONENTS_GAME_WIN: row.opponents_game_win,
+            },
+        )
+        for row in standings.rows
+    ]
+    assert got == expected
+    for row in standings.rows:
+        why = standings.explain(row.player_id)
+        assert why.match_win.value == row.match_win
+        assert why.game_win.value == row.game_win
+        assert why.opponents_match_win == row.opponents_match_win
+        assert why.opponents_game_win == row.opponents_game_win

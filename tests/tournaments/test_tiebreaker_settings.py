@@ -151,6 +151,13 @@ def test_the_admin_refuses_a_bad_order_too(admin_client, tournament, organiser):
         "tiebreakers": '["match_points", "luck"]',
         "top_cut_seeds": "[]",
         "bracket_losers": tournament.bracket_losers,
+        "game_draw_points": tournament.game_draw_points,
+        "floor_own_game_win": "on",
+        "no_opponents_value": "",
+        "no_games_game_win": "",
+        "bye_counting": tournament.bye_counting,
+        "standings_decimals": tournament.standings_decimals,
+        "swiss_phase_ends": "[]",
     }
     url = f"/admin/tournaments/tournament/{tournament.pk}/change/"
     refused = admin_client.post(url, form)

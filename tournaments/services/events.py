@@ -6,6 +6,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from tournaments.audit import audit
+from tournaments.conventions import CONVENTION_FIELDS, with_preset
 from tournaments.models import (
     Round,
     Tournament,
@@ -26,6 +27,7 @@ def create_tournament(*, organiser, name: str, date, **options) -> Tournament:
     if not can_create_tournament(organiser):
         raise PermissionDenied("Only organisers may create tournaments.")
     floor_judges = options.pop("floor_judges", None)
+    options = with_preset(options)
     if "tiebreakers" in options:
         _check_tiebreakers(options["tiebreakers"])
     tournament = Tournament(organiser=organiser, name=(name or "").strip(), date=date, **options)
@@ -49,6 +51,7 @@ EDITABLE_SETTINGS = (
     "late_entry",
     "percentage_floor",
     "bracket_losers",
+    *CONVENTION_FIELDS,
     "tiebreakers",
     "publish_pairings",
     "publish_standings",
@@ -61,6 +64,7 @@ def update_tournament(*, tournament, by, floor_judges=None, **changes) -> Tourna
     """Change a tournament's settings (and its floor judges), with the rules of when."""
     tournament = locked_tournament(tournament)
     require_manager(by, tournament)
+    changes = with_preset(changes)
     unknown = set(changes) - set(EDITABLE_SETTINGS)
     if unknown:
         raise ValidationError(f"These settings cannot be changed: {', '.join(sorted(unknown))}.")
