@@ -27,33 +27,40 @@ def met(players):
 
 
 def bye_terms(players, bye_id):
-    """(byes beyond the field's fewest, players ranked below with no more byes)."""
+    """(byes beyond the field's fewest, players on fewer points with no more byes, players
+    on the same points ranked below with no more byes)."""
     by_id = {p.id: p for p in players}
     chosen = by_id[bye_id]
     fewest = min(p.byes for p in players)
-    below = sum(1 for p in players if p.rank > chosen.rank and p.byes <= chosen.byes)
-    return chosen.byes - fewest, below
+    eligible = [p for p in players if p.byes <= chosen.byes]
+    on_fewer_points = sum(1 for p in eligible if p.points < chosen.points)
+    ranked_below = sum(1 for p in eligible if p.points == chosen.points and p.rank > chosen.rank)
+    return chosen.byes - fewest, on_fewer_points, ranked_below
 
 
 def cost_key(players, pairs, bye_id):
+    """(rematches, bye excess, bye score offset, squares, bye rank offset)."""
     by_id = {p.id: p for p in players}
     meetings = met(players)
     rematches = sum(1 for a, b in pairs if b in meetings[a])
     squares = sum((by_id[a].points - by_id[b].points) ** 2 for a, b in pairs)
-    excess, below = bye_terms(players, bye_id) if bye_id is not None else (0, 0)
-    return (rematches, excess, below, squares)
+    excess, fewer, below = bye_terms(players, bye_id) if bye_id is not None else (0, 0, 0)
+    return (rematches, excess, fewer, squares, below)
 
 
 def reference_optimum(players):
-    """Exact optimum of (rematches, bye excess, bye rank offset, sum of squared differences)."""
+    """Exact optimum of (rematches, bye excess, bye score offset, sum of squared
+    differences, bye rank offset)."""
     if not players:
-        return (0, 0, 0, 0)
+        return (0, 0, 0, 0, 0)
     count = len(players)
     points = [p.points for p in players]
     spread = max(points) - min(points)
-    squares_weight = 1
-    below_weight = (count // 2) * spread * spread + 1
-    excess_weight = below_weight * (count + 1)
+    # Each weight is above the largest total of everything after it.
+    below_weight = 1
+    squares_weight = count * below_weight
+    fewer_weight = squares_weight * (count // 2) * spread * spread + count
+    excess_weight = fewer_weight * (count + 1)
     rematch_weight = excess_weight * (max(p.byes for p in players) + 1)
     meetings = met(players)
     graph = nx.Graph()
@@ -64,8 +71,9 @@ def reference_optimum(players):
             graph.add_edge(a.id, b.id, weight=-cost)
     if count % 2:
         for p in players:
-            excess, below = bye_terms(players, p.id)
-            graph.add_edge(p.id, BYE, weight=-(excess * excess_weight + below * below_weight))
+            excess, fewer, below = bye_terms(players, p.id)
+            cost = excess * excess_weight + fewer * fewer_weight + below * below_weight
+            graph.add_edge(p.id, BYE, weight=-cost)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     bye_id = next((a if b == BYE else b for a, b in matching if BYE in (a, b)), None)
     pairs = [(a, b) for a, b in matching if BYE not in (a, b)]
@@ -107,7 +115,7 @@ def check_optimal(players, round_number, seed):
     order = [(-p.high_points, -p.low_points) for p in result.pairs]
     assert order == sorted(order)
     if result.method == "lower_bound":
-        assert reported == (0, 0, 0, lower_bound(players, bye_id))
+        assert reported == (0, 0, 0, lower_bound(players, bye_id), 0)
     return result
 
 

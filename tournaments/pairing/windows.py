@@ -3,6 +3,10 @@ obstacle exactly (a small minimum-cost matching per window) and chain the rest, 
 certify the result against a relaxation of the whole field (the proof is in
 solve_windows' docstring and docs/pairing.md). Windows grow until the bound is met or
 they get too large, which hands over to the whole-field exact tier.
+
+When several players could sit out at the same bye cost (the fewest byes, the lowest
+score among them), the bye is a slot in their score group that only they can fill, so a
+window over that group chooses the bye by the pair-downs first and the rank second.
 """
 
 from __future__ import annotations
@@ -16,45 +20,73 @@ from tournaments.pairing.matching import sorted_matching
 # Players above which an exact matching of a window is not attempted.
 WINDOW_LIMIT = 500
 
+# The bye as a window node: it "plays" the player who sits out, at no pair-down cost.
+BYE_SLOT = ("bye",)
+
 # (share of the bound, pairs inside the window, window players the floaters entering from
 # above must play, window players leaving downwards)
 WindowPlan = tuple[int, list[tuple[int, int]], list[int], list[int]]
 
 
 def solve_windows(
-    field: Field, groups: list[list[int]], points: list[int], trouble: int
-) -> list[tuple[int, int]] | None:
-    """Exact matchings on windows of score groups, the lower-bound chain between them.
+    field: Field,
+    groups: list[list[int]],
+    points: list[int],
+    trouble: int,
+    bye_candidates: list[int],
+) -> tuple[list[tuple[int, int]], int | None] | None:
+    """Exact matchings on windows of score groups, the lower-bound chain between them;
+    the pairs and the bye, or None to hand over to the exact tier.
 
-    The bye is fixed to the ideal player. Every score boundary's crossing count has the
-    parity of the number of players above it, whatever the pairing. A pair crossing a
-    window's upper boundary is split at the window's top score and one crossing its
-    lower boundary at the score just below it; as (x + y)^2 >= x^2 + y^2 for x, y >= 0,
-    every pairing costs at least
+    groups are the score groups without bye_candidates[0], the lowest-ranked candidate
+    (candidates: docs/pairing.md). With one candidate the bye is fixed to it. With more,
+    the bye is a slot added with that player to their group, which only the candidates
+    may fill at no pair-down cost: pairings of that field are exactly the pairings giving
+    the bye to a candidate. Every score boundary's crossing count has the parity of the
+    number of players above it, whatever the pairing. A pair crossing a window's upper
+    boundary is split at the window's top score and one crossing its lower boundary at
+    the score just below it; as (x + y)^2 >= x^2 + y^2 for x, y >= 0, every such pairing
+    has scale * squares + rank offset of the bye at least
 
-        sum over odd boundaries outside the windows of gap^2
+        scale * sum over odd boundaries outside the windows of gap^2
         + sum over windows of min over crossing counts (t, b) of
-          t * top_gap^2 + window(t, b)
+          scale * t * top_gap^2 + window(t, b)
 
     where window(t, b) is the exact optimum of the window's players plus t free players
-    entering at its top score and b free players leaving to the score below it. The
-    windows are independent because the parities are fixed. A construction reaching
-    this bound is optimal among pairings giving the bye to the ideal player, and with
-    no rematch it beats every pairing that gives the bye to anyone else. Windows grow
-    around obstacles until the bound is reached; None hands over to the exact tier.
+    entering at its top score and b free players leaving to the score below it, in the
+    same units (the slot's edge to a candidate costs its rank offset, under scale). The
+    windows are independent because the parities are fixed; a bye outside every window
+    goes to the lowest-ranked candidate, rank offset 0. A construction reaching this bound
+    with no rematch is optimal: it is best on squares, then rank, among pairings giving
+    the bye to a candidate, and beats on the earlier terms every pairing that does not.
+    Windows grow around obstacles until the bound is reached.
     """
+    ideal = bye_candidates[0] if bye_candidates else None
+    chain_groups = groups
+    bye_costs: dict[int, int] = {}
+    if len(bye_candidates) > 1:
+        bye_costs = {pid: offset for offset, pid in enumerate(bye_candidates)}
+        # The other candidates share the ideal player's score, so the group exists.
+        index = points.index(field.players[ideal].points)
+        groups = list(groups)
+        groups[index] = [*groups[index], ideal, BYE_SLOT]
     counts = [len(g) for g in groups]
     prefix = [0]
     for count in counts:
         prefix.append(prefix[-1] + count)
+    # Squares are counted in units of scale so that a rank offset (under scale) only
+    # breaks ties between equal squares.
+    scale = len(field.ids) + 1
     # What each boundary adds to the bound: its squared gap when an odd number of
     # players sits above it (one pair must cross it), nothing otherwise.
     crossing_costs = [
-        (points[k] - points[k + 1]) ** 2 if prefix[k + 1] % 2 else 0 for k in range(len(points) - 1)
+        scale * (points[k] - points[k + 1]) ** 2 if prefix[k + 1] % 2 else 0
+        for k in range(len(points) - 1)
     ]
     spread = points[0] - points[-1]
-    # Any rematch outweighs every possible total of squared differences.
-    rematch_weight = (prefix[-1] // 2 + 2) * spread * spread + 1
+    # Any rematch outweighs every possible total of squared differences and rank offset.
+    rematch_weight = scale * ((prefix[-1] // 2 + 2) * spread * spread + 1)
+    costs = WindowCosts(scale, rematch_weight, bye_costs)
     solved: dict[tuple[int, int], WindowPlan | None] = {}
     windows: list[list[int]] = [[trouble, trouble]]
     whole_field = [0, len(groups) - 1]
@@ -71,7 +103,7 @@ def solve_windows(
             key = (window[0], window[1])
             if key not in solved:
                 solved[key] = window_plan(
-                    field, groups, points, prefix, window[0], window[1], rematch_weight
+                    field, groups, points, prefix, window[0], window[1], costs
                 )
             plan = solved[key]
             if plan is None:
@@ -84,16 +116,33 @@ def solve_windows(
             grow[0], grow[1] = max(0, grow[0] - 1), min(len(groups) - 1, grow[1] + 1)
             continue
         try:
-            pairs, bound = _join_windows(field, groups, windows, plans, crossing_costs)
+            pairs, bound = _join_windows(field, chain_groups, windows, plans, crossing_costs)
         except ChainFailure as failure:
             _open_window_at(windows, failure.group_index)
             continue
-        cost = field.cost_of(pairs, None)
-        if not cost.rematches and cost.pair_down_cost == bound:
-            return pairs
+        bye_id = ideal
+        real_pairs = []
+        for a, b in pairs:
+            if BYE_SLOT in (a, b):
+                bye_id = b if a == BYE_SLOT else a
+            else:
+                real_pairs.append((a, b))
+        cost = field.cost_of(real_pairs, bye_id)
+        if not cost.rematches and scale * cost.pair_down_cost + cost.bye_rank_offset == bound:
+            return real_pairs, bye_id
         if not _raise_windows_under_floaters(field, groups, points, windows, plans):
             return None
     return None
+
+
+class WindowCosts:
+    """The units of the window tier: scale per squared point, the rematch weight, and
+    what the bye slot costs with each candidate (empty when the bye is fixed)."""
+
+    def __init__(self, scale: int, rematch_weight: int, bye_costs: dict[int, int]) -> None:
+        self.scale = scale
+        self.rematch_weight = rematch_weight
+        self.bye_costs = bye_costs
 
 
 def _join_windows(
@@ -175,19 +224,20 @@ def window_plan(
     prefix: list[int],
     first: int,
     last: int,
-    rematch_weight: int,
+    costs: WindowCosts,
 ) -> WindowPlan | None:
     """The window's share of the bound and a matching reaching it.
 
     Returns (value, pairs inside the window, players the entering floaters must play,
     players leaving downwards), or None when the window needs to grow: its optimum
-    needs a rematch, or pairs a floater from above straight to below.
+    needs a rematch, or pairs a floater from above straight to below. The bye slot's
+    pair, when the window holds it, is among the inner pairs.
     """
     window_ids = _ids(groups, [first, last])
     above = prefix[first]
     below = prefix[-1] - prefix[last + 1]
-    top_gap = (points[first - 1] - points[first]) ** 2 if first > 0 else 0
-    bottom_gap = (points[last] - points[last + 1]) ** 2 if below else 0
+    top_gap = costs.scale * (points[first - 1] - points[first]) ** 2 if first > 0 else 0
+    bottom_gap = costs.scale * (points[last] - points[last + 1]) ** 2 if below else 0
     exit_points = points[last + 1] if below else None
     best: tuple[int, list[tuple]] | None = None
     for entering in range(above % 2, above + 1, 2) if first > 0 else (0,):
@@ -199,13 +249,13 @@ def window_plan(
             if best is not None and floor >= best[0]:
                 break
             matched = window_matching(
-                field, window_ids, entering, leaving, points[first], exit_points, rematch_weight
+                field, window_ids, entering, leaving, points[first], exit_points, costs
             )
             if matched is not None:
                 value = entering * top_gap + matched[0]
                 if best is None or value < best[0]:
                     best = (value, matched[1])
-    if best is None or best[0] >= rematch_weight:
+    if best is None or best[0] >= costs.rematch_weight:
         return None
     value, matching = best
     inner: list[tuple[int, int]] = []
@@ -213,7 +263,7 @@ def window_plan(
     outs: list[int] = []
     for a, b in matching:
         kinds = (_kind(a), _kind(b))
-        if kinds == ("real", "real"):
+        if kinds == ("real", "real") or "bye" in kinds:
             inner.append((a, b))
         elif "real" not in kinds:
             return None
@@ -230,18 +280,18 @@ def window_matching(
     leaving: int,
     entry_points: int,
     exit_points: int | None,
-    rematch_weight: int,
+    costs: WindowCosts,
 ) -> tuple[int, list[tuple]] | None:
     """Exact minimum cost of the window plus free entering and leaving players."""
     nodes: list = list(window_ids)
     nodes += [("in", t) for t in range(entering)]
     nodes += [("out", t) for t in range(leaving)]
-    costs = _window_edge_costs(field, nodes, entry_points, exit_points, rematch_weight)
-    if not costs and nodes:
+    edge_costs = _window_edge_costs(field, nodes, entry_points, exit_points, costs)
+    if not edge_costs and nodes:
         return None
-    ceiling = max(costs.values(), default=0) + 1
+    ceiling = max(edge_costs.values(), default=0) + 1
     graph = nx.Graph()
-    for (a, b), cost in costs.items():
+    for (a, b), cost in edge_costs.items():
         graph.add_edge(a, b, weight=ceiling - cost)
     # Virtual nodes are tuples of a string, whose hash (so the matching set's order)
     # changes from process to process; the order decides which floater meets which
@@ -252,7 +302,9 @@ def window_matching(
     )
     if 2 * len(matching) != len(nodes):
         return None
-    total = sum(costs[(a, b)] if (a, b) in costs else costs[(b, a)] for a, b in matching)
+    total = sum(
+        edge_costs[(a, b)] if (a, b) in edge_costs else edge_costs[(b, a)] for a, b in matching
+    )
     return total, matching
 
 
@@ -261,31 +313,39 @@ def _window_edge_costs(
     nodes: list,
     entry_points: int,
     exit_points: int | None,
-    rematch_weight: int,
+    costs: WindowCosts,
 ) -> dict[tuple, int]:
-    """Every pair the window's matching may use, with its cost: two window players (their
-    squared difference, plus the rematch weight), a player and an entering or leaving
-    slot (the squared difference to the entry or exit score), or an entering slot
-    straight to a leaving one. Two slots of the same kind never pair."""
+    """Every pair the window's matching may use, with its cost in the window's units: two
+    window players (their squared difference, plus the rematch weight), a player and an
+    entering or leaving slot (the squared difference to the entry or exit score), an
+    entering slot straight to a leaving one, or the bye slot and a bye candidate (the
+    candidate's rank offset). Two slots of the same kind never pair, and the bye slot
+    pairs with nothing else."""
+    scale, rematch_weight = costs.scale, costs.rematch_weight
     pts = {node: field.players[node].points for node in nodes if _kind(node) == "real"}
-    costs: dict[tuple, int] = {}
+    edge_costs: dict[tuple, int] = {}
     for i, a in enumerate(nodes):
         for b in nodes[i + 1 :]:
             ka, kb = _kind(a), _kind(b)
             if ka == "real" and kb == "real":
-                cost = (pts[a] - pts[b]) ** 2 + (rematch_weight if b in field.opp[a] else 0)
+                cost = scale * (pts[a] - pts[b]) ** 2 + (rematch_weight if b in field.opp[a] else 0)
             elif ka == kb:
                 continue
+            elif "bye" in (ka, kb):
+                candidate = b if ka == "bye" else a
+                if candidate not in costs.bye_costs:
+                    continue
+                cost = costs.bye_costs[candidate]
             elif "real" not in (ka, kb):
-                cost = (entry_points - exit_points) ** 2
+                cost = scale * (entry_points - exit_points) ** 2
             else:
                 real, virtual = (a, b) if ka == "real" else (b, a)
                 if virtual[0] == "in":
-                    cost = (entry_points - pts[real]) ** 2
+                    cost = scale * (entry_points - pts[real]) ** 2
                 else:
-                    cost = (pts[real] - exit_points) ** 2
-            costs[(a, b)] = cost
-    return costs
+                    cost = scale * (pts[real] - exit_points) ** 2
+            edge_costs[(a, b)] = cost
+    return edge_costs
 
 
 def _ids(groups: list[list[int]], window: list[int]) -> list[int]:
