@@ -27,6 +27,10 @@ BYE_SLOT = ("bye",)
 # above must play, window players leaving downwards)
 WindowPlan = tuple[int, list[tuple[int, int]], list[int], list[int]]
 
+# A window whose best matching pairs a floater from above straight to a player leaving
+# below: the window needs the group below, where that floater lands, and nothing above.
+PASS_THROUGH = "pass_through"
+
 
 def solve_windows(
     field: Field,
@@ -44,16 +48,16 @@ def solve_windows(
     may fill at no pair-down cost: pairings of that field are exactly the pairings giving
     the bye to a candidate. Every score boundary's crossing count has the parity of the
     number of players above it, whatever the pairing. A pair crossing a window's upper
-    boundary is split at the window's top score and one crossing its lower boundary at
-    the score just below it; as (x + y)^2 >= x^2 + y^2 for x, y >= 0, every such pairing
-    has scale * squares + rank offset of the bye at least
+    boundary is split at the score just above the window and one crossing its lower
+    boundary at the score just below it; as (x + y)^2 >= x^2 + y^2 for x, y >= 0, every
+    such pairing has scale * squares + rank offset of the bye at least
 
         scale * sum over odd boundaries outside the windows of gap^2
-        + sum over windows of min over crossing counts (t, b) of
-          scale * t * top_gap^2 + window(t, b)
+        + sum over windows of min over crossing counts (t, b) of window(t, b)
 
     where window(t, b) is the exact optimum of the window's players plus t free players
-    entering at its top score and b free players leaving to the score below it, in the
+    entering from the score just above it and b free players leaving to the score just
+    below it, in the
     same units (the slot's edge to a candidate costs its rank offset, under scale). The
     windows are independent because the parities are fixed; a bye outside every window
     goes to the lowest-ranked candidate, rank offset 0. A construction reaching this bound
@@ -87,7 +91,7 @@ def solve_windows(
     # Any rematch outweighs every possible total of squared differences and rank offset.
     rematch_weight = scale * ((prefix[-1] // 2 + 2) * spread * spread + 1)
     costs = WindowCosts(scale, rematch_weight, bye_costs)
-    solved: dict[tuple[int, int], WindowPlan | None] = {}
+    solved: dict[tuple[int, int], WindowPlan | str | None] = {}
     windows: list[list[int]] = [[trouble, trouble]]
     whole_field = [0, len(groups) - 1]
 
@@ -106,14 +110,17 @@ def solve_windows(
                     field, groups, points, prefix, window[0], window[1], costs
                 )
             plan = solved[key]
-            if plan is None:
+            if plan is None or plan == PASS_THROUGH:
                 grow = window
                 break
             plans.append(plan)
         if grow is not None:
             if grow == whole_field:
                 return None
-            grow[0], grow[1] = max(0, grow[0] - 1), min(len(groups) - 1, grow[1] + 1)
+            if plan == PASS_THROUGH and grow[1] < len(groups) - 1:
+                grow[1] += 1
+            else:
+                grow[0], grow[1] = max(0, grow[0] - 1), min(len(groups) - 1, grow[1] + 1)
             continue
         try:
             pairs, bound = _join_windows(field, chain_groups, windows, plans, crossing_costs)
@@ -225,17 +232,21 @@ def window_plan(
     first: int,
     last: int,
     costs: WindowCosts,
-) -> WindowPlan | None:
+) -> WindowPlan | str | None:
     """The window's share of the bound and a matching reaching it.
 
     Returns (value, pairs inside the window, players the entering floaters must play,
     players leaving downwards), or None when the window needs to grow: its optimum
-    needs a rematch, or pairs a floater from above straight to below. The bye slot's
-    pair, when the window holds it, is among the inner pairs.
+    needs a rematch; PASS_THROUGH when it pairs a floater from above straight to below
+    (the window needs the group below). The bye slot's pair, when the window holds it,
+    is among the inner pairs.
     """
     window_ids = _ids(groups, [first, last])
     above = prefix[first]
     below = prefix[-1] - prefix[last + 1]
+    # Floaters enter from the group just above, at its score: every entering pair costs at
+    # least the top gap, and exactly what the construction will pay.
+    entry_points = points[first - 1] if first > 0 else points[first]
     top_gap = costs.scale * (points[first - 1] - points[first]) ** 2 if first > 0 else 0
     bottom_gap = costs.scale * (points[last] - points[last + 1]) ** 2 if below else 0
     exit_points = points[last + 1] if below else None
@@ -249,10 +260,10 @@ def window_plan(
             if best is not None and floor >= best[0]:
                 break
             matched = window_matching(
-                field, window_ids, entering, leaving, points[first], exit_points, costs
+                field, window_ids, entering, leaving, entry_points, exit_points, costs
             )
             if matched is not None:
-                value = entering * top_gap + matched[0]
+                value = matched[0]
                 if best is None or value < best[0]:
                     best = (value, matched[1])
     if best is None or best[0] >= costs.rematch_weight:
@@ -266,7 +277,7 @@ def window_plan(
         if kinds == ("real", "real") or "bye" in kinds:
             inner.append((a, b))
         elif "real" not in kinds:
-            return None
+            return PASS_THROUGH
         else:
             real, virtual = (a, b) if kinds[0] == "real" else (b, a)
             (targets if virtual[0] == "in" else outs).append(real)
