@@ -86,9 +86,20 @@ def solve(field: Field) -> tuple[list[tuple[int, int]], int | None, str]:
         return pairs, bye_id, "lower_bound"
     except ChainFailure as failure:
         trouble = failure.group_index
-    solved = solve_windows(field, groups, points, trouble, candidates)
+    if not _must_rematch_or_move_bye(field, candidates):
+        solved = solve_windows(field, groups, points, trouble, candidates)
+    else:
+        solved = None
     if solved is not None:
         pairs, bye_id = solved
         return pairs, bye_id, "window"
     pairs, bye_id = solve_exact(field)
     return pairs, bye_id, "exact"
+
+
+def _must_rematch_or_move_bye(field: Field, candidates: list[int]) -> bool:
+    """Someone has met every other player and cannot take the bye at no bye cost: no
+    window can be certified (they need a rematch, or the bye leaves the candidates), so
+    only the whole-field matching can prove the optimum."""
+    others = len(field.ids) - 1
+    return any(len(field.opp[pid]) == others and pid not in candidates for pid in field.ids)

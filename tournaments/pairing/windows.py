@@ -20,6 +20,11 @@ from tournaments.pairing.matching import sorted_matching
 # Players above which an exact matching of a window is not attempted.
 WINDOW_LIMIT = 500
 
+# Fields up to this size may hand over to the whole-field matching as soon as the
+# windows have cost as much as it would; larger fields keep trying windows, as the
+# whole-field matching would take too long and too much memory.
+EXACT_AFFORDABLE = 400
+
 # The bye as a window node: it "plays" the player who sits out, at no pair-down cost.
 BYE_SLOT = ("bye",)
 
@@ -90,7 +95,9 @@ def solve_windows(
     spread = points[0] - points[-1]
     # Any rematch outweighs every possible total of squared differences and rank offset.
     rematch_weight = scale * ((prefix[-1] // 2 + 2) * spread * spread + 1)
-    costs = WindowCosts(scale, rematch_weight, bye_costs)
+    field_size = len(field.ids) + 1
+    budget = field_size**3 if field_size <= EXACT_AFFORDABLE else float("inf")
+    costs = WindowCosts(scale, rematch_weight, bye_costs, budget)
     solved: dict[tuple[int, int], WindowPlan | str | None] = {}
     windows: list[list[int]] = [[trouble, trouble]]
     whole_field = [0, len(groups) - 1]
@@ -106,9 +113,12 @@ def solve_windows(
         for window in windows:
             key = (window[0], window[1])
             if key not in solved:
-                solved[key] = window_plan(
-                    field, groups, points, prefix, window[0], window[1], costs
-                )
+                try:
+                    solved[key] = window_plan(
+                        field, groups, points, prefix, window[0], window[1], costs
+                    )
+                except OverBudget:
+                    return None
             plan = solved[key]
             if plan is None or plan == PASS_THROUGH:
                 grow = window
@@ -146,10 +156,19 @@ class WindowCosts:
     """The units of the window tier: scale per squared point, the rematch weight, and
     what the bye slot costs with each candidate (empty when the bye is fixed)."""
 
-    def __init__(self, scale: int, rematch_weight: int, bye_costs: dict[int, int]) -> None:
+    def __init__(
+        self, scale: int, rematch_weight: int, bye_costs: dict[int, int], work_left: float
+    ) -> None:
         self.scale = scale
         self.rematch_weight = rematch_weight
         self.bye_costs = bye_costs
+        # What the window matchings may still spend, in cubed nodes (the cost model of a
+        # blossom matching), before the whole-field matching is the cheaper proof.
+        self.work_left = work_left
+
+
+class OverBudget(Exception):
+    """The windows have cost as much as the whole-field matching would."""
 
 
 def _join_windows(
@@ -250,11 +269,15 @@ def window_plan(
     top_gap = costs.scale * (points[first - 1] - points[first]) ** 2 if first > 0 else 0
     bottom_gap = costs.scale * (points[last] - points[last + 1]) ** 2 if below else 0
     exit_points = points[last + 1] if below else None
+    # A slot pairs with a window player or a slot of the other kind, so counts beyond
+    # the window's size plus the other kind's count have no perfect matching.
+    size = len(window_ids)
     best: tuple[int, list[tuple]] | None = None
-    for entering in range(above % 2, above + 1, 2) if first > 0 else (0,):
+    for entering in range(above % 2, min(above, size + below) + 1, 2) if first > 0 else (0,):
         if best is not None and entering * top_gap >= best[0]:
             break
-        leaving_counts = range(prefix[last + 1] % 2, below + 1, 2) if below else (0,)
+        most_leaving = min(below, size + entering)
+        leaving_counts = range(prefix[last + 1] % 2, most_leaving + 1, 2) if below else (0,)
         for leaving in leaving_counts:
             floor = entering * top_gap + leaving * bottom_gap
             if best is not None and floor >= best[0]:
@@ -295,6 +318,9 @@ def window_matching(
 ) -> tuple[int, list[tuple]] | None:
     """Exact minimum cost of the window plus free entering and leaving players."""
     nodes: list = list(window_ids)
+    costs.work_left -= (len(window_ids) + entering + leaving) ** 3
+    if costs.work_left < 0:
+        raise OverBudget
     nodes += [("in", t) for t in range(entering)]
     nodes += [("out", t) for t in range(leaving)]
     edge_costs = _window_edge_costs(field, nodes, entry_points, exit_points, costs)
