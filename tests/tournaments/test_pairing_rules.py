@@ -354,3 +354,27 @@ def test_two_leaders_who_met_both_float_down_and_a_window_proves_it():
     assert result.method == "window"
     assert result.cost.key() == (0, 0, 0, 18, 0)
     assert frozenset({7, 8}) in pair_sets(result)
+
+
+def test_a_knot_under_a_large_group_is_proved_by_a_window_not_the_whole_field():
+    # 3 and 4 alone on 3 points have both met 5, the only player on 0: one of the 301
+    # leaders must play 5 (36) while 3 plays 4. A window over the three proves it once
+    # floaters are counted from the leaders' score, without the 301-player group.
+    leaders = [player(pid, 6) for pid in range(10, 311)]
+    field = [*leaders, player(3, 3, met=[5]), player(4, 3, met=[5]), player(5, 0, met=[3, 4])]
+    result = pair_round(field, 3, 1)
+    assert result.method == "window"
+    assert result.cost.key() == (0, 0, 0, 36, 0)
+    assert frozenset({3, 4}) in pair_sets(result)
+
+
+def test_a_player_who_met_everyone_goes_straight_to_the_whole_field_matching(monkeypatch):
+    # No window can avoid the rematch, so none is tried.
+    def no_windows(*args):
+        raise AssertionError("windows tried although a rematch is certain")
+
+    monkeypatch.setattr("tournaments.pairing.swiss.solve_windows", no_windows)
+    field = [player(1, 6, met=range(2, 9))] + [player(pid, 3, met=[1]) for pid in range(2, 9)]
+    result = pair_round(field, 8, 1)
+    assert result.method == "exact"
+    assert result.cost.rematches == 1
