@@ -228,3 +228,38 @@ def test_long_tournaments_stay_optimal_round_after_round(seed):
         result = check_optimal(swiss.active_players(), round_number, seed)
         swiss.record(result)
         swiss.rounds_played += 1
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_events_up_to_round_robin_saturation_stay_optimal(seed):
+    # 14 players through 13 rounds: the last rounds have almost no rematch-free pairing.
+    swiss = SimulatedSwiss(seed=seed, draw_rate=0.1, drop_rate=0.0)
+    swiss.enter(14)
+    for round_number in range(1, 14):
+        result = check_optimal(swiss.active_players(), round_number, seed)
+        swiss.record(result)
+        swiss.rounds_played += 1
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    group=st.integers(1, 20),
+    clique=st.integers(2, 6),
+    knot_points=st.sampled_from([0, 1, 3]),
+    seed=st.integers(0, 10**9),
+)
+def test_planted_cliques_and_knots_are_paired_optimally(group, clique, knot_points, seed):
+    """A top group whose players have all met, a large middle group, and two players
+    alone on a score who have both met the only player below them."""
+    top = [
+        PairingPlayer(pid, 12, frozenset(range(clique)) - {pid}, 0, pid + 1)
+        for pid in range(clique)
+    ]
+    middle = [PairingPlayer(100 + i, 6, frozenset(), 0, 100 + i) for i in range(group)]
+    a, b, c = 900, 901, 902
+    knot = [
+        PairingPlayer(a, knot_points + 3, frozenset({c}), 0, a),
+        PairingPlayer(b, knot_points + 3, frozenset({c}), 0, b),
+        PairingPlayer(c, knot_points, frozenset({a, b}), 0, c),
+    ]
+    check_optimal(top + middle + knot, 5, seed)
