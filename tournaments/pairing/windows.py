@@ -276,19 +276,22 @@ def window_plan(
     for entering in range(above % 2, min(above, size + below) + 1, 2) if first > 0 else (0,):
         if best is not None and entering * top_gap >= best[0]:
             break
-        most_leaving = min(below, size + entering)
-        leaving_counts = range(prefix[last + 1] % 2, most_leaving + 1, 2) if below else (0,)
-        for leaving in leaving_counts:
-            floor = entering * top_gap + leaving * bottom_gap
+        fewest_leaving = prefix[last + 1] % 2 if below else 0
+        most_leaving = min(below, size + entering) if below else 0
+        most_leaving -= (most_leaving - fewest_leaving) % 2
+        # The fewest leaving players first (usually the answer), then every larger count
+        # in one matching whose spare leaving slots pair off among themselves at no cost.
+        for leaving, spare in ((fewest_leaving, False), (most_leaving, True)):
+            if spare and leaving <= fewest_leaving:
+                break
+            floor = entering * top_gap + (fewest_leaving + 2 * spare) * bottom_gap
             if best is not None and floor >= best[0]:
                 break
             matched = window_matching(
-                field, window_ids, entering, leaving, entry_points, exit_points, costs
+                field, window_ids, entering, leaving, entry_points, exit_points, costs, spare
             )
-            if matched is not None:
-                value = matched[0]
-                if best is None or value < best[0]:
-                    best = (value, matched[1])
+            if matched is not None and (best is None or matched[0] < best[0]):
+                best = matched
     if best is None or best[0] >= costs.rematch_weight:
         return None
     value, matching = best
@@ -299,6 +302,8 @@ def window_plan(
         kinds = (_kind(a), _kind(b))
         if kinds == ("real", "real") or "bye" in kinds:
             inner.append((a, b))
+        elif kinds == ("out", "out"):
+            continue  # spare leaving slots: fewer players leave
         elif "real" not in kinds:
             return PASS_THROUGH
         else:
@@ -315,8 +320,12 @@ def window_matching(
     entry_points: int,
     exit_points: int | None,
     costs: WindowCosts,
+    spare_leaving: bool = False,
 ) -> tuple[int, list[tuple]] | None:
-    """Exact minimum cost of the window plus free entering and leaving players."""
+    """Exact minimum cost of the window plus free entering and leaving players. With
+    spare_leaving, leaving slots may also pair off among themselves at no cost, so the
+    answer is the best over every leaving count of the same parity up to `leaving`
+    (the slots are interchangeable, so a path of edges between them is enough)."""
     nodes: list = list(window_ids)
     costs.work_left -= (len(window_ids) + entering + leaving) ** 3
     if costs.work_left < 0:
@@ -324,6 +333,9 @@ def window_matching(
     nodes += [("in", t) for t in range(entering)]
     nodes += [("out", t) for t in range(leaving)]
     edge_costs = _window_edge_costs(field, nodes, entry_points, exit_points, costs)
+    if spare_leaving:
+        for t in range(leaving - 1):
+            edge_costs[(("out", t), ("out", t + 1))] = 0
     if not edge_costs and nodes:
         return None
     ceiling = max(edge_costs.values(), default=0) + 1
