@@ -2,7 +2,7 @@
 
 Usage: python bench/pairing.py [--sizes 512 4096 16384] [--round 8] [--tournaments 3]
                                [--runs 3] [--seed 1] [--draw-rate 0.05] [--drop-rate 0.02]
-       python bench/pairing.py --adversarial [--seed 1]
+       python bench/pairing.py --adversarial [--long-sizes 8 16 24 32] [--seed 1]
 
 For each size and each of --tournaments simulated events: rounds 1..7 are paired by the
 engine itself with random results (draws included), a few drops per round and a handful
@@ -94,9 +94,9 @@ def knot(group: int):
     return field
 
 
-def adversarial_states(seed: int):
+def adversarial_states(seed: int, long_sizes: list[int]):
     """(family, field, round number) for every state of the sweep."""
-    for players in (8, 16, 24, 32):
+    for players in long_sizes:
         for field, round_number in long_event(players, seed + players, 0.1, 0.0):
             yield f"long event, {players} players, rounds 1-{players - 1}", field, round_number
     for players in (64, 128):
@@ -112,10 +112,10 @@ def adversarial_states(seed: int):
         yield f"knot under a group of {group}", knot(group), 3
 
 
-def sweep(seed: int) -> None:
+def sweep(seed: int, long_sizes: list[int]) -> None:
     print(f"{'family':<46} {'states':>6} {'worst s':>8}  optimality")
     rows: dict[str, list] = {}
-    for family, field, round_number in adversarial_states(seed):
+    for family, field, round_number in adversarial_states(seed, long_sizes):
         start = time.perf_counter()
         result = pair_round(field, round_number, seed)
         elapsed = time.perf_counter() - start
@@ -138,9 +138,16 @@ def main() -> None:
     parser.add_argument("--draw-rate", type=float, default=0.05)
     parser.add_argument("--drop-rate", type=float, default=0.02)
     parser.add_argument("--adversarial", action="store_true", help="time the worst cases")
+    parser.add_argument(
+        "--long-sizes",
+        type=int,
+        nargs="+",
+        default=[8, 16, 24, 32],
+        help="--adversarial: fields paired round after round up to n-1 rounds",
+    )
     args = parser.parse_args()
     if args.adversarial:
-        sweep(args.seed)
+        sweep(args.seed, args.long_sizes)
         return
 
     header = (
