@@ -62,13 +62,14 @@ def solve_windows(
 
     where window(t, b) is the exact optimum of the window's players plus t free players
     entering from the score just above it and b free players leaving to the score just
-    below it, in the
-    same units (the slot's edge to a candidate costs its rank offset, under scale). The
-    windows are independent because the parities are fixed; a bye outside every window
-    goes to the lowest-ranked candidate, rank offset 0. A construction reaching this bound
-    with no rematch is optimal: it is best on squares, then rank, among pairings giving
-    the bye to a candidate, and beats on the earlier terms every pairing that does not.
-    Windows grow around obstacles until the bound is reached.
+    below it, in the same units (the slot's edge to a candidate costs its rank offset,
+    under scale). The floaters the construction sends do come from the group just above,
+    so it pays exactly that price. The windows are independent because the parities are
+    fixed; a bye outside every window goes to the lowest-ranked candidate, rank offset 0.
+    A construction reaching this bound with no rematch is optimal: it is best on squares,
+    then rank, among pairings giving the bye to a candidate, and beats on the earlier
+    terms every pairing that does not. Windows grow around obstacles until the bound is
+    reached, or until their matchings have cost as much as the whole-field one would.
     """
     ideal = bye_candidates[0] if bye_candidates else None
     chain_groups = groups
