@@ -2,6 +2,7 @@
 
 Usage: python bench/pairing.py [--sizes 512 4096 16384] [--round 8] [--tournaments 3]
                                [--runs 3] [--seed 1] [--draw-rate 0.05] [--drop-rate 0.02]
+       python bench/pairing.py --adversarial [--long-sizes 8 16 24 32] [--seed 1]
 
 For each size and each of --tournaments simulated events: rounds 1..7 are paired by the
 engine itself with random results (draws included), a few drops per round and a handful
@@ -11,6 +12,12 @@ byes, pair-downs, the squared-difference cost, and how optimality was establishe
 ("lower_bound": the cost equals a bound valid for any pairing; "window": certified exact
 windows; "exact": whole-field matching). Goal: 4,096 players under 0.5 s and 16,384
 under 2 s, always at the optimal cost.
+
+--adversarial times the worst cases instead, one pairing per state: long events paired
+round after round up to n-1 rounds, heavy drops and draws, a player who has met
+everyone, a planted clique of 14 top players who have all met, and a three-player knot
+(two players alone on a score who have both met the only player below) under a large
+score group. Prints each family's states, worst time and how optimality was proved.
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournaments.pairing import pair_round
+from tournaments.pairing import PairingPlayer, pair_round
 from tournaments.pairing.simulation import SimulatedSwiss
 
 
@@ -37,6 +44,90 @@ def simulate(players: int, rounds_before: int, seed: int, draw_rate: float, drop
     return swiss.active_players()
 
 
+def long_event(players: int, seed: int, draw_rate: float, drop_rate: float):
+    """Every round of an event paired by the engine up to players - 1 rounds."""
+    swiss = SimulatedSwiss(seed=seed, draw_rate=draw_rate, drop_rate=drop_rate)
+    swiss.enter(players)
+    for round_number in range(1, players):
+        active = swiss.active_players()
+        if len(active) < 2:
+            return
+        yield active, round_number
+        swiss.play_round()
+
+
+def one_met_everyone(players: int, seed: int):
+    """A field after five rounds where player 1 has met everyone else."""
+    field = simulate(players, 5, seed, 0.05, 0.0)
+    everyone = frozenset(p.id for p in field)
+    return [
+        PairingPlayer(
+            p.id, p.points, everyone - {1} if p.id == 1 else p.opponents | {1}, p.byes, p.rank
+        )
+        for p in field
+    ]
+
+
+def planted_clique(players: int, seed: int, size: int = 14):
+    """Round 15: the top size players, alone on the top score, have all met each other."""
+    field = simulate(players, 14, seed, 0.05, 0.02)
+    top = max(p.points for p in field) + 3
+    clique = frozenset(p.id for p in field[:size])
+    return [
+        PairingPlayer(p.id, top, p.opponents | (clique - {p.id}), p.byes, p.rank)
+        if p.id in clique
+        else p
+        for p in field
+    ]
+
+
+def knot(group: int):
+    """A score group of group players (odd) on 6 points over two players alone on 3 who
+    have both met the only player on 0."""
+    field = [PairingPlayer(pid, 6, frozenset(), 0, pid) for pid in range(1, group + 1)]
+    a, b, c = group + 1, group + 2, group + 3
+    field += [
+        PairingPlayer(a, 3, frozenset({c}), 0, a),
+        PairingPlayer(b, 3, frozenset({c}), 0, b),
+        PairingPlayer(c, 0, frozenset({a, b}), 0, c),
+    ]
+    return field
+
+
+def adversarial_states(seed: int, long_sizes: list[int]):
+    """(family, field, round number) for every state of the sweep."""
+    for players in long_sizes:
+        for field, round_number in long_event(players, seed + players, 0.1, 0.0):
+            yield f"long event, {players} players, rounds 1-{players - 1}", field, round_number
+    for players in (64, 128):
+        for field, round_number in long_event(players, seed + players, 0.3, 0.15):
+            if round_number > 16:
+                break
+            yield f"drops 15% and draws 30%, {players} players", field, round_number
+    for players in (64, 128):
+        yield f"one player met everyone, {players} players", one_met_everyone(players, seed), 6
+    for players in (256, 4096):
+        yield f"clique of 14 on top, {players} players", planted_clique(players, seed), 15
+    for group in (501, 2001, 4095):
+        yield f"knot under a group of {group}", knot(group), 3
+
+
+def sweep(seed: int, long_sizes: list[int]) -> None:
+    print(f"{'family':<46} {'states':>6} {'worst s':>8}  optimality")
+    rows: dict[str, list] = {}
+    for family, field, round_number in adversarial_states(seed, long_sizes):
+        start = time.perf_counter()
+        result = pair_round(field, round_number, seed)
+        elapsed = time.perf_counter() - start
+        row = rows.setdefault(family, [0, 0.0, Counter()])
+        row[0] += 1
+        row[1] = max(row[1], elapsed)
+        row[2][result.method] += 1
+    for family, (states, worst, methods) in rows.items():
+        how = ", ".join(f"{name} x{count}" for name, count in sorted(methods.items()))
+        print(f"{family:<46} {states:>6} {worst:>8.3f}  {how}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[512, 4096, 16384])
@@ -46,7 +137,18 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--draw-rate", type=float, default=0.05)
     parser.add_argument("--drop-rate", type=float, default=0.02)
+    parser.add_argument("--adversarial", action="store_true", help="time the worst cases")
+    parser.add_argument(
+        "--long-sizes",
+        type=int,
+        nargs="+",
+        default=[8, 16, 24, 32],
+        help="--adversarial: fields paired round after round up to n-1 rounds",
+    )
     args = parser.parse_args()
+    if args.adversarial:
+        sweep(args.seed, args.long_sizes)
+        return
 
     header = (
         f"{'players':>8} {'active':>7} {'worst s':>8} {'rematches':>9} {'repeat byes':>11} "

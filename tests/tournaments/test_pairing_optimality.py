@@ -31,33 +31,40 @@ def met(players):
 
 
 def bye_terms(players, bye_id):
-    """(byes beyond the field's fewest, players ranked below with no more byes)."""
+    """(byes beyond the field's fewest, players on fewer points with no more byes, players
+    on the same points ranked below with no more byes)."""
     by_id = {p.id: p for p in players}
     chosen = by_id[bye_id]
     fewest = min(p.byes for p in players)
-    below = sum(1 for p in players if p.rank > chosen.rank and p.byes <= chosen.byes)
-    return chosen.byes - fewest, below
+    eligible = [p for p in players if p.byes <= chosen.byes]
+    on_fewer_points = sum(1 for p in eligible if p.points < chosen.points)
+    ranked_below = sum(1 for p in eligible if p.points == chosen.points and p.rank > chosen.rank)
+    return chosen.byes - fewest, on_fewer_points, ranked_below
 
 
 def cost_key(players, pairs, bye_id):
+    """(rematches, bye excess, bye score offset, squares, bye rank offset)."""
     by_id = {p.id: p for p in players}
     meetings = met(players)
     rematches = sum(1 for a, b in pairs if b in meetings[a])
     squares = sum((by_id[a].points - by_id[b].points) ** 2 for a, b in pairs)
-    excess, below = bye_terms(players, bye_id) if bye_id is not None else (0, 0)
-    return (rematches, excess, below, squares)
+    excess, fewer, below = bye_terms(players, bye_id) if bye_id is not None else (0, 0, 0)
+    return (rematches, excess, fewer, squares, below)
 
 
 def reference_optimum(players):
-    """Exact optimum of (rematches, bye excess, bye rank offset, sum of squared differences)."""
+    """Exact optimum of (rematches, bye excess, bye score offset, sum of squared
+    differences, bye rank offset)."""
     if not players:
-        return (0, 0, 0, 0)
+        return (0, 0, 0, 0, 0)
     count = len(players)
     points = [p.points for p in players]
     spread = max(points) - min(points)
-    squares_weight = 1
-    below_weight = (count // 2) * spread * spread + 1
-    excess_weight = below_weight * (count + 1)
+    # Each weight is above the largest total of everything after it.
+    below_weight = 1
+    squares_weight = count * below_weight
+    fewer_weight = squares_weight * (count // 2) * spread * spread + count
+    excess_weight = fewer_weight * (count + 1)
     rematch_weight = excess_weight * (max(p.byes for p in players) + 1)
     meetings = met(players)
     graph = nx.Graph()
@@ -68,8 +75,9 @@ def reference_optimum(players):
             graph.add_edge(a.id, b.id, weight=-cost)
     if count % 2:
         for p in players:
-            excess, below = bye_terms(players, p.id)
-            graph.add_edge(p.id, BYE, weight=-(excess * excess_weight + below * below_weight))
+            excess, fewer, below = bye_terms(players, p.id)
+            cost = excess * excess_weight + fewer * fewer_weight + below * below_weight
+            graph.add_edge(p.id, BYE, weight=-cost)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     bye_id = next((a if b == BYE else b for a, b in matching if BYE in (a, b)), None)
     pairs = [(a, b) for a, b in matching if BYE not in (a, b)]
@@ -111,7 +119,7 @@ def check_optimal(players, round_number, seed):
     order = [(-p.high_points, -p.low_points) for p in result.pairs]
     assert order == sorted(order)
     if result.method == "lower_bound":
-        assert reported == (0, 0, 0, lower_bound(players, bye_id))
+        assert reported == (0, 0, 0, lower_bound(players, bye_id), 0)
     return result
 
 
@@ -235,3 +243,38 @@ def test_long_tournaments_stay_optimal_round_after_round(seed):
         result = check_optimal(swiss.active_players(), round_number, seed)
         swiss.record(result)
         swiss.rounds_played += 1
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_events_up_to_round_robin_saturation_stay_optimal(seed):
+    # 14 players through 13 rounds: the last rounds have almost no rematch-free pairing.
+    swiss = SimulatedSwiss(seed=seed, draw_rate=0.1, drop_rate=0.0)
+    swiss.enter(14)
+    for round_number in range(1, 14):
+        result = check_optimal(swiss.active_players(), round_number, seed)
+        swiss.record(result)
+        swiss.rounds_played += 1
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    group=st.integers(1, 20),
+    clique=st.integers(2, 6),
+    knot_points=st.sampled_from([0, 1, 3]),
+    seed=st.integers(0, 10**9),
+)
+def test_planted_cliques_and_knots_are_paired_optimally(group, clique, knot_points, seed):
+    """A top group whose players have all met, a large middle group, and two players
+    alone on a score who have both met the only player below them."""
+    top = [
+        PairingPlayer(pid, 12, frozenset(range(clique)) - {pid}, 0, pid + 1)
+        for pid in range(clique)
+    ]
+    middle = [PairingPlayer(100 + i, 6, frozenset(), 0, 100 + i) for i in range(group)]
+    a, b, c = 900, 901, 902
+    knot = [
+        PairingPlayer(a, knot_points + 3, frozenset({c}), 0, a),
+        PairingPlayer(b, knot_points + 3, frozenset({c}), 0, b),
+        PairingPlayer(c, knot_points, frozenset({a, b}), 0, c),
+    ]
+    check_optimal(top + middle + knot, 5, seed)

@@ -36,7 +36,7 @@ def test_no_players_gives_an_empty_round():
     result = pair_round([], 1, 7)
     assert result.pairs == ()
     assert result.bye is None
-    assert result.cost.key() == (0, 0, 0, 0)
+    assert result.cost.key() == (0, 0, 0, 0, 0)
 
 
 def test_a_single_player_gets_the_bye():
@@ -69,7 +69,7 @@ def test_round_one_is_random_but_fixed_by_the_seed():
     first = pair_round(field, 1, 12345)
     assert pair_sets(pair_round(field, 1, 12345)) == pair_sets(first)
     assert len({frozenset(pair_sets(pair_round(field, 1, seed))) for seed in range(20)}) > 15
-    assert first.cost.key() == (0, 0, 0, 0)
+    assert first.cost.key() == (0, 0, 0, 0, 0)
     assert all(codes(p.reasons) == [ReasonCode.SAME_GROUP] for p in first.pairs)
 
 
@@ -166,7 +166,52 @@ def test_the_bye_moves_up_when_the_lowest_ranked_would_force_a_rematch():
     assert codes(result.bye.reasons) == [ReasonCode.BYE_MOVED]
     assert result.bye.reasons[0].skipped == 1
     assert result.cost.rematches == 0
-    assert result.cost.bye_rank_offset == 1
+    assert result.cost.bye_score_offset == 1
+    assert result.cost.bye_rank_offset == 0
+
+
+def test_the_bye_stays_in_the_lowest_score_group_but_moves_up_to_spare_a_pair_down():
+    # The example of issue 13: the leaders may meet, but 3 has met 4. A bye to 5 (the
+    # lowest-ranked) leaves 3 and 4 unable to play: 1 v 3 and 2 v 4 cost 9 + 36 = 45.
+    # A bye to 4, on the same 0 points, lets 1 play 2 and 3 play 5: 9.
+    field = [player(1, 6), player(2, 6), player(3, 3, met=[4]), player(4, 0, met=[3])]
+    field.append(player(5, 0))
+    result = pair_round(field, 3, 1)
+    assert result.bye.player_id == 4
+    assert pair_sets(result) == {frozenset({1, 2}), frozenset({3, 5})}
+    assert result.cost.key() == (0, 0, 0, 9, 1)
+    assert codes(result.bye.reasons) == [ReasonCode.BYE_MOVED]
+    assert result.bye.reasons[0].skipped == 1
+    assert "bigger pair-down" in result.bye.explanation
+    # Giving it to 5 is what the cost says is worse, and only on the pair-downs.
+    worse = evaluate_pairing(field, [(1, 3), (2, 4)], 5, 3, 1)
+    assert worse.key() == (0, 0, 0, 45, 0)
+
+
+def test_the_lowest_score_group_keeps_the_bye_even_at_a_bigger_pair_down():
+    # A bye to 3 (on 3 points) would let everyone else pair at 0 cost; a 0-point player
+    # still sits out, because the score group comes before the pair-downs.
+    field = [player(1, 6), player(2, 6), player(3, 3), player(4, 0), player(5, 0)]
+    result = pair_round(field, 3, 1)
+    assert result.bye.player_id == 5
+    assert result.cost.key() == (0, 0, 0, 9, 0)
+    assert evaluate_pairing(field, [(1, 2), (4, 5)], 3, 3, 1).key() == (0, 0, 2, 0, 0)
+
+
+def test_the_bye_goes_to_the_lower_rank_when_pair_downs_are_equal():
+    field = [player(pid, 3) for pid in (1, 2)] + [player(pid, 0) for pid in (3, 4, 5)]
+    result = pair_round(field, 2, 1)
+    assert result.bye.player_id == 5
+    assert result.cost.key() == (0, 0, 0, 0, 0)
+    # The same when a window has to choose the bye: the leaders met, so both play down
+    # whoever sits out, and the lowest-ranked 0-point player still does.
+    field = [player(1, 6, met=[2]), player(2, 6, met=[1]), player(3, 3), player(4, 3)]
+    field += [player(pid, 0) for pid in (5, 6, 7)]
+    for seed in range(8):
+        result = pair_round(field, 3, seed)
+        assert result.method == "window"
+        assert result.bye.player_id == 7
+        assert result.cost.key() == (0, 0, 0, 18, 0)
 
 
 def test_a_repeat_bye_is_given_only_to_avoid_a_rematch():
@@ -212,7 +257,7 @@ def test_late_entries_join_the_bottom_group():
     latecomers = [player(pid, 0, rank=0) for pid in (10, 11)]
     result = pair_round(veterans + latecomers, 3, 1)
     assert frozenset({10, 11}) in pair_sets(result)
-    assert result.cost.key() == (0, 0, 0, 0)
+    assert result.cost.key() == (0, 0, 0, 0, 0)
 
 
 def test_late_entry_alone_on_zero_is_paired_up_with_the_smallest_step():
@@ -307,5 +352,29 @@ def test_two_leaders_who_met_both_float_down_and_a_window_proves_it():
     field += [player(pid, 3) for pid in (3, 4, 5, 6)] + [player(7, 0), player(8, 0)]
     result = pair_round(field, 3, 1)
     assert result.method == "window"
-    assert result.cost.key() == (0, 0, 0, 18)
+    assert result.cost.key() == (0, 0, 0, 18, 0)
     assert frozenset({7, 8}) in pair_sets(result)
+
+
+def test_a_knot_under_a_large_group_is_proved_by_a_window_not_the_whole_field():
+    # 3 and 4 alone on 3 points have both met 5, the only player on 0: one of the 301
+    # leaders must play 5 (36) while 3 plays 4. A window over the three proves it once
+    # floaters are counted from the leaders' score, without the 301-player group.
+    leaders = [player(pid, 6) for pid in range(10, 311)]
+    field = [*leaders, player(3, 3, met=[5]), player(4, 3, met=[5]), player(5, 0, met=[3, 4])]
+    result = pair_round(field, 3, 1)
+    assert result.method == "window"
+    assert result.cost.key() == (0, 0, 0, 36, 0)
+    assert frozenset({3, 4}) in pair_sets(result)
+
+
+def test_a_player_who_met_everyone_goes_straight_to_the_whole_field_matching(monkeypatch):
+    # No window can avoid the rematch, so none is tried.
+    def no_windows(*args):
+        raise AssertionError("windows tried although a rematch is certain")
+
+    monkeypatch.setattr("tournaments.pairing.swiss.solve_windows", no_windows)
+    field = [player(1, 6, met=range(2, 9))] + [player(pid, 3, met=[1]) for pid in range(2, 9)]
+    result = pair_round(field, 8, 1)
+    assert result.method == "exact"
+    assert result.cost.rematches == 1

@@ -15,26 +15,29 @@ def solve_exact(field: Field) -> tuple[list[tuple[int, int]], int | None]:
     ids = field.ids
     pts = [field.players[pid].points for pid in ids]
     spread = max(pts) - min(pts)
-    # Each weight exceeds the largest possible total of everything below it.
-    square_ceiling = (len(ids) // 2) * spread * spread
-    offset_weight = square_ceiling + 1
-    excess_weight = offset_weight * len(ids)
+    count = len(ids)
+    # Each weight exceeds the largest possible total of everything after it in the cost:
+    # rank offset (under count), squares, score offset (under count), bye excess, rematches.
+    square_weight = count
+    score_weight = square_weight * (count // 2) * spread * spread + count
+    excess_weight = score_weight * count
     max_excess = max(field.players[pid].byes for pid in ids) - field.min_byes
     rematch_weight = excess_weight * (max_excess + 1)
-    ceiling = rematch_weight + spread * spread + 1
+    ceiling = rematch_weight + square_weight * spread * spread + 1
     graph = nx.Graph()
     for i, a in enumerate(ids):
         for b in ids[i + 1 :]:
-            cost = (field.players[a].points - field.players[b].points) ** 2
+            cost = square_weight * (field.players[a].points - field.players[b].points) ** 2
             if b in field.opp[a]:
                 cost += rematch_weight
             graph.add_edge(a, b, weight=ceiling - cost)
     bye_node = ("bye",)
     if len(ids) % 2:
-        offsets = field.bye_rank_offsets()
+        offsets = field.bye_offsets()
         for pid in ids:
             excess = field.players[pid].byes - field.min_byes
-            cost = excess * excess_weight + offsets[pid] * offset_weight
+            score_offset, rank_offset = offsets[pid]
+            cost = excess * excess_weight + score_offset * score_weight + rank_offset
             graph.add_edge(pid, bye_node, weight=ceiling - cost)
     nodes = [*ids, bye_node] if len(ids) % 2 else ids
     matching = sorted_matching(

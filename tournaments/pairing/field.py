@@ -42,21 +42,39 @@ class Field:
 
     # --- cost -----------------------------------------------------------------------------
 
-    def bye_rank_offsets(self) -> dict[int, int]:
-        """For each player: how many players ranked below have no more byes than they do."""
-        below_by_byes: dict[int, int] = {}
-        offsets: dict[int, int] = {}
-        for pid in reversed(self.ranked):
-            byes = self.players[pid].byes
-            offsets[pid] = sum(count for b, count in below_by_byes.items() if b <= byes)
-            below_by_byes[byes] = below_by_byes.get(byes, 0) + 1
+    def bye_offsets(self) -> dict[int, tuple[int, int]]:
+        """For each player, the bye terms of the cost if they sat out: (players on fewer
+        points, players on the same points ranked below), counting only players with no
+        more byes than they have."""
+        by_points: dict[int, list[int]] = {}
+        for pid in reversed(self.ranked):  # worst-ranked first inside each score
+            by_points.setdefault(self.players[pid].points, []).append(pid)
+        offsets: dict[int, tuple[int, int]] = {}
+        fewer_points_by_byes: dict[int, int] = {}
+        for points in sorted(by_points):
+            group = by_points[points]
+            below_by_byes: dict[int, int] = {}
+            for pid in group:
+                byes = self.players[pid].byes
+                offsets[pid] = (
+                    sum(n for b, n in fewer_points_by_byes.items() if b <= byes),
+                    sum(n for b, n in below_by_byes.items() if b <= byes),
+                )
+                below_by_byes[byes] = below_by_byes.get(byes, 0) + 1
+            for byes, count in below_by_byes.items():
+                fewer_points_by_byes[byes] = fewer_points_by_byes.get(byes, 0) + count
         return offsets
 
-    def ideal_bye(self) -> int:
-        """The lowest-ranked player among those with the fewest byes."""
-        return max(
-            (pid for pid in self.ids if self.players[pid].byes == self.min_byes),
+    def bye_candidates(self) -> list[int]:
+        """Who may sit out at no bye cost before the pair-downs: the players with the fewest
+        byes on the lowest score among them, lowest-ranked first (a player's index here is
+        their bye rank offset)."""
+        eligible = [pid for pid in self.ids if self.players[pid].byes == self.min_byes]
+        lowest = min(self.players[pid].points for pid in eligible)
+        return sorted(
+            (pid for pid in eligible if self.players[pid].points == lowest),
             key=self.position.__getitem__,
+            reverse=True,
         )
 
     def cost_of(self, pairs: Sequence[tuple[int, int]], bye_id: int | None) -> PairingCost:
@@ -70,17 +88,18 @@ class Field:
             square_sum += difference * difference
             if difference:
                 differences.append(difference)
-        bye_excess = bye_offset = repeat = 0
+        bye_excess = score_offset = rank_offset = repeat = 0
         if bye_id is not None:
             previous = self.players[bye_id].byes
             bye_excess = previous - self.min_byes
-            bye_offset = self.bye_rank_offsets()[bye_id]
+            score_offset, rank_offset = self.bye_offsets()[bye_id]
             repeat = 1 if previous else 0
         return PairingCost(
             rematches=rematches,
             bye_excess=bye_excess,
-            bye_rank_offset=bye_offset,
+            bye_score_offset=score_offset,
             pair_down_cost=square_sum,
+            bye_rank_offset=rank_offset,
             pair_downs=len(differences),
             point_differences=tuple(sorted(differences, reverse=True)),
             repeat_byes=repeat,

@@ -57,7 +57,8 @@ class Reason:
 
     high_points / low_points: the two players' points (a same-group pair has them equal).
     previous_byes: for bye reasons, the byes the player had before this one.
-    skipped: for BYE_MOVED, how many lower-ranked players with no more byes were passed over.
+    skipped: for BYE_MOVED, how many players with no more byes were passed over: those on
+        fewer points plus those on the same points ranked below.
     """
 
     code: ReasonCode
@@ -106,14 +107,18 @@ class Bye:
 
 @dataclass(frozen=True)
 class PairingCost:
-    """The cost of a round's pairing. key() is what the pairer minimises, lexicographically.
+    """The cost of a round's pairing. key() is what the pairer minimises, lexicographically:
+    rematches, then where the bye goes (fewest byes, then lowest score group), then the
+    pair-downs, and only then the bye player's rank within their score.
 
     rematches: pairs of players who have met before.
     bye_excess: byes the bye player already had beyond the fewest any active player has
         (non-zero means a repeat bye while someone with fewer byes was available).
-    bye_rank_offset: active players ranked below the bye player who have no more byes than
-        the bye player (0 means the bye went to the lowest-ranked eligible player).
+    bye_score_offset: active players on fewer points than the bye player with no more byes
+        than the bye player (0 means the bye went to the lowest score group it could).
     pair_down_cost: sum over pairs of the squared point difference.
+    bye_rank_offset: active players on the bye player's points, ranked below them, with no
+        more byes than them (0 means the lowest-ranked such player sat out).
     pair_downs, point_differences: the pairs with unequal points and their differences,
         largest first (reported, implied by the cost above).
     repeat_byes: 1 when the bye player already had a bye (reported).
@@ -121,14 +126,21 @@ class PairingCost:
 
     rematches: int = 0
     bye_excess: int = 0
-    bye_rank_offset: int = 0
+    bye_score_offset: int = 0
     pair_down_cost: int = 0
+    bye_rank_offset: int = 0
     pair_downs: int = 0
     point_differences: tuple[int, ...] = ()
     repeat_byes: int = 0
 
-    def key(self) -> tuple[int, int, int, int]:
-        return (self.rematches, self.bye_excess, self.bye_rank_offset, self.pair_down_cost)
+    def key(self) -> tuple[int, int, int, int, int]:
+        return (
+            self.rematches,
+            self.bye_excess,
+            self.bye_score_offset,
+            self.pair_down_cost,
+            self.bye_rank_offset,
+        )
 
 
 @dataclass(frozen=True)

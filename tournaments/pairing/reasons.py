@@ -66,6 +66,10 @@ def _pair(field: Field, a: int, b: int) -> Pair:
 def bye_reasons(field: Field, bye_id: int, cost: PairingCost) -> tuple[Reason, ...]:
     """Why the bye went to this player, from the bye terms of the cost."""
     previous = field.players[bye_id].byes
+    points = field.players[bye_id].points
+    # Players with no more byes who were passed over: on fewer points, or on the same
+    # points and ranked below.
+    skipped = cost.bye_score_offset + cost.bye_rank_offset
     reasons = []
     if cost.bye_excess:
         reasons.append(
@@ -73,17 +77,27 @@ def bye_reasons(field: Field, bye_id: int, cost: PairingCost) -> tuple[Reason, .
                 ReasonCode.BYE_MOVED,
                 "repeat bye: no player with fewer byes could sit out without an extra rematch",
                 previous_byes=previous,
-                skipped=cost.bye_rank_offset,
+                skipped=skipped,
+            )
+        )
+    elif cost.bye_score_offset:
+        reasons.append(
+            Reason(
+                ReasonCode.BYE_MOVED,
+                f"bye: the {cost.bye_score_offset} player(s) on fewer points with no more "
+                "byes could not sit out without an extra rematch",
+                previous_byes=previous,
+                skipped=skipped,
             )
         )
     elif cost.bye_rank_offset:
         reasons.append(
             Reason(
                 ReasonCode.BYE_MOVED,
-                f"bye: the {cost.bye_rank_offset} lower-ranked player(s) with no more byes "
-                "could not sit out without an extra rematch",
+                f"bye: the {cost.bye_rank_offset} lower-ranked player(s) on {points} points "
+                "with no more byes could not sit out without a rematch or a bigger pair-down",
                 previous_byes=previous,
-                skipped=cost.bye_rank_offset,
+                skipped=skipped,
             )
         )
     elif previous == 0:
@@ -101,10 +115,10 @@ def bye_reasons(field: Field, bye_id: int, cost: PairingCost) -> tuple[Reason, .
                 ReasonCode.REPEAT_BYE,
                 f"repeat bye: every active player has had {previous} or more; "
                 "lowest-ranked among those with the fewest"
-                if not cost.bye_rank_offset
+                if not skipped
                 else f"repeat bye: every active player has had {previous} or more",
                 previous_byes=previous,
-                skipped=cost.bye_rank_offset,
+                skipped=skipped,
             )
         )
     return tuple(reasons)

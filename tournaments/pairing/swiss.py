@@ -3,15 +3,19 @@
 Pure Python, no Django. The cost, the algorithm and the optimality argument are described
 in docs/pairing.md; in short:
 
-cost = (rematches, bye excess, bye rank offset, sum of squared point differences)
+cost = (rematches, bye excess, bye score offset, sum of squared point differences,
+        bye rank offset)
 
-compared lexicographically. The pairer first tries to build a pairing that meets a simple
-lower bound on that cost (no rematch, the bye to the lowest-ranked player with the fewest
-byes, and exactly one adjacent-group pair-down across every score boundary with an odd
-number of players above it). Reaching the bound proves optimality. When the bound cannot
-be met, an exact matching is solved on a window of score groups around the obstacle and
-certified against a relaxation of the whole field; if no window can be certified, an
-exact maximum-weight matching of the whole field decides.
+compared lexicographically: the bye goes to the fewest byes, then the lowest score group,
+then the pair-downs are minimised, and only then the lower rank within the score sits out.
+The pairer first tries to build a pairing that meets a simple lower bound on that cost
+(no rematch, the bye to the lowest-ranked player with the fewest byes on the lowest score
+among them, and exactly one adjacent-group pair-down across every score boundary with an
+odd number of players above it). Reaching the bound proves optimality. When the bound
+cannot be met, an exact matching is solved on a window of score groups around the
+obstacle (choosing the bye among that score's candidates) and certified against a
+relaxation of the whole field; if no window can be certified, an exact maximum-weight
+matching of the whole field decides.
 
 The steps, one module each: field.py (the players, seeded orders, rematch sets, score
 groups and the cost of a pairing), lower_bound.py (the chain that meets the bound),
@@ -71,16 +75,31 @@ def evaluate_pairing(
 def solve(field: Field) -> tuple[list[tuple[int, int]], int | None, str]:
     """The pairs, the bye and how optimality was proved: the first tier that succeeds of
     lower bound, certified windows and whole-field exact matching."""
-    bye_id = field.ideal_bye() if len(field.ids) % 2 else None
+    candidates = field.bye_candidates() if len(field.ids) % 2 else []
+    bye_id = candidates[0] if candidates else None
     pool = [pid for pid in field.ids if pid != bye_id]
     groups, points = field.score_groups(pool)
     try:
+        # Every candidate leaves the same score groups, so the bound holds for all of
+        # them and the lowest-ranked one reaching it is optimal.
         pairs, _ = chain_score_groups(field.opp, groups, [], [])
         return pairs, bye_id, "lower_bound"
     except ChainFailure as failure:
         trouble = failure.group_index
-    pairs = solve_windows(field, groups, points, trouble)
-    if pairs is not None:
+    if not _must_rematch_or_move_bye(field, candidates):
+        solved = solve_windows(field, groups, points, trouble, candidates)
+    else:
+        solved = None
+    if solved is not None:
+        pairs, bye_id = solved
         return pairs, bye_id, "window"
     pairs, bye_id = solve_exact(field)
     return pairs, bye_id, "exact"
+
+
+def _must_rematch_or_move_bye(field: Field, candidates: list[int]) -> bool:
+    """Someone has met every other player and cannot take the bye at no bye cost: no
+    window can be certified (they need a rematch, or the bye leaves the candidates), so
+    only the whole-field matching can prove the optimum."""
+    others = len(field.ids) - 1
+    return any(len(field.opp[pid]) == others and pid not in candidates for pid in field.ids)

@@ -3,6 +3,10 @@ obstacle exactly (a small minimum-cost matching per window) and chain the rest, 
 certify the result against a relaxation of the whole field (the proof is in
 solve_windows' docstring and docs/pairing.md). Windows grow until the bound is met or
 they get too large, which hands over to the whole-field exact tier.
+
+When several players could sit out at the same bye cost (the fewest byes, the lowest
+score among them), the bye is a slot in their score group that only they can fill, so a
+window over that group chooses the bye by the pair-downs first and the rank second.
 """
 
 from __future__ import annotations
@@ -16,46 +20,86 @@ from tournaments.pairing.matching import sorted_matching
 # Players above which an exact matching of a window is not attempted.
 WINDOW_LIMIT = 500
 
+# Fields up to this size may hand over to the whole-field matching as soon as the
+# windows have cost as much as it would; larger fields keep trying windows, as the
+# whole-field matching would take too long and too much memory.
+EXACT_AFFORDABLE = 400
+
+# The bye as a window node: it "plays" the player who sits out, at no pair-down cost.
+BYE_SLOT = ("bye",)
+
 # (share of the bound, pairs inside the window, window players the floaters entering from
 # above must play, window players leaving downwards)
 WindowPlan = tuple[int, list[tuple[int, int]], list[int], list[int]]
 
+# A window whose best matching pairs a floater from above straight to a player leaving
+# below: the window needs the group below, where that floater lands, and nothing above.
+PASS_THROUGH = "pass_through"
+
 
 def solve_windows(
-    field: Field, groups: list[list[int]], points: list[int], trouble: int
-) -> list[tuple[int, int]] | None:
-    """Exact matchings on windows of score groups, the lower-bound chain between them.
+    field: Field,
+    groups: list[list[int]],
+    points: list[int],
+    trouble: int,
+    bye_candidates: list[int],
+) -> tuple[list[tuple[int, int]], int | None] | None:
+    """Exact matchings on windows of score groups, the lower-bound chain between them;
+    the pairs and the bye, or None to hand over to the exact tier.
 
-    The bye is fixed to the ideal player. Every score boundary's crossing count has the
-    parity of the number of players above it, whatever the pairing. A pair crossing a
-    window's upper boundary is split at the window's top score and one crossing its
-    lower boundary at the score just below it; as (x + y)^2 >= x^2 + y^2 for x, y >= 0,
-    every pairing costs at least
+    groups are the score groups without bye_candidates[0], the lowest-ranked candidate
+    (candidates: docs/pairing.md). With one candidate the bye is fixed to it. With more,
+    the bye is a slot added with that player to their group, which only the candidates
+    may fill at no pair-down cost: pairings of that field are exactly the pairings giving
+    the bye to a candidate. Every score boundary's crossing count has the parity of the
+    number of players above it, whatever the pairing. A pair crossing a window's upper
+    boundary is split at the score just above the window and one crossing its lower
+    boundary at the score just below it; as (x + y)^2 >= x^2 + y^2 for x, y >= 0, every
+    such pairing has scale * squares + rank offset of the bye at least
 
-        sum over odd boundaries outside the windows of gap^2
-        + sum over windows of min over crossing counts (t, b) of
-          t * top_gap^2 + window(t, b)
+        scale * sum over odd boundaries outside the windows of gap^2
+        + sum over windows of min over crossing counts (t, b) of window(t, b)
 
     where window(t, b) is the exact optimum of the window's players plus t free players
-    entering at its top score and b free players leaving to the score below it. The
-    windows are independent because the parities are fixed. A construction reaching
-    this bound is optimal among pairings giving the bye to the ideal player, and with
-    no rematch it beats every pairing that gives the bye to anyone else. Windows grow
-    around obstacles until the bound is reached; None hands over to the exact tier.
+    entering from the score just above it and b free players leaving to the score just
+    below it, in the same units (the slot's edge to a candidate costs its rank offset,
+    under scale). The floaters the construction sends do come from the group just above,
+    so it pays exactly that price. The windows are independent because the parities are
+    fixed; a bye outside every window goes to the lowest-ranked candidate, rank offset 0.
+    A construction reaching this bound with no rematch is optimal: it is best on squares,
+    then rank, among pairings giving the bye to a candidate, and beats on the earlier
+    terms every pairing that does not. Windows grow around obstacles until the bound is
+    reached, or until their matchings have cost as much as the whole-field one would.
     """
+    ideal = bye_candidates[0] if bye_candidates else None
+    chain_groups = groups
+    bye_costs: dict[int, int] = {}
+    if len(bye_candidates) > 1:
+        bye_costs = {pid: offset for offset, pid in enumerate(bye_candidates)}
+        # The other candidates share the ideal player's score, so the group exists.
+        index = points.index(field.players[ideal].points)
+        groups = list(groups)
+        groups[index] = [*groups[index], ideal, BYE_SLOT]
     counts = [len(g) for g in groups]
     prefix = [0]
     for count in counts:
         prefix.append(prefix[-1] + count)
+    # Squares are counted in units of scale so that a rank offset (under scale) only
+    # breaks ties between equal squares.
+    scale = len(field.ids) + 1
     # What each boundary adds to the bound: its squared gap when an odd number of
     # players sits above it (one pair must cross it), nothing otherwise.
     crossing_costs = [
-        (points[k] - points[k + 1]) ** 2 if prefix[k + 1] % 2 else 0 for k in range(len(points) - 1)
+        scale * (points[k] - points[k + 1]) ** 2 if prefix[k + 1] % 2 else 0
+        for k in range(len(points) - 1)
     ]
     spread = points[0] - points[-1]
-    # Any rematch outweighs every possible total of squared differences.
-    rematch_weight = (prefix[-1] // 2 + 2) * spread * spread + 1
-    solved: dict[tuple[int, int], WindowPlan | None] = {}
+    # Any rematch outweighs every possible total of squared differences and rank offset.
+    rematch_weight = scale * ((prefix[-1] // 2 + 2) * spread * spread + 1)
+    field_size = len(field.ids) + 1
+    budget = field_size**3 if field_size <= EXACT_AFFORDABLE else float("inf")
+    costs = WindowCosts(scale, rematch_weight, bye_costs, budget)
+    solved: dict[tuple[int, int], WindowPlan | str | None] = {}
     windows: list[list[int]] = [[trouble, trouble]]
     whole_field = [0, len(groups) - 1]
 
@@ -70,30 +114,62 @@ def solve_windows(
         for window in windows:
             key = (window[0], window[1])
             if key not in solved:
-                solved[key] = window_plan(
-                    field, groups, points, prefix, window[0], window[1], rematch_weight
-                )
+                try:
+                    solved[key] = window_plan(
+                        field, groups, points, prefix, window[0], window[1], costs
+                    )
+                except OverBudget:
+                    return None
             plan = solved[key]
-            if plan is None:
+            if plan is None or plan == PASS_THROUGH:
                 grow = window
                 break
             plans.append(plan)
         if grow is not None:
             if grow == whole_field:
                 return None
-            grow[0], grow[1] = max(0, grow[0] - 1), min(len(groups) - 1, grow[1] + 1)
+            if plan == PASS_THROUGH and grow[1] < len(groups) - 1:
+                grow[1] += 1
+            else:
+                grow[0], grow[1] = max(0, grow[0] - 1), min(len(groups) - 1, grow[1] + 1)
             continue
         try:
-            pairs, bound = _join_windows(field, groups, windows, plans, crossing_costs)
+            pairs, bound = _join_windows(field, chain_groups, windows, plans, crossing_costs)
         except ChainFailure as failure:
             _open_window_at(windows, failure.group_index)
             continue
-        cost = field.cost_of(pairs, None)
-        if not cost.rematches and cost.pair_down_cost == bound:
-            return pairs
+        bye_id = ideal
+        real_pairs = []
+        for a, b in pairs:
+            if BYE_SLOT in (a, b):
+                bye_id = b if a == BYE_SLOT else a
+            else:
+                real_pairs.append((a, b))
+        cost = field.cost_of(real_pairs, bye_id)
+        if not cost.rematches and scale * cost.pair_down_cost + cost.bye_rank_offset == bound:
+            return real_pairs, bye_id
         if not _raise_windows_under_floaters(field, groups, points, windows, plans):
             return None
     return None
+
+
+class WindowCosts:
+    """The units of the window tier: scale per squared point, the rematch weight, and
+    what the bye slot costs with each candidate (empty when the bye is fixed)."""
+
+    def __init__(
+        self, scale: int, rematch_weight: int, bye_costs: dict[int, int], work_left: float
+    ) -> None:
+        self.scale = scale
+        self.rematch_weight = rematch_weight
+        self.bye_costs = bye_costs
+        # What the window matchings may still spend, in cubed nodes (the cost model of a
+        # blossom matching), before the whole-field matching is the cheaper proof.
+        self.work_left = work_left
+
+
+class OverBudget(Exception):
+    """The windows have cost as much as the whole-field matching would."""
 
 
 def _join_windows(
@@ -175,37 +251,49 @@ def window_plan(
     prefix: list[int],
     first: int,
     last: int,
-    rematch_weight: int,
-) -> WindowPlan | None:
+    costs: WindowCosts,
+) -> WindowPlan | str | None:
     """The window's share of the bound and a matching reaching it.
 
     Returns (value, pairs inside the window, players the entering floaters must play,
     players leaving downwards), or None when the window needs to grow: its optimum
-    needs a rematch, or pairs a floater from above straight to below.
+    needs a rematch; PASS_THROUGH when it pairs a floater from above straight to below
+    (the window needs the group below). The bye slot's pair, when the window holds it,
+    is among the inner pairs.
     """
     window_ids = _ids(groups, [first, last])
     above = prefix[first]
     below = prefix[-1] - prefix[last + 1]
-    top_gap = (points[first - 1] - points[first]) ** 2 if first > 0 else 0
-    bottom_gap = (points[last] - points[last + 1]) ** 2 if below else 0
+    # Floaters enter from the group just above, at its score: every entering pair costs at
+    # least the top gap, and exactly what the construction will pay.
+    entry_points = points[first - 1] if first > 0 else points[first]
+    top_gap = costs.scale * (points[first - 1] - points[first]) ** 2 if first > 0 else 0
+    bottom_gap = costs.scale * (points[last] - points[last + 1]) ** 2 if below else 0
     exit_points = points[last + 1] if below else None
+    # A slot pairs with a window player or a slot of the other kind, so counts beyond
+    # the window's size plus the other kind's count have no perfect matching.
+    size = len(window_ids)
     best: tuple[int, list[tuple]] | None = None
-    for entering in range(above % 2, above + 1, 2) if first > 0 else (0,):
+    for entering in range(above % 2, min(above, size + below) + 1, 2) if first > 0 else (0,):
         if best is not None and entering * top_gap >= best[0]:
             break
-        leaving_counts = range(prefix[last + 1] % 2, below + 1, 2) if below else (0,)
-        for leaving in leaving_counts:
-            floor = entering * top_gap + leaving * bottom_gap
+        fewest_leaving = prefix[last + 1] % 2 if below else 0
+        most_leaving = min(below, size + entering) if below else 0
+        most_leaving -= (most_leaving - fewest_leaving) % 2
+        # The fewest leaving players first (usually the answer), then every larger count
+        # in one matching whose spare leaving slots pair off among themselves at no cost.
+        for leaving, spare in ((fewest_leaving, False), (most_leaving, True)):
+            if spare and leaving <= fewest_leaving:
+                break
+            floor = entering * top_gap + (fewest_leaving + 2 * spare) * bottom_gap
             if best is not None and floor >= best[0]:
                 break
             matched = window_matching(
-                field, window_ids, entering, leaving, points[first], exit_points, rematch_weight
+                field, window_ids, entering, leaving, entry_points, exit_points, costs, spare
             )
-            if matched is not None:
-                value = entering * top_gap + matched[0]
-                if best is None or value < best[0]:
-                    best = (value, matched[1])
-    if best is None or best[0] >= rematch_weight:
+            if matched is not None and (best is None or matched[0] < best[0]):
+                best = matched
+    if best is None or best[0] >= costs.rematch_weight:
         return None
     value, matching = best
     inner: list[tuple[int, int]] = []
@@ -213,10 +301,12 @@ def window_plan(
     outs: list[int] = []
     for a, b in matching:
         kinds = (_kind(a), _kind(b))
-        if kinds == ("real", "real"):
+        if kinds == ("real", "real") or "bye" in kinds:
             inner.append((a, b))
+        elif kinds == ("out", "out"):
+            continue  # spare leaving slots: fewer players leave
         elif "real" not in kinds:
-            return None
+            return PASS_THROUGH
         else:
             real, virtual = (a, b) if kinds[0] == "real" else (b, a)
             (targets if virtual[0] == "in" else outs).append(real)
@@ -230,18 +320,28 @@ def window_matching(
     leaving: int,
     entry_points: int,
     exit_points: int | None,
-    rematch_weight: int,
+    costs: WindowCosts,
+    spare_leaving: bool = False,
 ) -> tuple[int, list[tuple]] | None:
-    """Exact minimum cost of the window plus free entering and leaving players."""
+    """Exact minimum cost of the window plus free entering and leaving players. With
+    spare_leaving, leaving slots may also pair off among themselves at no cost, so the
+    answer is the best over every leaving count of the same parity up to `leaving`
+    (the slots are interchangeable, so a path of edges between them is enough)."""
     nodes: list = list(window_ids)
+    costs.work_left -= (len(window_ids) + entering + leaving) ** 3
+    if costs.work_left < 0:
+        raise OverBudget
     nodes += [("in", t) for t in range(entering)]
     nodes += [("out", t) for t in range(leaving)]
-    costs = _window_edge_costs(field, nodes, entry_points, exit_points, rematch_weight)
-    if not costs and nodes:
+    edge_costs = _window_edge_costs(field, nodes, entry_points, exit_points, costs)
+    if spare_leaving:
+        for t in range(leaving - 1):
+            edge_costs[(("out", t), ("out", t + 1))] = 0
+    if not edge_costs and nodes:
         return None
-    ceiling = max(costs.values(), default=0) + 1
+    ceiling = max(edge_costs.values(), default=0) + 1
     graph = nx.Graph()
-    for (a, b), cost in costs.items():
+    for (a, b), cost in edge_costs.items():
         graph.add_edge(a, b, weight=ceiling - cost)
     # Virtual nodes are tuples of a string, whose hash (so the matching set's order)
     # changes from process to process; the order decides which floater meets which
@@ -252,7 +352,9 @@ def window_matching(
     )
     if 2 * len(matching) != len(nodes):
         return None
-    total = sum(costs[(a, b)] if (a, b) in costs else costs[(b, a)] for a, b in matching)
+    total = sum(
+        edge_costs[(a, b)] if (a, b) in edge_costs else edge_costs[(b, a)] for a, b in matching
+    )
     return total, matching
 
 
@@ -261,31 +363,39 @@ def _window_edge_costs(
     nodes: list,
     entry_points: int,
     exit_points: int | None,
-    rematch_weight: int,
+    costs: WindowCosts,
 ) -> dict[tuple, int]:
-    """Every pair the window's matching may use, with its cost: two window players (their
-    squared difference, plus the rematch weight), a player and an entering or leaving
-    slot (the squared difference to the entry or exit score), or an entering slot
-    straight to a leaving one. Two slots of the same kind never pair."""
+    """Every pair the window's matching may use, with its cost in the window's units: two
+    window players (their squared difference, plus the rematch weight), a player and an
+    entering or leaving slot (the squared difference to the entry or exit score), an
+    entering slot straight to a leaving one, or the bye slot and a bye candidate (the
+    candidate's rank offset). Two slots of the same kind never pair, and the bye slot
+    pairs with nothing else."""
+    scale, rematch_weight = costs.scale, costs.rematch_weight
     pts = {node: field.players[node].points for node in nodes if _kind(node) == "real"}
-    costs: dict[tuple, int] = {}
+    edge_costs: dict[tuple, int] = {}
     for i, a in enumerate(nodes):
         for b in nodes[i + 1 :]:
             ka, kb = _kind(a), _kind(b)
             if ka == "real" and kb == "real":
-                cost = (pts[a] - pts[b]) ** 2 + (rematch_weight if b in field.opp[a] else 0)
+                cost = scale * (pts[a] - pts[b]) ** 2 + (rematch_weight if b in field.opp[a] else 0)
             elif ka == kb:
                 continue
+            elif "bye" in (ka, kb):
+                candidate = b if ka == "bye" else a
+                if candidate not in costs.bye_costs:
+                    continue
+                cost = costs.bye_costs[candidate]
             elif "real" not in (ka, kb):
-                cost = (entry_points - exit_points) ** 2
+                cost = scale * (entry_points - exit_points) ** 2
             else:
                 real, virtual = (a, b) if ka == "real" else (b, a)
                 if virtual[0] == "in":
-                    cost = (entry_points - pts[real]) ** 2
+                    cost = scale * (entry_points - pts[real]) ** 2
                 else:
-                    cost = (pts[real] - exit_points) ** 2
-            costs[(a, b)] = cost
-    return costs
+                    cost = scale * (pts[real] - exit_points) ** 2
+            edge_costs[(a, b)] = cost
+    return edge_costs
 
 
 def _ids(groups: list[list[int]], window: list[int]) -> list[int]:

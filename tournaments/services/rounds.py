@@ -117,6 +117,7 @@ def _cost_dict(cost) -> dict:
         "pair_downs": cost.pair_downs,
         "pair_down_cost": cost.pair_down_cost,
         "bye_excess": cost.bye_excess,
+        "bye_score_offset": cost.bye_score_offset,
         "bye_rank_offset": cost.bye_rank_offset,
     }
 
