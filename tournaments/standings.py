@@ -593,7 +593,8 @@ def compute_standings(
         matches = [m for m in matches if m.round_number <= as_of_round]
         # The entries' round counts describe the whole event, not round N.
         entries = [_without_round_count(entry) for entry in entries]
-    tally = _tally_results(matches, index_of, len(entries))
+    with_points = any(name in REGISTRY for name in order)
+    tally = _tally_results(matches, index_of, len(entries), with_points=with_points)
     totals = _Totals.of(tally, conventions)
     _check_rounds(entries, tally, totals.rounds_played)
     keys = _tiebreaker_keys(tally, totals, conventions)
@@ -795,8 +796,17 @@ class _Tally:
         )
 
 
-def _tally_results(matches: Iterable[MatchRecord], index_of: dict[int, int], count: int) -> _Tally:
-    """Add up every match record into the players' records (and validate it)."""
+def _tally_results(
+    matches: Iterable[MatchRecord],
+    index_of: dict[int, int],
+    count: int,
+    *,
+    with_points: bool = False,
+) -> _Tally:
+    """Add up every match record into the players' records (and validate it).
+
+    ``with_points``: also keep the match points of each match, which only the
+    tiebreakers of tournaments.tiebreakers read (the hot loop skips them otherwise)."""
     tally = _Tally.empty(count)
     wins, losses, draws, byes = tally.wins, tally.losses, tally.draws, tally.byes
     games_won, games_lost, games_drawn = tally.games_won, tally.games_lost, tally.games_drawn
@@ -831,19 +841,21 @@ def _tally_results(matches: Iterable[MatchRecord], index_of: dict[int, int], cou
             solo_rounds[a].append(round_number)
             if loss_a or won_a < won_b:
                 losses[a] += 1
-                solo_points[a].append(0)
+                points_a = 0
             elif won_a > won_b:
                 wins[a] += 1
                 # Only a won round without an opponent is a bye; a missed round
                 # given as a loss is not.
                 byes[a] += 1
-                solo_points[a].append(win)
+                points_a = win
                 tally.bye_games_won[a] += won_a
                 tally.bye_games_lost[a] += won_b
                 tally.bye_games_drawn[a] += drawn
             else:
                 draws[a] += 1
-                solo_points[a].append(draw)
+                points_a = draw
+            if with_points:
+                solo_points[a].append(points_a)
             continue
         try:
             b = index_of[id_b]
@@ -883,8 +895,9 @@ def _tally_results(matches: Iterable[MatchRecord], index_of: dict[int, int], cou
             draws[a] += 1
             draws[b] += 1
             points_a = points_b = draw
-        opponent_points[a].append(points_a)
-        opponent_points[b].append(points_b)
+        if with_points:
+            opponent_points[a].append(points_a)
+            opponent_points[b].append(points_b)
     return tally
 
 
