@@ -14,16 +14,16 @@ from django.core.exceptions import ValidationError
 from tournaments.models import Tournament
 from tournaments.standings import MTR_FLOOR, PRESETS, StandingsConventions
 
-CONVENTION_FIELDS = (
-    "percentage_floor",
+# How the percentages are counted and shown (a preset sets them with the floor).
+PERCENTAGE_CONVENTION_FIELDS = (
     "game_draw_points",
     "floor_own_game_win",
     "no_opponents_value",
     "no_games_game_win",
     "bye_counting",
     "standings_decimals",
-    "swiss_phase_ends",
 )
+CONVENTION_FIELDS = ("percentage_floor", *PERCENTAGE_CONVENTION_FIELDS, "swiss_phase_ends")
 
 
 def _optional_fraction(text: str) -> Fraction | None:

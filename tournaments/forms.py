@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from players.models import DiceSet
 from players.roles import JUDGE_GROUP, ORGANISER_GROUP
-from tournaments.conventions import preset_settings
+from tournaments.conventions import PERCENTAGE_CONVENTION_FIELDS, preset_settings
 from tournaments.match_rules import MAX_GAMES
 from tournaments.models import (
     SETTING_BOUNDS,
@@ -21,14 +21,8 @@ from tournaments.models import (
 )
 from tournaments.standings import PRESETS, tiebreaker_names, tiebreaker_order_errors
 
-STANDINGS_CONVENTION_FIELDS = (
-    "game_draw_points",
-    "floor_own_game_win",
-    "no_opponents_value",
-    "no_games_game_win",
-    "bye_counting",
-    "standings_decimals",
-)
+# The settings form leaves the Swiss phases to the API for now.
+STANDINGS_CONVENTION_FIELDS = PERCENTAGE_CONVENTION_FIELDS
 
 TOURNAMENT_FIELDS = [
     "name",

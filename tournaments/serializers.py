@@ -16,6 +16,7 @@ from players.api import DieSerializer
 from players.models import DiceSet, Player
 from players.people import PersonField, person_label
 from tournaments.clocks import match_clock, round_clock
+from tournaments.conventions import CONVENTION_FIELDS
 from tournaments.match_rules import format_score
 from tournaments.models import (
     SETTING_BOUNDS,
@@ -136,15 +137,8 @@ class TournamentSerializer(serializers.ModelSerializer):
             "match_minutes",
             "game_minutes",
             "late_entry",
-            "percentage_floor",
             "bracket_losers",
-            "game_draw_points",
-            "floor_own_game_win",
-            "no_opponents_value",
-            "no_games_game_win",
-            "bye_counting",
-            "standings_decimals",
-            "swiss_phase_ends",
+            *CONVENTION_FIELDS,
             "standings_preset",
             "tiebreakers",
             "publish_pairings",

@@ -49,7 +49,6 @@ EDITABLE_SETTINGS = (
     "match_minutes",
     "game_minutes",
     "late_entry",
-    "percentage_floor",
     "bracket_losers",
     *CONVENTION_FIELDS,
     "tiebreakers",
