@@ -1,4 +1,6 @@
 from django.contrib import admin
+from django.http import HttpResponsePermanentRedirect
+from django.templatetags.static import static
 from django.urls import include, path, re_path
 from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView
@@ -7,9 +9,17 @@ from config.api_docs import RedocView, SwaggerView
 from config.api_urls import not_found as api_not_found
 from config.health import healthz
 
+
+def favicon(request):
+    """The site icon (static file names carry a hash, so this is resolved per request)."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
+
+
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("healthz", healthz, name="healthz"),
+    # Browsers ask for /favicon.ico before reading the page's icon link.
+    path("favicon.ico", favicon),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
