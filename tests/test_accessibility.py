@@ -37,6 +37,12 @@ OWN_CHECKS = """() => {
   });
   return problems;
 }"""
+# The type symbol (the first group on a die's face) on the dice a player plays and swaps
+# with, in CSS pixels on the phone: big enough to read without the tooltip.
+SYMBOL_HEIGHTS = """() => [...document.querySelectorAll(
+  "#game .die:not(.small) svg.die > g, #game .pick svg.die > g, .die-pick svg.die > g"
+)].map(g => [g.closest("svg").getAttribute("aria-label"), g.getBoundingClientRect().height])"""
+MIN_SYMBOL_PX = 14  # the outline of a stroked symbol (the annulator) adds about 2 px
 
 
 @pytest.fixture
@@ -179,7 +185,7 @@ def test_main_pages_have_no_serious_violations(role, live_server, page, demo):
     if username:
         log_in(page, live_server.url, username)
     axe = Axe()
-    problems = []
+    problems, measured = [], 0
     for path in paths:
         response = page.goto(live_server.url + path)
         assert response.status == 200, (path, response.status)
@@ -188,4 +194,13 @@ def test_main_pages_have_no_serious_violations(role, live_server, page, demo):
         if serious:
             problems.append(report(path, serious))
         problems += [f"{path}: {problem}" for problem in page.evaluate(OWN_CHECKS)]
+        symbols = page.evaluate(SYMBOL_HEIGHTS)
+        measured += len(symbols)
+        problems += [
+            f"{path}: the symbol of the {name} is {height:.1f} px high"
+            for name, height in symbols
+            if height < MIN_SYMBOL_PX
+        ]
     assert not problems, "\n" + "\n".join(problems)
+    if role == "player":  # the swap picker and both game boards were measured
+        assert measured >= 2 * 9, measured
