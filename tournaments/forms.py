@@ -260,6 +260,11 @@ def form_error_text(form: forms.Form) -> str:
 class RejectForm(forms.Form):
     note = forms.CharField(label=_("What is wrong?"), max_length=300, required=False)
 
+    def __init__(self, *args, **kwargs):
+        # Its own ids: the report form on the same page has a "note" field too.
+        kwargs.setdefault("auto_id", "id_reject_%s")
+        super().__init__(*args, **kwargs)
+
 
 class SwapDiceForm(forms.Form):
     """Which dice leave the playing set and which come in from the additional set."""

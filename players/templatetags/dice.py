@@ -1,7 +1,8 @@
 from django import template
 from django.utils.safestring import mark_safe
 
-from players.dice_svg import die_svg
+from games.engines.irondie.dice import DieClass, DieType
+from players.dice_svg import die_svg, symbol_svg
 
 register = template.Library()
 
@@ -10,3 +11,21 @@ register = template.Library()
 def die(data, value=None, size=56):
     """``{% die die_dict %}``: a die (``{"type", "colour", "rare"}``) drawn as SVG."""
     return mark_safe(die_svg(data["type"], data["colour"], data.get("rare", False), value, size))
+
+
+@register.inclusion_tag("players/dice_key.html")
+def dice_key():
+    """``{% dice_key %}``: each die type's symbol with its name, class by class."""
+    classes = [
+        {
+            "name": die_class.value.upper(),
+            "value_shown_as": die_class.symbol,
+            "types": [
+                {"label": t.label, "symbol": mark_safe(symbol_svg(t))}
+                for t in DieType
+                if t.die_class is die_class
+            ],
+        }
+        for die_class in DieClass
+    ]
+    return {"classes": classes}
