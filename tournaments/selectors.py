@@ -107,7 +107,12 @@ def standings(
         else list(Registration.objects.filter(tournament=tournament).select_related("player"))
     )
     matches = matches if matches is not None else _swiss_matches(tournament)
-    players = [PlayerEntry(r.pk, r.player.display_name, dropped=r.dropped) for r in registrations]
+    players = [
+        PlayerEntry(
+            r.pk, r.player.display_name, dropped=r.dropped, cut_after_round=r.cut_after_round
+        )
+        for r in registrations
+    ]
     records = match_records(tournament, registrations, matches)
     options = {
         "conventions": conventions_of(tournament),
@@ -174,6 +179,8 @@ def pairing_players(tournament, *, round_number: int) -> list[PairingPlayer]:
     for registration in registrations:
         if registration.dropped or (registration.late_entry_round or 1) > round_number:
             continue
+        if registration.cut_after_round is not None and registration.cut_after_round < round_number:
+            continue  # did not make the cut into this Swiss phase
         row = table.row(registration.pk)
         players.append(
             PairingPlayer(
