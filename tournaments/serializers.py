@@ -849,7 +849,7 @@ class StandingsRowSerializer(DirectOutput, serializers.Serializer):
     registration = serializers.IntegerField(source="player_id")
     name = serializers.CharField()
     dropped = serializers.BooleanField()
-    phase = serializers.IntegerField(
+    phase = serializers.SerializerMethodField(
         help_text="The Swiss phase (1, 2, ...) at whose end the row is taken: the last "
         "phase the player played in (1 when the event has one phase)."
     )
@@ -872,6 +872,9 @@ class StandingsRowSerializer(DirectOutput, serializers.Serializer):
     opponents_game_win = PercentageSerializer()
     tiebreak_values = ChosenTiebreakValuesField()
     explanation = serializers.SerializerMethodField()
+
+    def get_phase(self, row) -> int:
+        return self.context["standings"].phase(row.player_id)
 
     @extend_schema_field(TiebreakValuesSerializer)
     def get_tiebreak_values(self, row) -> dict:
