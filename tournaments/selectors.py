@@ -128,6 +128,18 @@ def standings(
     return compute_standings(players, records, **options)
 
 
+def not_advanced_names(tournament, round_: Round) -> list[str]:
+    """Names of the players cut into this round's Swiss phase (the first round of a new
+    phase; empty for any other round): one query, none when no phase ends before it."""
+    if round_.stage != Round.Stage.SWISS or round_.number - 1 not in tournament.swiss_phase_ends:
+        return []
+    return list(
+        Registration.objects.filter(tournament=tournament, cut_after_round=round_.number - 1)
+        .order_by("player__display_name", "pk")
+        .values_list("player__display_name", flat=True)
+    )
+
+
 def requested_round(tournament, raw: str | None) -> int | None:
     """The ``?round=N`` of a standings request: None for the current table, else a Swiss
     round with published pairings. ValueError with a message a person reads otherwise."""

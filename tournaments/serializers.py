@@ -4,12 +4,14 @@ sends them, the pages read some of them, the OpenAPI schema is generated from th
 Writes never happen here: the views pass validated data to tournaments/services/.
 """
 
+import json
 from functools import cached_property
 
 from django.contrib.auth import get_user_model
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.fields import SkipField
+from rest_framework.utils import html
 
 from config.dbtime import db_now
 from players.api import DieSerializer
@@ -58,6 +60,22 @@ def _bounded(setting: str) -> dict:
     }
 
 
+class SwissPhaseListSerializer(serializers.ListSerializer):
+    """A form-encoded request sends the list as one JSON text, which is read as such
+    (DRF would look for "swiss_phases[0]advance" keys and, finding none, ignore it)."""
+
+    def get_value(self, dictionary):
+        if html.is_html_input(dictionary) and self.field_name in dictionary:
+            values = dictionary.getlist(self.field_name)
+            if len(values) != 1:
+                return values
+            try:
+                return json.loads(values[0])
+            except ValueError:
+                return values[0]  # not a list: refused with DRF's message
+        return super().get_value(dictionary)
+
+
 class SwissPhaseSerializer(serializers.Serializer):
     """One Swiss phase but the final one, and the cut into the next (docs/standings.md)."""
 
@@ -76,6 +94,9 @@ class SwissPhaseSerializer(serializers.Serializer):
         min_value=0,
         help_text='Match points ("points") or players ("top"); left out for "all".',
     )
+
+    class Meta:
+        list_serializer_class = SwissPhaseListSerializer
 
 
 class TournamentSerializer(serializers.ModelSerializer):

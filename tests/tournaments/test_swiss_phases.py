@@ -296,6 +296,14 @@ def test_a_points_cut_is_applied_when_the_phase_ends_and_frozen_rows_follow(
 
     third = _play(tournament, organiser, judge, winner="b")
     assert _paired(third).isdisjoint(cut) and len(_paired(third)) == 6
+    page = client.get(f"/tournaments/{tournament.pk}/rounds/3/").content.decode()
+    assert "A new Swiss phase: 2 players did not advance after round 2:" in page
+    cut_names = sorted(Registration.objects.get(pk=pid).player.display_name for pid in cut)
+    assert ", ".join(cut_names) + "." in page
+    assert (
+        "did not advance"
+        not in client.get(f"/tournaments/{tournament.pk}/rounds/2/").content.decode()
+    )
     fourth = _play(tournament, organiser, judge)
     assert _paired(fourth).isdisjoint(cut)
 
