@@ -2,6 +2,7 @@
 last round closes, the next phase paired without the cut players, their rows frozen at
 the phase end, the audit log, the placings (docs/standings.md, "Swiss phases")."""
 
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -19,7 +20,12 @@ from tournaments.phases import (
     parse_phases_text,
     phase_errors,
 )
-from tournaments.standings import MatchRecord, PlayerEntry, compute_standings
+from tournaments.standings import (
+    MatchRecord,
+    PlayerEntry,
+    compute_phased_standings,
+    compute_standings,
+)
 
 POINTS_CUT = [{"ends_after_round": 2, "advance": "points", "value": 3}]
 
@@ -49,6 +55,28 @@ def test_top_n_follows_the_tiebreakers_and_a_shared_rank_at_the_line_advances_wh
     assert advancing_players(table, SwissPhase(1, "top", 2), {1, 2, 4, 5, 6}) == {1, 5}
     assert advancing_players(table, SwissPhase(1, "points", 3), {1, 2, 3, 4, 5, 6}) == {1, 3, 5}
     assert advancing_players(table, SwissPhase(1, "all"), {1, 2}) == {1, 2}
+
+
+def test_a_cut_player_is_listed_after_the_players_who_advanced_before_the_next_round():
+    # A beat B, C beat D; B did not make the cut after round 1, D did (say, top 3).
+    players = [
+        PlayerEntry(1, "A"),
+        PlayerEntry(2, "B", cut_after_round=1),
+        PlayerEntry(3, "C"),
+        PlayerEntry(4, "D"),
+    ]
+    records = [MatchRecord(1, 1, 2, 2, 0), MatchRecord(1, 3, 4, 2, 0)]
+    table = compute_phased_standings(players, records, phase_ends=[1])
+    assert [(row.name, row.rank) for row in table.rows] == [("A", 1), ("C", 1), ("D", 3), ("B", 4)]
+    assert table.row(2).cut_after_round == 1 and table.row(4).cut_after_round is None
+    assert table.ranked_player_ids() == [1, 3, 4]
+    # Once round 2 is played by the others, B's row is still the round-1 one, phase 1.
+    records += [MatchRecord(2, 1, 3, 2, 1), MatchRecord.bye(2, 4)]
+    later = compute_phased_standings(players, records, phase_ends=[1, 2])
+    assert [row.name for row in later.rows] == ["A", "C", "D", "B"]
+    assert [later.phase(pid) for pid in (1, 3, 4, 2)] == [2, 2, 2, 1]
+    assert later.row(2) == replace(table.row(2), rank=4)
+    assert compute_standings(players, records).phase(2) == 1
 
 
 @pytest.mark.parametrize(
