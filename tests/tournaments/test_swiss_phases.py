@@ -8,6 +8,7 @@ from fractions import Fraction
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.test.utils import CaptureQueriesContext
 
 from tests.conftest import api_as
@@ -521,3 +522,27 @@ def test_pages_with_a_cut_run_a_constant_number_of_queries(
     assert counts["standings/"] <= 8 and counts["standings.csv"] <= 8
     assert counts["rounds/3/"] <= 8
     assert counts["api"] <= 10, counts
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_turns_stored_phase_ends_into_phases_without_a_cut():
+    before = [("tournaments", "0009_tournament_standings_conventions")]
+    executor = MigrationExecutor(connection)
+    leaves = executor.loader.graph.leaf_nodes()
+    try:
+        executor.migrate(before)
+        apps = executor.loader.project_state(before).apps
+        user = apps.get_model("auth", "User").objects.create(username="old-organiser")
+        old = apps.get_model("tournaments", "Tournament").objects.create(
+            name="Old", date="2026-01-01", organiser=user, swiss_phase_ends=[3, 6]
+        )
+        executor = MigrationExecutor(connection)
+        executor.migrate(leaves)
+    finally:
+        MigrationExecutor(connection).migrate(leaves)
+    migrated = Tournament.objects.get(pk=old.pk)
+    assert migrated.swiss_phases == [
+        {"ends_after_round": 3, "advance": "all"},
+        {"ends_after_round": 6, "advance": "all"},
+    ]
+    assert migrated.swiss_phase_ends == [3, 6]
