@@ -23,7 +23,7 @@ PERCENTAGE_CONVENTION_FIELDS = (
     "bye_counting",
     "standings_decimals",
 )
-CONVENTION_FIELDS = ("percentage_floor", *PERCENTAGE_CONVENTION_FIELDS, "swiss_phase_ends")
+CONVENTION_FIELDS = ("percentage_floor", *PERCENTAGE_CONVENTION_FIELDS, "swiss_phases")
 
 
 def _optional_fraction(text: str) -> Fraction | None:

@@ -19,9 +19,9 @@ from tournaments.models import (
     Tournament,
     bound_message,
 )
+from tournaments.phases import format_phases, parse_phases_text, phase_errors
 from tournaments.standings import PRESETS, tiebreaker_names, tiebreaker_order_errors
 
-# The settings form leaves the Swiss phases to the API for now.
 STANDINGS_CONVENTION_FIELDS = PERCENTAGE_CONVENTION_FIELDS
 
 TOURNAMENT_FIELDS = [
@@ -39,6 +39,7 @@ TOURNAMENT_FIELDS = [
     "bracket_losers",
     "tiebreakers",
     *STANDINGS_CONVENTION_FIELDS,
+    "swiss_phases",
     "publish_pairings",
     "publish_standings",
     "publish_results",
@@ -63,6 +64,19 @@ class TournamentForm(forms.ModelForm):
             "opponents_match_win, game_win, opponents_game_win. Choices: %(names)s."
         )
         % {"names": ", ".join(tiebreaker_names())},
+    )
+
+    swiss_phases = forms.CharField(
+        required=False,
+        label=_("Swiss phases"),
+        max_length=400,
+        help_text=_(
+            "Every phase but the final one: its last round and the cut into the next, "
+            "separated by semicolons. “9 points 18”: players with at least 18 match points "
+            "after round 9 advance; “9 top 32”: the top 32 of the standings (and anyone "
+            "level with the 32nd on every tiebreaker); “9 all”: nobody is cut. "
+            "Empty: one phase."
+        ),
     )
 
     class Meta:
@@ -90,6 +104,8 @@ class TournamentForm(forms.ModelForm):
         stored = self.instance.tiebreakers if self.instance.pk else []
         if isinstance(stored, list) and all(isinstance(name, str) for name in stored):
             self.initial["tiebreakers"] = ", ".join(stored)
+        if self.instance.pk:
+            self.initial["swiss_phases"] = format_phases(self.instance.swiss_phases)
 
         self.fields["floor_own_game_win"] = forms.TypedChoiceField(
             label=_("Own GW% floored in the table"),
@@ -116,6 +132,16 @@ class TournamentForm(forms.ModelForm):
         if errors := tiebreaker_order_errors(names):
             raise forms.ValidationError(errors)
         return names
+
+    def clean_swiss_phases(self) -> list[dict]:
+        """ "9 points 18; 12 top 8" to the stored list. Left out of a submitted form (an
+        older page), the setting keeps its value."""
+        if "swiss_phases" not in self.data:
+            return self.instance.swiss_phases if self.instance.pk else []
+        phases, errors = parse_phases_text(self.cleaned_data.get("swiss_phases") or "")
+        if errors := errors or phase_errors(phases):
+            raise forms.ValidationError(errors)
+        return phases
 
     def clean_bracket_losers(self):
         # Left out of a submitted form, the setting keeps its value (the default on create).

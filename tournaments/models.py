@@ -15,6 +15,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from players.models import DiceSet, Player
+from tournaments.phases import parse_phases, phase_errors
 
 TOP_CUT_SIZES = (0, 2, 4, 8, 16, 32)
 
@@ -47,19 +48,10 @@ def validate_standings_value(text: str) -> None:
         raise ValidationError(_("Give a value between -1 and 1."))
 
 
-def swiss_phase_errors(ends) -> list[str]:
-    """What is wrong with a list of Swiss phase ends (empty: fine)."""
-    if not isinstance(ends, list) or not all(
-        isinstance(end, int) and not isinstance(end, bool) for end in ends
-    ):
-        return ["Give the last round of each Swiss phase as a list of round numbers."]
-    if any(end < 1 for end in ends) or sorted(set(ends)) != ends:
-        return ["Phase ends must be round numbers from 1 up, each later than the one before."]
-    return []
-
-
-def validate_swiss_phases(ends) -> None:
-    if errors := swiss_phase_errors(ends):
+def validate_swiss_phases(phases) -> None:
+    """The shape of the ``swiss_phases`` setting (tournaments/phases.py); how it fits
+    the number of rounds is checked by Tournament.clean()."""
+    if errors := phase_errors(phases):
         raise ValidationError(errors)
 
 
@@ -193,13 +185,14 @@ class Tournament(models.Model):
     bye_counting = models.CharField(
         max_length=12, choices=ByeCounting.choices, default=ByeCounting.WIN_2_0
     )
-    swiss_phase_ends = models.JSONField(
+    swiss_phases = models.JSONField(
         default=list,
         blank=True,
         validators=[validate_swiss_phases],
         help_text=_(
-            "Last round of each Swiss phase but the final one (e.g. [9] for a day 1 of nine "
-            "rounds); empty: one phase. Rows are taken at the end of each player's last phase."
+            "Every Swiss phase but the final one: its last round and the cut into the next "
+            '(e.g. [{"ends_after_round": 9, "advance": "points", "value": 18}]); empty: one '
+            "phase. Rows are taken at the end of each player's last phase."
         ),
     )
     standings_decimals = models.PositiveSmallIntegerField(
@@ -223,7 +216,17 @@ class Tournament(models.Model):
     def __str__(self):
         return f"{self.name} ({self.date})"
 
+    @property
+    def swiss_phase_ends(self) -> list[int]:
+        """The last round of each phase but the final one (empty: one phase)."""
+        if phase_errors(self.swiss_phases):
+            return []
+        return [phase.ends_after_round for phase in parse_phases(self.swiss_phases)]
+
     def clean(self):
+        shape_ok = isinstance(self.swiss_rounds, int) and not phase_errors(self.swiss_phases)
+        if shape_ok and (errors := phase_errors(self.swiss_phases, swiss_rounds=self.swiss_rounds)):
+            raise ValidationError({"swiss_phases": errors})
         if (
             isinstance(self.game_minutes, int)
             and isinstance(self.match_minutes, int)
@@ -255,6 +258,11 @@ class Registration(models.Model):
     dropped = models.BooleanField(default=False, db_index=True)
     dropped_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
     disqualified = models.BooleanField(default=False)
+    # Swiss phases: not in the cut into the next phase after this round (not paired
+    # from then on; unlike a drop, not the player's choice). tournaments/services/phases.py
+    cut_after_round = models.PositiveSmallIntegerField(
+        _("did not advance after round"), null=True, blank=True
+    )
     late_entry_round = models.PositiveSmallIntegerField(
         null=True,
         blank=True,

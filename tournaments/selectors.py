@@ -107,7 +107,12 @@ def standings(
         else list(Registration.objects.filter(tournament=tournament).select_related("player"))
     )
     matches = matches if matches is not None else _swiss_matches(tournament)
-    players = [PlayerEntry(r.pk, r.player.display_name, dropped=r.dropped) for r in registrations]
+    players = [
+        PlayerEntry(
+            r.pk, r.player.display_name, dropped=r.dropped, cut_after_round=r.cut_after_round
+        )
+        for r in registrations
+    ]
     records = match_records(tournament, registrations, matches)
     options = {
         "conventions": conventions_of(tournament),
@@ -121,6 +126,18 @@ def standings(
         ends = sorted({*tournament.swiss_phase_ends, max(last, *tournament.swiss_phase_ends)})
         return compute_phased_standings(players, records, phase_ends=ends, **options)
     return compute_standings(players, records, **options)
+
+
+def not_advanced_names(tournament, round_: Round) -> list[str]:
+    """Names of the players cut into this round's Swiss phase (the first round of a new
+    phase; empty for any other round): one query, none when no phase ends before it."""
+    if round_.stage != Round.Stage.SWISS or round_.number - 1 not in tournament.swiss_phase_ends:
+        return []
+    return list(
+        Registration.objects.filter(tournament=tournament, cut_after_round=round_.number - 1)
+        .order_by("player__display_name", "pk")
+        .values_list("player__display_name", flat=True)
+    )
 
 
 def requested_round(tournament, raw: str | None) -> int | None:
@@ -174,6 +191,8 @@ def pairing_players(tournament, *, round_number: int) -> list[PairingPlayer]:
     for registration in registrations:
         if registration.dropped or (registration.late_entry_round or 1) > round_number:
             continue
+        if registration.cut_after_round is not None and registration.cut_after_round < round_number:
+            continue  # did not make the cut into this Swiss phase
         row = table.row(registration.pk)
         players.append(
             PairingPlayer(

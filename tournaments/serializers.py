@@ -4,12 +4,14 @@ sends them, the pages read some of them, the OpenAPI schema is generated from th
 Writes never happen here: the views pass validated data to tournaments/services/.
 """
 
+import json
 from functools import cached_property
 
 from django.contrib.auth import get_user_model
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.fields import SkipField
+from rest_framework.utils import html
 
 from config.dbtime import db_now
 from players.api import DieSerializer
@@ -29,9 +31,9 @@ from tournaments.models import (
     SetSwap,
     Tournament,
     bound_message,
-    swiss_phase_errors,
 )
 from tournaments.permissions import can_manage, role_in
+from tournaments.phases import ADVANCE_KINDS, phase_errors
 from tournaments.placings import Stage as PlacingStage
 from tournaments.standings import (
     PRESETS,
@@ -56,6 +58,45 @@ def _bounded(setting: str) -> dict:
         "max_value": high,
         "error_messages": {"min_value": message, "max_value": message},
     }
+
+
+class SwissPhaseListSerializer(serializers.ListSerializer):
+    """A form-encoded request sends the list as one JSON text, which is read as such
+    (DRF would look for "swiss_phases[0]advance" keys and, finding none, ignore it)."""
+
+    def get_value(self, dictionary):
+        if html.is_html_input(dictionary) and self.field_name in dictionary:
+            values = dictionary.getlist(self.field_name)
+            if len(values) != 1:
+                return values
+            try:
+                return json.loads(values[0])
+            except ValueError:
+                return values[0]  # not a list: refused with DRF's message
+        return super().get_value(dictionary)
+
+
+class SwissPhaseSerializer(serializers.Serializer):
+    """One Swiss phase but the final one, and the cut into the next (docs/standings.md)."""
+
+    ends_after_round = serializers.IntegerField(
+        min_value=1, max_value=SETTING_BOUNDS["swiss_rounds"][1], help_text="Its last round."
+    )
+    advance = serializers.ChoiceField(
+        choices=list(ADVANCE_KINDS),
+        help_text='"points": players with at least `value` match points advance; "top": the '
+        "first `value` of the standings (and anyone level with the last of them on every "
+        'tiebreaker); "all": nobody is cut.',
+    )
+    value = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        help_text='Match points ("points") or players ("top"); left out for "all".',
+    )
+
+    class Meta:
+        list_serializer_class = SwissPhaseListSerializer
 
 
 class TournamentSerializer(serializers.ModelSerializer):
@@ -83,12 +124,21 @@ class TournamentSerializer(serializers.ModelSerializer):
         '"staff" (site staff) or null.'
     )
     players = serializers.IntegerField(source="player_count", read_only=True, default=None)
+    swiss_phases = SwissPhaseSerializer(
+        many=True,
+        required=False,
+        max_length=19,
+        help_text="Every Swiss phase but the final one, in order, with the cut into the next "
+        "(applied when its last round is closed); empty: one phase. Each row is taken at "
+        "the end of the player's last phase.",
+    )
     swiss_phase_ends = serializers.ListField(
         child=serializers.IntegerField(min_value=1),
         required=False,
-        max_length=20,
-        help_text="Last round of each Swiss phase but the final one, ascending (e.g. [9]); "
-        "empty: one phase. Each row is taken at the end of the player's last phase.",
+        max_length=19,
+        help_text="The last round of each phase of `swiss_phases` (e.g. [9]). Written alone "
+        '(the earlier form of the setting), a new end gets the cut "all" and an end already '
+        "in `swiss_phases` keeps its cut.",
     )
     standings_preset = serializers.ChoiceField(
         choices=list(PRESETS),
@@ -139,6 +189,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "late_entry",
             "bracket_losers",
             *CONVENTION_FIELDS,
+            "swiss_phase_ends",
             "standings_preset",
             "tiebreakers",
             "publish_pairings",
@@ -158,10 +209,41 @@ class TournamentSerializer(serializers.ModelSerializer):
         ]
         extra_kwargs = {setting: _bounded(setting) for setting in SETTING_BOUNDS}
 
-    def validate_swiss_phase_ends(self, value):
-        if errors := swiss_phase_errors(value):
+    def validate_swiss_phases(self, value):
+        phases = [
+            {key: item[key] for key in ("ends_after_round", "advance", "value") if key in item}
+            for item in value
+        ]
+        for item in phases:
+            if item.get("value") is None:
+                item.pop("value", None)
+        if errors := phase_errors(phases):
             raise serializers.ValidationError(errors)
+        return phases
+
+    def validate_swiss_phase_ends(self, value):
+        if value != sorted(set(value)):
+            raise serializers.ValidationError(
+                ["Phase ends must be in order, each later than the one before."]
+            )
         return value
+
+    def validate(self, attrs):
+        if "swiss_phase_ends" in attrs:
+            ends = attrs.pop("swiss_phase_ends")
+            if "swiss_phases" in attrs:
+                raise serializers.ValidationError(
+                    {"swiss_phase_ends": ["Give swiss_phases or swiss_phase_ends, not both."]}
+                )
+            known = {
+                item["ends_after_round"]: item
+                for item in (self.instance.swiss_phases if self.instance is not None else [])
+                if isinstance(item, dict) and "ends_after_round" in item
+            }
+            attrs["swiss_phases"] = [
+                known.get(end, {"ends_after_round": end, "advance": "all"}) for end in ends
+            ]
+        return attrs
 
     def validate_tiebreakers(self, value):
         if errors := tiebreaker_order_errors(value):
@@ -241,6 +323,7 @@ class RegistrationSerializer(serializers.ModelSerializer):
             "checked_in",
             "dropped",
             "dropped_after_round",
+            "cut_after_round",
             "disqualified",
             "late_entry_round",
             "registered_at",
@@ -787,6 +870,15 @@ class StandingsRowSerializer(DirectOutput, serializers.Serializer):
     registration = serializers.IntegerField(source="player_id")
     name = serializers.CharField()
     dropped = serializers.BooleanField()
+    phase = serializers.SerializerMethodField(
+        help_text="The Swiss phase (1, 2, ...) at whose end the row is taken: the last "
+        "phase the player played in (1 when the event has one phase)."
+    )
+    cut_after_round = serializers.IntegerField(
+        allow_null=True,
+        help_text="The round after which the player did not make the cut into the next "
+        "Swiss phase (shown as “did not advance”); null for everyone else.",
+    )
     match_points = serializers.IntegerField()
     record = serializers.CharField(help_text="Wins-losses-draws; byes count as wins.")
     wins = serializers.IntegerField()
@@ -801,6 +893,9 @@ class StandingsRowSerializer(DirectOutput, serializers.Serializer):
     opponents_game_win = PercentageSerializer()
     tiebreak_values = ChosenTiebreakValuesField()
     explanation = serializers.SerializerMethodField()
+
+    def get_phase(self, row) -> int:
+        return self.context["standings"].phase(row.player_id)
 
     @extend_schema_field(TiebreakValuesSerializer)
     def get_tiebreak_values(self, row) -> dict:
@@ -826,6 +921,8 @@ class StandingsRowSerializer(DirectOutput, serializers.Serializer):
             "registration": row.player_id,
             "name": row.name,
             "dropped": row.dropped,
+            "phase": table.phase(row.player_id),
+            "cut_after_round": row.cut_after_round,
             "match_points": row.match_points,
             "record": row.record,
             "wins": row.wins,

@@ -142,6 +142,9 @@ class PlayerEntry:
     name: str
     dropped: bool = False
     rounds_played: int | None = None
+    # Swiss phases: the round after which the player did not make the cut into the
+    # next phase (tournaments/phases.py); None for everyone else.
+    cut_after_round: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +210,8 @@ class StandingsRow:
     opponents_game_win: Fraction
     # The figures of the chosen tiebreakers outside the MTR set, by name.
     tiebreak_values: dict[str, int | Fraction] = field(default_factory=dict)
+    # The round after which the player did not advance to the next Swiss phase.
+    cut_after_round: int | None = None
 
     @property
     def record(self) -> str:
@@ -475,8 +480,18 @@ class Standings:
             raise KeyError(f"player {player_id!r} is not in these standings") from None
 
     def ranked_player_ids(self, *, include_dropped: bool = False) -> list[int]:
-        """Player ids in standings order, e.g. to seed the top cut."""
-        return [row.player_id for row in self.rows if include_dropped or not row.dropped]
+        """Player ids in standings order, e.g. to seed the top cut. Players who did
+        not make the cut into a later Swiss phase are left out with the dropped ones."""
+        return [
+            row.player_id
+            for row in self.rows
+            if include_dropped or not (row.dropped or row.cut_after_round is not None)
+        ]
+
+    def phase(self, player_id: int) -> int:
+        """The Swiss phase (1, 2, ...) at whose end the player's row is taken."""
+        self.row(player_id)
+        return 1
 
     def explain(self, player_id: int) -> RowExplanation:
         row = self.row(player_id)
@@ -591,8 +606,9 @@ def compute_standings(
         if not isinstance(as_of_round, int) or as_of_round < 0:
             raise ValueError(f"as_of_round must be a round number, got {as_of_round!r}")
         matches = [m for m in matches if m.round_number <= as_of_round]
-        # The entries' round counts describe the whole event, not round N.
-        entries = [_without_round_count(entry) for entry in entries]
+        # The entries' round counts describe the whole event, not round N, and a cut
+        # after a later round had not happened yet.
+        entries = [_as_of(entry, as_of_round) for entry in entries]
     with_points = any(name in REGISTRY for name in order)
     tally = _tally_results(matches, index_of, len(entries), with_points=with_points)
     totals = _Totals.of(tally, conventions)
@@ -670,8 +686,10 @@ def compute_phased_standings(
         for end in ends
     }
 
-    def phase_of(player_id: int) -> int:
-        played = last_round.get(player_id, 0)
+    def phase_of(entry: PlayerEntry) -> int:
+        if entry.cut_after_round in ends:
+            return ends.index(entry.cut_after_round)
+        played = last_round.get(entry.player_id, 0)
         for index, end in enumerate(ends):
             if played <= end:
                 return index
@@ -683,15 +701,18 @@ def compute_phased_standings(
     }
     chosen = []
     for entry in entries:
-        phase = phase_of(entry.player_id)
-        chosen.append((phase, places[ends[phase]][entry.player_id], entry.player_id))
-    chosen.sort(key=lambda item: (-item[0], item[1]))
+        phase = phase_of(entry)
+        # A player cut at the end of their phase comes after those of the same phase who
+        # advanced, even before the next phase has played a round.
+        cut = entry.cut_after_round in ends
+        chosen.append((phase, cut, places[ends[phase]][entry.player_id], entry.player_id))
+    chosen.sort(key=lambda item: (-item[0], item[1], item[2]))
     rows = []
     previous = None
     rank = 0
-    for place, (phase, _, player_id) in enumerate(chosen, start=1):
+    for place, (phase, cut, _, player_id) in enumerate(chosen, start=1):
         table_row = tables[ends[phase]].row(player_id)
-        key = (phase, table_row.rank)
+        key = (phase, cut, table_row.rank)
         if key != previous:
             rank, previous = place, key
         rows.append(replace(table_row, rank=rank))
@@ -703,7 +724,8 @@ def compute_phased_standings(
         history=last._history,
         conventions=last.conventions,
         as_of_round=as_of_round,
-        phase_tables={player_id: tables[ends[phase]] for phase, _, player_id in chosen},
+        phase_tables={player_id: tables[ends[phase]] for phase, _, _, player_id in chosen},
+        phase_numbers={player_id: phase + 1 for phase, _, _, player_id in chosen},
         phase_ends=tuple(ends),
     )
 
@@ -712,20 +734,36 @@ class PhasedStandings(Standings):
     """Standings of an event in several Swiss phases: each row, and its explanation,
     from the table at the end of the player's last phase."""
 
-    def __init__(self, rows, *, phase_tables: dict[int, Standings], phase_ends, **kwargs):
+    def __init__(
+        self,
+        rows,
+        *,
+        phase_tables: dict[int, Standings],
+        phase_numbers: dict[int, int],
+        phase_ends,
+        **kwargs,
+    ):
         super().__init__(rows, **kwargs)
         self._phase_tables = phase_tables
+        self._phase_numbers = phase_numbers
         self.phase_ends = phase_ends
+
+    def phase(self, player_id: int) -> int:
+        self.row(player_id)
+        return self._phase_numbers[player_id]
 
     def explain(self, player_id: int) -> RowExplanation:
         explanation = self._phase_tables[player_id].explain(player_id)
         return replace(explanation, row=self.row(player_id))
 
 
-def _without_round_count(entry: PlayerEntry) -> PlayerEntry:
-    if entry.rounds_played is None:
+def _as_of(entry: PlayerEntry, round_number: int) -> PlayerEntry:
+    cut = entry.cut_after_round
+    if cut is not None and cut > round_number:
+        cut = None
+    if entry.rounds_played is None and cut == entry.cut_after_round:
         return entry
-    return PlayerEntry(entry.player_id, entry.name, entry.dropped)
+    return replace(entry, rounds_played=None, cut_after_round=cut)
 
 
 # The steps of compute_standings. Players are handled by their position in the input
@@ -1235,6 +1273,7 @@ def _rows(
                     Fraction(keys.ogw_sum[i], gwp_denominator * k) if k else no_opponents
                 ),
                 tiebreak_values={name: values[i] for name, values in others.items()},
+                cut_after_round=entry.cut_after_round,
             )
         )
     return tuple(rows)

@@ -540,6 +540,7 @@ def pairings(request, pk, number):
         ]
     context = _roles(request, tournament)
     context.update(round=round_, rows=rows, sort=sort, show_results=show_results)
+    context["not_advanced"] = selectors.not_advanced_names(tournament, round_)
     return render(request, "tournaments/pairings.html", context)
 
 

@@ -265,7 +265,7 @@ def test_superuser_changes_co_organisers_in_the_admin_and_it_is_audited(
         "no_games_game_win": "",
         "bye_counting": event.bye_counting,
         "standings_decimals": event.standings_decimals,
-        "swiss_phase_ends": "[]",
+        "swiss_phases": "[]",
         "tiebreakers": "[]",
         "top_cut_seeds": "[]",
         "publish_pairings": "on",

@@ -157,7 +157,7 @@ def test_the_admin_refuses_a_bad_order_too(admin_client, tournament, organiser):
         "no_games_game_win": "",
         "bye_counting": tournament.bye_counting,
         "standings_decimals": tournament.standings_decimals,
-        "swiss_phase_ends": "[]",
+        "swiss_phases": "[]",
     }
     url = f"/admin/tournaments/tournament/{tournament.pk}/change/"
     refused = admin_client.post(url, form)

@@ -16,6 +16,7 @@ from tournaments.permissions import (
     forget_roles,
 )
 from tournaments.services.guards import locked_tournament, require_manager, require_owner
+from tournaments.services.phases import apply_phase_cut, check_phase_change
 from tournaments.standings import tiebreaker_order_errors
 
 Status = Tournament.Status
@@ -84,6 +85,11 @@ def update_tournament(*, tournament, by, floor_judges=None, **changes) -> Tourna
         raise ValidationError({"top_cut_size": ["The top cut has already started."]})
     if "tiebreakers" in changes:
         _check_tiebreakers(changes["tiebreakers"])
+    phases_changed = (
+        "swiss_phases" in changes and changes["swiss_phases"] != tournament.swiss_phases
+    )
+    if phases_changed:
+        check_phase_change(tournament, changes["swiss_phases"])
     before = {field: _plain(getattr(tournament, field)) for field in changes}
     for field, value in changes.items():
         setattr(tournament, field, value)
@@ -96,6 +102,11 @@ def update_tournament(*, tournament, by, floor_judges=None, **changes) -> Tourna
         forget_roles(tournament)
         after["floor_judges"] = sorted(u.pk for u in floor_judges)
     audit(tournament, by, "tournament.updated", tournament, before=before, after=after)
+    last = tournament.rounds.filter(stage=Round.Stage.SWISS).order_by("-number").first()
+    if phases_changed and last is not None and last.status == Round.Status.CLOSED:
+        # The last round is closed and the next not paired: the cut after it follows
+        # the new setting now (it is computed again when the next round is paired).
+        apply_phase_cut(tournament, after_round=last.number, by=by, always_log=False)
     return tournament
 
 

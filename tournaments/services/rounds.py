@@ -23,12 +23,14 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.pairing import pair_round
+from tournaments.phases import phase_errors
 from tournaments.services.guards import (
     locked_round,
     locked_tournament,
     require_judge,
     require_manager,
 )
+from tournaments.services.phases import apply_phase_cut
 from tournaments.services.results import record_confirmed_result, refresh_round_status
 from tournaments.services.topcut import advance_top_cut
 
@@ -54,6 +56,10 @@ def pair_next_round(*, tournament, by, seed: str | None = None) -> Round:
         raise ValidationError(
             f"All {tournament.swiss_rounds} Swiss rounds have been played; start the top cut or finish the tournament."
         )
+    if number > 1:
+        # The cut into this phase, as the standings now say (a result corrected since
+        # the last round closed moves it); fixed once this round is paired.
+        apply_phase_cut(tournament, after_round=number - 1, by=by, always_log=False)
     seed = seed or secrets.token_hex(16)
     players = selectors.pairing_players(tournament, round_number=number)
     if len(players) < 2:
@@ -99,6 +105,13 @@ def _start_swiss(tournament, by):
     active = tournament.registrations.filter(dropped=False).count()
     if not tournament.swiss_rounds:
         tournament.swiss_rounds = swiss_rounds_for(active)
+    if errors := phase_errors(
+        tournament.swiss_phases, swiss_rounds=tournament.swiss_rounds, field_size=active
+    ):
+        raise ValidationError(
+            "The Swiss phases do not fit this event; change them (or the number of Swiss "
+            "rounds) before pairing: " + " ".join(errors)
+        )
     tournament.status = Status.SWISS
     tournament.save(update_fields=["status", "swiss_rounds"])
     audit(
@@ -272,6 +285,8 @@ def close_round(*, round_: Round, by) -> Round:
     round_.closed_at = db_now()
     round_.save(update_fields=["status", "closed_at"])
     audit(round_.tournament, by, "round.closed", round_)
+    if round_.stage == Round.Stage.SWISS:
+        apply_phase_cut(round_.tournament, after_round=round_.number, by=by, always_log=True)
     if round_.stage == Round.Stage.TOP_CUT:
         advance_top_cut(round_.tournament, by)
     return round_
