@@ -21,7 +21,7 @@ from config.confirm import ask, is_confirmed
 from config.dbtime import db_now
 from games.models import GameSession
 from players.models import Player
-from tournaments import clocks, csv_exports, online, selectors, services, visibility
+from tournaments import clocks, csv_exports, online, selectors, services, visibility, words
 from tournaments import permissions as roles
 from tournaments.forms import (
     PenaltyForm,
@@ -1026,7 +1026,12 @@ def audit_log(request, pk):
         entries = entries.filter(action__startswith=action)
     page = Paginator(entries, 100).get_page(request.GET.get("page"))
     context = _roles(request, tournament)
-    context.update(page=page, action=action)
+    context.update(
+        page=page,
+        rows=words.audit_rows(page.object_list, request.user),
+        action=action,
+        groups=words.audit_groups(action),
+    )
     return render(request, "tournaments/audit.html", context)
 
 
