@@ -191,7 +191,12 @@ class _Objects:
         return str(round_.number) if round_ else "?"
 
     def user(self, user_id) -> str:
-        return person_label(self.users.get(user_id), self.viewer) or _("someone")
+        """A member of the event's team: by public name, else by login name as the
+        console's team list shows them to the event's staff (who alone read the log)."""
+        user = self.users.get(user_id)
+        if user is None:
+            return _("someone")
+        return person_label(user, self.viewer) or user.get_username()
 
 
 def match_label(match: Match) -> str:
