@@ -200,6 +200,11 @@ class _Objects:
 
 
 def match_label(match: Match) -> str:
+    if match.is_bye:
+        return _("round %(r)s, the bye of %(a)s") % {
+            "r": match.round.number,
+            "a": side_name(match, "a"),
+        }
     values = {
         "r": match.round.number,
         "t": match.table or "—",
