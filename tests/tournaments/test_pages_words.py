@@ -107,3 +107,25 @@ def test_confirmation_pages_carry_no_raw_codes(client, tournament, organiser, re
     ).content.decode()
     for raw in RAW:
         assert raw not in body, raw
+
+
+def test_no_game_clock_on_my_match_once_the_match_is_confirmed(
+    client, tournament, organiser, judge, register_players
+):
+    match = _one_match(tournament, organiser, register_players)
+    services.start_round(round_=match.round, by=judge)
+    a, b = match.player_a.player.user, match.player_b.player.user
+    services.start_game(match=Match.objects.get(pk=match.pk), number=1, by=a)
+    services.start_game(match=Match.objects.get(pk=match.pk), number=1, by=b)
+    match = Match.objects.get(pk=match.pk)
+    assert match.game_deadline_at is not None
+    client.force_login(a)
+    clock = re.search(
+        r'id="match-clock".*?</div>', client.get(url("my_match", tournament)).content.decode(), re.S
+    )
+    assert "Game 1" in clock.group(0)
+    services.report_result(match=match, by=judge, games=["a", "a"], expected_version=match.version)
+    body = client.get(url("my_match", tournament)).content.decode()
+    clock = re.search(r'id="match-clock".*?</div>', body, re.S).group(0)
+    assert "Game 1" not in clock and "data-deadline" not in clock
+    assert "You won 2-0 against" in body
