@@ -14,6 +14,7 @@ from django.db import connection
 from django.db.models import DateTimeField, Func
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from config.dbtime import db_now
 from games import clocks, hosts, services
@@ -301,11 +302,15 @@ def die_name(board, die_id) -> str:
     return f"{d['colour']} {d['type'].replace('_', ' ')} ({SEAT_LABELS[d['owner']]})"
 
 
-def describe_action(board, action: dict) -> str:
+def describe_action(board, action: dict, *, engine=None, bonus_die=None) -> str:
+    """An action in words. A colour bonus says what it does to each target ("Black
+    bonus: +3 to ..., -1 to ...") when the engine and the die that earned it are known."""
     kind = action.get("kind")
     if kind == "split":
         thrown = action["throw"]
         return "Throw " + (", ".join(die_name(board, d) for d in thrown) if thrown else "nothing")
+    if kind == "bonus" and engine is not None and bonus_die is not None:
+        return describe_bonus(board, engine, bonus_die, action["targets"])
     if kind == "bonus":
         parts = [die_name(board, t) for t in action["targets"] if t is not None]
         return "Bonus to " + (" and ".join(parts) if parts else "nobody")
@@ -325,6 +330,32 @@ def describe_action(board, action: dict) -> str:
             else f"Return {die_name(board, action['die'])} to hand"
         )
     return kind or "?"
+
+
+def describe_bonus(board, engine, die, targets) -> str:
+    """ "Black bonus: +3 to red shooter (A), -1 to yellow regenerator (A)": every part of
+    the bonus with its amount, from the engine's table (games/engines/irondie/words.py)."""
+    colour = board["dice"][die]["colour"]
+    parts = []
+    for amount, target in zip(engine.bonus_amounts(colour), targets, strict=False):
+        values = {"amount": f"{amount:+d}", "die": die_name(board, target)}
+        if target is None:
+            parts.append(gettext("%(amount)s to no die (none can take it)") % values)
+        else:
+            parts.append(gettext("%(amount)s to %(die)s") % values)
+    return gettext("%(colour)s bonus: %(parts)s") % {
+        "colour": colour.capitalize(),
+        "parts": ", ".join(parts),
+    }
+
+
+def game_words(engine, kind: str, code) -> str:
+    """A phase, decision or end reason of the game in words (the engine's ``WORDS``),
+    translated; an unknown code is shown with spaces rather than underscores."""
+    if code is None:
+        return ""
+    text = engine.WORDS.get(kind, {}).get(code)
+    return gettext(text) if text else str(code).replace("_", " ")
 
 
 def describe_event(board, event: dict, names) -> str | None:
@@ -378,18 +409,25 @@ def describe_event(board, event: dict, names) -> str | None:
 
 def log_in_words(session: GameSession, viewer, board, *, limit: int = 30) -> list[str]:
     names = [p["name"] for p in players(session, viewer)]
+    engine = engine_for(session.engine)
     lines = []
     for entry in game_log(session, viewer):
         actor = entry["actor"]
         who = names[actor] if actor in (0, 1) else "Server"
+        bonus_die = next(
+            (e.get("die") for e in entry["events"] or () if e.get("type") == "bonus"), None
+        )
+        said = (
+            None
+            if entry["hidden"] or entry["action"] is None
+            else describe_action(board, entry["action"], engine=engine, bonus_die=bonus_die)
+        )
         if entry["hidden"]:
             lines.append(f"{who} made a secret choice.")
         elif entry["cause"] in (GameAction.Cause.PLAYER, GameAction.Cause.BOT):
-            lines.append(f"{who}: {describe_action(board, entry['action'])}.")
+            lines.append(f"{who}: {said}.")
         elif entry["cause"] == GameAction.Cause.CLOCK:
-            lines.append(
-                f"{who} ran out of time: {describe_action(board, entry['action']).lower()}."
-            )
+            lines.append(f"{who} ran out of time: {said[:1].lower() + said[1:]}.")
         else:
             lines.append(f"{entry['cause'].replace('_', ' ').capitalize()}: {entry['note']}.")
         for event in entry["events"]:

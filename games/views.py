@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from games import selectors, services, visibility
+from games.engines import engine_for
 from games.models import GameSession
 from players.demo import random_valid_set
 from players.dice_svg import die_svg
@@ -82,12 +83,32 @@ def board_context(session, user) -> dict:
     viewer = visibility.viewer_for(session, user)
     data = selectors.game_state(session, viewer, now)
     board = data["view"]
-    context = {"session": session, "game": data, "viewer": viewer, "board": board}
+    names = [p["name"] for p in data["players"]]
+    match_clock = data["clock"].get("match")
+    context = {
+        "session": session,
+        "game": data,
+        "viewer": viewer,
+        "board": board,
+        "names": names,
+        # The match clock counts down only while the match is being played: not once
+        # its result is confirmed (tournaments/clocks.py "finished").
+        "match_clock": match_clock
+        if match_clock and match_clock.get("state") in ("running", "paused", "time_called")
+        else None,
+    }
     if board is None:
         return context
+    engine = engine_for(session.engine)
+    decision = board.get("decision") or {}
+    result = board.get("result") or {}
+    context.update(
+        phase_text=selectors.game_words(engine, "phases", board.get("phase")),
+        decision_text=selectors.game_words(engine, "decisions", decision.get("kind")),
+        end_reason_text=selectors.game_words(engine, "end_reasons", result.get("reason")),
+    )
     bottom = viewer if viewer in (0, 1) else 0
     context["sides"] = [_side(board, 1 - bottom), _side(board, bottom)]
-    names = [p["name"] for p in data["players"]]
     for side in context["sides"]:
         side["name"] = names[side["seat"]]
         side["deadline"] = data["clock"]["seat_deadlines"][side["seat"]]
@@ -100,7 +121,12 @@ def board_context(session, user) -> dict:
             split = [_die(board["dice"][d]) for d in data["split"]["hand"]]
         else:
             choices = [
-                {"json": json.dumps(a), "text": selectors.describe_action(board, a)}
+                {
+                    "json": json.dumps(a),
+                    "text": selectors.describe_action(
+                        board, a, engine=engine, bonus_die=decision.get("die")
+                    ),
+                }
                 for a in data["legal_actions"]
             ]
     context.update(
@@ -117,7 +143,6 @@ def board_context(session, user) -> dict:
                 )
             ],
             "log_lines": selectors.log_in_words(session, viewer, board),
-            "names": names,
         }
     )
     return context

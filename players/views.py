@@ -5,9 +5,11 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from config.confirm import ask, is_confirmed
 from games.engines.irondie.dice import Colour, DieType
 from players import services
 from players.dice_svg import die_svg
@@ -136,6 +138,18 @@ def dice_set_edit(request, pk=None):
 @require_POST
 def dice_set_delete(request, pk):
     dice_set = _editable_set(request, pk)
+    if not is_confirmed(request):
+        return ask(
+            request,
+            title=_("Delete the dice set “%(name)s”?") % {"name": dice_set.name},
+            consequences=[
+                _("Delete “%(name)s”: its playing set and its additional set.")
+                % {"name": dice_set.name},
+                _("A deleted set cannot be brought back."),
+            ],
+            button=_("Delete the set"),
+            cancel_url=reverse("players:dice_sets"),
+        )
     try:
         services.delete_dice_set(dice_set=dice_set)
     except ValidationError as exc:

@@ -336,9 +336,10 @@ def _objects(w):
         """The score of a confirmed match: in its row of the round's pairings, on the
         player's match page, on the judges' match page."""
         score = f"{m.games_a}-{m.games_b}"
+        either_side = f"(?:{score}|{m.games_b}-{m.games_a})"  # "my match": the reader's first
         shown = (
             re.compile(rf'data-match="{m.pk}">(?:(?!</tr>).)*<td>{score}</td>', re.DOTALL),
-            re.compile(rf'data-match="{m.pk}".*?</span> · {score}</p>', re.DOTALL),
+            re.compile(rf'data-match="{m.pk}".*?id="my-score">[^<]*{either_side}', re.DOTALL),
             re.compile(rf'status-confirmed">[^<]*</span> · {score}\s'),
         )
 

@@ -12,13 +12,16 @@ from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
+from config.confirm import ask, is_confirmed
 from config.dbtime import db_now
 from games.models import GameSession
 from players.models import Player
-from tournaments import clocks, csv_exports, online, selectors, services, visibility
+from tournaments import clocks, csv_exports, online, selectors, services, visibility, words
 from tournaments import permissions as roles
 from tournaments.forms import (
     PenaltyForm,
@@ -272,8 +275,7 @@ def console(request, pk):
         checked_in_count=sum(r.checked_in and not r.dropped for r in registrations),
         rounds=rounds,
         last_round=last,
-        can_pair=tournament.status in (Status.REGISTRATION, Status.CHECK_IN, Status.SWISS)
-        and (last is None or last.status == Round.Status.CLOSED),
+        **_offered_actions(tournament, rounds),
         register_form=RegisterForm(tournament=tournament)
         if tournament.status in (Status.REGISTRATION, Status.CHECK_IN, Status.SWISS)
         else None,
@@ -282,6 +284,32 @@ def console(request, pk):
         floor_judges=list(tournament.floor_judges.order_by("username")),
     )
     return render(request, "tournaments/console.html", context)
+
+
+def _offered_actions(tournament, rounds) -> dict:
+    """Which of the console's event actions the services would allow now (the same
+    conditions as services.pair_next_round, start_top_cut and finish_tournament)."""
+    all_closed = all(r.status == Round.Status.CLOSED for r in rounds)
+    swiss_closed = sum(
+        r.stage == Round.Stage.SWISS and r.status == Round.Status.CLOSED for r in rounds
+    )
+    next_number = (rounds[-1].number if rounds else 0) + 1
+    swiss_done = tournament.status == Status.SWISS and next_number > (tournament.swiss_rounds or 0)
+    return {
+        "can_pair": all_closed
+        and (
+            tournament.status in (Status.REGISTRATION, Status.CHECK_IN)
+            or tournament.status == Status.SWISS
+            and not swiss_done
+        ),
+        "next_round_number": next_number,
+        "swiss_done": swiss_done and all_closed,
+        "can_top_cut": tournament.status == Status.SWISS
+        and bool(tournament.top_cut_size)
+        and all_closed
+        and swiss_closed >= (tournament.swiss_rounds or 0),
+        "can_finish": tournament.status in (Status.SWISS, Status.TOP_CUT) and all_closed,
+    }
 
 
 @staff_post(can_manage)
@@ -296,6 +324,8 @@ def co_organiser_action(request, tournament, action):
         call, message = services.remove_co_organiser, _("%(name)s is no longer a co-organiser.")
     else:
         raise Http404
+    if action == "remove" and user is not None and not is_confirmed(request):
+        return _confirm_co_organiser_removal(request, tournament, user)
     done = _run(
         request,
         lambda: call(tournament=tournament, user=user, by=request.user),
@@ -304,6 +334,32 @@ def co_organiser_action(request, tournament, action):
     if done and action == "remove" and user == request.user:
         return redirect("tournaments:list")  # stepped down: a draft is no longer theirs to see
     return redirect("tournaments:console", pk=tournament.pk)
+
+
+def _confirm_co_organiser_removal(request, tournament, user):
+    if user == request.user:
+        title = _("Step down from %(event)s?") % {"event": tournament.name}
+        consequences = [
+            _("You will no longer organise %(event)s.") % {"event": tournament.name},
+            _("Only its owner can make you a co-organiser again."),
+        ]
+        button = _("Step down")
+    else:
+        name = user.get_username()
+        title = _("Remove %(name)s?") % {"name": name}
+        consequences = [
+            _("%(name)s will no longer organise %(event)s.")
+            % {"name": name, "event": tournament.name},
+            _("You can add them again later."),
+        ]
+        button = _("Remove %(name)s") % {"name": name}
+    return ask(
+        request,
+        title=title,
+        consequences=consequences,
+        button=button,
+        cancel_url=reverse("tournaments:console", args=[tournament.pk]),
+    )
 
 
 STATUS_ACTIONS = {
@@ -336,11 +392,38 @@ def tournament_action(request, tournament, action):
     elif action == "top_cut" and not tournament.top_cut_size:
         # services.start_top_cut raises ValueError (not ValidationError) for a cut of 0.
         messages.error(request, _("This tournament has no top cut: finish it instead."))
+    elif action == "top_cut" and not is_confirmed(request):
+        return ask(
+            request,
+            title=_("Start the top cut of %(event)s?") % {"event": tournament.name},
+            consequences=[
+                _("End the Swiss rounds: no more Swiss rounds can be paired."),
+                _(
+                    "Seed the top %(n)s players of the standings into a single-elimination "
+                    "bracket and pair its first round as a draft."
+                )
+                % {"n": tournament.top_cut_size},
+            ],
+            button=_("Start the top cut"),
+            cancel_url=reverse("tournaments:console", args=[tournament.pk]),
+        )
     elif action == "top_cut":
         _run(
             request,
             lambda: services.start_top_cut(tournament=tournament, by=user),
             _("Top cut started."),
+        )
+    elif action == "finish" and not is_confirmed(request):
+        return ask(
+            request,
+            title=_("Finish %(event)s?") % {"event": tournament.name},
+            consequences=[
+                _("Mark the tournament as finished: no more rounds can be paired."),
+                _("Make the standings final and show the final placings."),
+                _("A finished tournament cannot be reopened."),
+            ],
+            button=_("Finish the tournament"),
+            cancel_url=reverse("tournaments:console", args=[tournament.pk]),
         )
     elif action == "finish":
         _run(
@@ -394,6 +477,10 @@ def registration_action(request, pk, registration_id, action):
         return _after_registration_action(request, tournament)
     user, reason = request.user, form.cleaned_data["reason"]
     name = registration.player.display_name
+    if action == "drop" and not registration.dropped and not is_confirmed(request):
+        # Who may drop is asked first: nobody else is shown the confirmation.
+        _require(visibility.player_or_staff(user, registration.player, tournament))
+        return _confirm_drop(request, tournament, registration)
     actions = {
         "check_in": (
             lambda: services.check_in(registration=registration, by=user),
@@ -417,6 +504,36 @@ def registration_action(request, pk, registration_id, action):
     call, message = actions[action]
     _run(request, call, message % {"name": name})
     return _after_registration_action(request, tournament)
+
+
+def _confirm_drop(request, tournament, registration):
+    event = tournament.name
+    if visibility.is_own_player(registration.player, request.user):
+        title = _("Drop from %(event)s?") % {"event": event}
+        consequences = [
+            _("Take you out of %(event)s: you will not be paired in any later round.")
+            % {"event": event},
+            _("Keep your results so far in the standings."),
+            _("Only an organiser can put you back in."),
+        ]
+        button = _("Drop from the tournament")
+    else:
+        name = registration.player.display_name
+        title = _("Drop %(name)s?") % {"name": name}
+        consequences = [
+            _("%(name)s will not be paired in any later round.") % {"name": name},
+            _("Their results so far stay in the standings."),
+            _("An organiser can reinstate them later."),
+        ]
+        button = _("Drop %(name)s") % {"name": name}
+    back = "tournaments:console" if can_judge(request.user, tournament) else "tournaments:home"
+    return ask(
+        request,
+        title=title,
+        consequences=consequences,
+        button=button,
+        cancel_url=reverse(back, args=[tournament.pk]),
+    )
 
 
 def _after_registration_action(request, tournament):
@@ -451,6 +568,11 @@ def round_manage(request, pk, number, swap_form=None):
             for m in matches
         ],
         swap_form=swap_form,
+        # What services.close_round allows: a round under way whose every match has a
+        # confirmed result.
+        can_close=round_.status
+        in (Round.Status.PUBLISHED, Round.Status.IN_PROGRESS, Round.Status.COMPLETE)
+        and all(m.status == Match.Status.CONFIRMED for m in matches),
     )
     return render(request, "tournaments/round_manage.html", context)
 
@@ -492,11 +614,58 @@ def round_action(request, tournament, number, action):
     }
     if action not in actions:
         raise Http404
+    if not is_confirmed(request):
+        return _confirm_round_action(request, tournament, round_, action)
     call, message = actions[action]
     ok = _run(request, call, message)
     if ok and action == "close":
         return redirect("tournaments:console", pk=tournament.pk)
     return redirect("tournaments:round_manage", pk=tournament.pk, number=number)
+
+
+def _confirm_round_action(request, tournament, round_, action):
+    n = {"n": round_.number}
+    if action == "publish":
+        title = _("Publish the pairings of round %(n)s?") % n
+        consequences = [
+            _("Show the pairings of round %(n)s to the players.") % n,
+            _("Fix them: a published round cannot be paired again."),
+            _("Record the bye, if there is one, as a 2-0 win."),
+        ]
+        button = _("Publish pairings")
+    elif action == "repair":
+        title = _("Pair round %(n)s again?") % n
+        consequences = [
+            _("Throw away the draft pairings of round %(n)s, with every change made by hand.") % n,
+            _("Pair the round again with a new seed."),
+        ]
+        button = _("Pair again")
+    elif action == "start":
+        title = _("Start round %(n)s?") % n
+        consequences = [
+            _("Start the clock of every match of round %(n)s: %(m)s minutes a match.")
+            % {**n, "m": tournament.match_minutes},
+            _("A started round cannot be stopped; judges can pause its clocks."),
+        ]
+        button = _("Start the round")
+    else:
+        title = _("Close round %(n)s?") % n
+        consequences = [
+            _("Close round %(n)s: a closed round cannot be reopened.") % n,
+            _("Its results count in the standings and the next pairing."),
+        ]
+        if round_.stage == Round.Stage.TOP_CUT:
+            consequences.append(
+                _("Pair the next round of the bracket, or finish the event after the final.")
+            )
+        button = _("Close the round")
+    return ask(
+        request,
+        title=title,
+        consequences=consequences,
+        button=button,
+        cancel_url=reverse("tournaments:round_manage", args=[tournament.pk, round_.number]),
+    )
 
 
 # --- public pages ---------------------------------------------------------------------
@@ -786,6 +955,8 @@ def penalties(request, pk):
     tournament = _tournament(pk)
     _require(visibility.can_see_log(request.user, tournament))
     form = PenaltyForm(request.POST or None, tournament=tournament)
+    if request.method == "POST" and form.is_valid() and not is_confirmed(request):
+        return _confirm_penalty(request, tournament, form.cleaned_data)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -809,6 +980,43 @@ def penalties(request, pk):
     return render(request, "tournaments/penalties.html", context)
 
 
+PENALTY_EFFECTS = {
+    Penalty.Kind.WARNING: _lazy("Record a warning; it changes no result."),
+    Penalty.Kind.GAME_LOSS: _lazy(
+        "Count a game of the match as won by the opponent; a confirmed result is decided "
+        "again with it."
+    ),
+    Penalty.Kind.MATCH_LOSS: _lazy("Make them lose the match."),
+    Penalty.Kind.DISQUALIFICATION: _lazy(
+        "Disqualify them: they lose the match being played, are dropped from the event "
+        "and can never be reinstated."
+    ),
+}
+
+
+def _confirm_penalty(request, tournament, data):
+    name = data["registration"].player.display_name
+    kind = Penalty.Kind(data["kind"])
+    match = data.get("match")
+    consequences = [
+        _("Give %(name)s a penalty: %(kind)s.") % {"name": name, "kind": kind.label},
+        str(PENALTY_EFFECTS[kind]),
+    ]
+    if match is not None:
+        consequences.append(
+            _("It applies to round %(r)s, table %(t)s.")
+            % {"r": match.round.number, "t": match.table or "—"}
+        )
+    consequences.append(_("A penalty stays on the record and in the audit log."))
+    return ask(
+        request,
+        title=_("Give %(name)s a %(kind)s?") % {"name": name, "kind": kind.label.lower()},
+        consequences=consequences,
+        button=_("Record penalty"),
+        cancel_url=reverse("tournaments:penalties", args=[tournament.pk]),
+    )
+
+
 @login_required
 def audit_log(request, pk):
     tournament = _tournament(pk)
@@ -819,7 +1027,12 @@ def audit_log(request, pk):
         entries = entries.filter(action__startswith=action)
     page = Paginator(entries, 100).get_page(request.GET.get("page"))
     context = _roles(request, tournament)
-    context.update(page=page, action=action)
+    context.update(
+        page=page,
+        rows=words.audit_rows(page.object_list, request.user),
+        action=action,
+        groups=words.audit_groups(action),
+    )
     return render(request, "tournaments/audit.html", context)
 
 

@@ -7,7 +7,9 @@ top level (docs/engine.md): ``new_game(config, seed)``, ``to_act``, ``legal_acti
 ``new_seed``, ``commitment``, the viewer constants ``JUDGE``/``SPECTATOR``/``SYSTEM``,
 the errors ``ConfigError``/``IllegalAction``, ``BOTS`` (bot classes by kind, each
 choosing from the seat's own view) and ``SIMULATED_LIMIT_TURN`` (the turn from which a
-game of two bots played whole at once, with no time passing, is under sudden death). The online layer (games/) reaches an engine only
+game of two bots played whole at once, with no time passing, is under sudden death),
+``WORDS`` (the game's words for people: phases, decisions, end reasons, marked for
+translation) and ``bonus_amounts(colour)`` (what a colour bonus adds to each target). The online layer (games/) reaches an engine only
 through ``engine_for(session.engine)``, so a new game is one more entry in ``ENGINES``.
 """
 
@@ -39,6 +41,8 @@ CONTRACT = (
     "IllegalAction",
     "BOTS",
     "SIMULATED_LIMIT_TURN",
+    "WORDS",
+    "bonus_amounts",
 )
 
 ENGINES: dict[str, ModuleType] = {"irondie": irondie}

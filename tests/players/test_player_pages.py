@@ -157,3 +157,18 @@ def test_player_list_is_for_organisers_only(client, make_player):
 def test_pages_are_translatable(client):
     response = client.get("/", HTTP_ACCEPT_LANGUAGE="ru")
     assert response.status_code == 200 and response["Content-Language"] == "ru"
+
+
+def test_deleting_a_set_asks_first(client, make_player, valid_playing):
+    alice = make_player("Alice")
+    dice_set = services.create_dice_set(player=alice, name="Main", playing_dice=valid_playing)
+    client.force_login(alice.user)
+    delete = reverse("players:dice_set_delete", args=[dice_set.pk])
+    response = client.post(delete)
+    body = response.content.decode()
+    assert response.status_code == 200 and "Delete the dice set “Main”?" in body
+    assert "cannot be brought back" in body and 'name="confirmed" value="yes"' in body
+    assert DiceSet.objects.filter(pk=dice_set.pk).exists()
+    response = client.post(delete, {"confirmed": "yes"}, follow=True)
+    assert "Dice set deleted." in response.content.decode()
+    assert not DiceSet.objects.filter(pk=dice_set.pk).exists()

@@ -211,7 +211,11 @@ def test_console_shows_the_team_and_the_owner_manages_it(people, event):
         "No active user by that name."
         in owner.post(add, {"username": "ghost"}, follow=True).content.decode()
     )
-    assert helper.post(remove, {"username": "helper"}).status_code == 302
+    # Stepping down asks first; nothing changes until it is confirmed.
+    asked = helper.post(remove, {"username": "helper"})
+    assert asked.status_code == 200 and "Step down from" in asked.content.decode()
+    assert event.co_organisers.count() == 1
+    assert helper.post(remove, {"username": "helper", "confirmed": "yes"}).status_code == 302
     event.refresh_from_db()
     assert event.co_organisers.count() == 0
     assert helper.get(reverse("tournaments:console", kwargs={"pk": event.pk})).status_code == 403

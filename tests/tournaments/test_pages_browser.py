@@ -1,5 +1,6 @@
-"""In a real browser, on a phone-sized screen: an organiser pairs and publishes a round,
-a player reports the result and the opponent confirms it."""
+"""In a real browser, on a phone-sized screen: an organiser pairs and publishes a round
+(confirming it on the way), a player reports the result and the opponent confirms it;
+a player drops after confirming."""
 
 import pytest
 
@@ -29,6 +30,15 @@ def test_organiser_pairs_and_publishes_player_reports_opponent_confirms(
     assert "Round paired as a draft" in page.locator(".messages").inner_text()
     assert page.locator("#draft ul.reasons li").count() >= 1
     page.click("#publish-form button[type=submit]")
+    # Publishing cannot be undone: the page says what it will do and waits for a yes.
+    page.wait_for_selector("#confirm-step")
+    assert "cannot be paired again" in page.locator("#confirm-step").inner_text()
+    assert Round.objects.get(tournament=tournament, number=1).status == Round.Status.DRAFT
+    page.click("#confirm-cancel")
+    page.wait_for_url(f"**/tournaments/{pk}/rounds/1/manage/")
+    assert Round.objects.get(tournament=tournament, number=1).status == Round.Status.DRAFT
+    page.click("#publish-form button[type=submit]")
+    page.click("#confirm-button")
     page.wait_for_selector(".messages li.success")
     assert "Pairings published." in page.locator(".messages").inner_text()
     assert Round.objects.get(tournament=tournament, number=1).status == Round.Status.PUBLISHED
@@ -58,3 +68,30 @@ def test_organiser_pairs_and_publishes_player_reports_opponent_confirms(
     )
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), wide
     assert second.pk in (match.player_a_id, match.player_b_id)
+
+
+def test_a_player_drops_after_confirming_without_javascript(
+    live_server, browser, tournament, register_players
+):
+    """The confirmation step is plain HTML: it works with JavaScript turned off."""
+    registration = register_players(tournament, 2)[0]
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    try:
+        base, pk = live_server.url, tournament.pk
+        log_in(page, base, "player01", f"/tournaments/{pk}/")
+        page.click("#my-registration button.danger")
+        page.wait_for_selector("#confirm-step")
+        text = page.locator("#confirm-step").inner_text()
+        assert "Drop from Test Open?" in text and "not be paired in any later round" in text
+        registration.refresh_from_db()
+        assert not registration.dropped
+        page.click("#confirm-button")
+        page.wait_for_selector(".messages li.success")
+        assert "Player 01 dropped." in page.locator(".messages").inner_text()
+        registration.refresh_from_db()
+        assert registration.dropped
+        assert "Drop from the tournament" not in page.content()
+    finally:
+        context.close()

@@ -159,7 +159,7 @@ def test_bracket_drawn_with_seeds_and_winners(
     play_rounds(tournament, organiser, judge, 3)
     assert b"has not started" in client.get(url("bracket", tournament)).content
     client.force_login(organiser)
-    client.post(url("action", tournament, "top_cut"))
+    client.post(url("action", tournament, "top_cut"), {"confirmed": "yes"})
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.TOP_CUT
     top = tournament.rounds.get(stage=Round.Stage.TOP_CUT)

@@ -27,12 +27,15 @@ from .engine import (
 )
 from .randomness import commitment, new_seed
 from .verify import verify
+from .words import WORDS, bonus_amounts
 
 # The bots by kind (they read only the seat's view and legal actions).
 BOTS = {"heuristic": HeuristicBot, "random": RandomBot}
 
 __all__ = [
     "BOTS",
+    "WORDS",
+    "bonus_amounts",
     "SIMULATED_LIMIT_TURN",
     "JUDGE",
     "SPECTATOR",

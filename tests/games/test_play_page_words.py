@@ -1,0 +1,112 @@
+"""The play page in plain words: both names while a game waits, phases, decisions and
+how a game ended in words (never "battle_bonus" or "no_life_dice"), a colour bonus that
+says what it does to each target, and no match clock once the match is confirmed."""
+
+import pytest
+from django.test import Client
+
+from games import selectors
+from games.engines import engine_for
+from games.engines.irondie import WORDS, bonus_amounts
+from tests.games.conftest import bot_for, play_to_end, token_client
+from tournaments import services as t_services
+from tournaments.models import Match
+
+pytestmark = pytest.mark.django_db
+
+RAW = ("battle_bonus", "no_life_dice", "match_time_over", "end_turn", "defender_first")
+
+
+def _page(user, game_id) -> str:
+    client = Client()
+    client.force_login(user)
+    response = client.get(f"/games/{game_id}/")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_a_waiting_game_names_both_players(duo, settings):
+    settings.GAMES_SWAP_WINDOW_SECONDS = 120
+    game = token_client(duo["a"]).post("/api/games/", {"match": duo["match"].pk}, format="json")
+    assert game.json()["status"] == "waiting"
+    body = _page(duo["a"], game.json()["id"])
+    match = duo["match"]
+    a, b = match.player_a.player.display_name, match.player_b.player.display_name
+    assert f"<strong>{a}</strong> vs <strong>{b}</strong>" in body
+    assert "<strong></strong>" not in body
+
+
+def test_the_black_bonus_says_plus_three_and_minus_one():
+    board = {
+        "dice": [
+            {"colour": "black", "type": "shooter", "owner": 0},
+            {"colour": "red", "type": "assault", "owner": 0},
+            {"colour": "yellow", "type": "regenerator", "owner": 0},
+        ]
+    }
+    engine = engine_for("irondie")
+    text = selectors.describe_action(
+        board, {"kind": "bonus", "targets": [1, 2]}, engine=engine, bonus_die=0
+    )
+    assert text == "Black bonus: +3 to red assault (A), -1 to yellow regenerator (A)"
+    assert bonus_amounts("black") == (3, -1)  # the rulebook: +3 allied, -1 own life
+    none = selectors.describe_action(
+        board, {"kind": "bonus", "targets": [1, None]}, engine=engine, bonus_die=0
+    )
+    assert none.endswith("-1 to no die (none can take it)")
+
+
+def test_every_phase_decision_and_end_reason_has_words():
+    engine = engine_for("irondie")
+    for kind in ("phases", "decisions", "end_reasons"):
+        for code in WORDS[kind]:
+            text = selectors.game_words(engine, kind, code)
+            assert text and "_" not in text
+    assert selectors.game_words(engine, "phases", "some_new_phase") == "some new phase"
+
+
+def test_the_page_speaks_in_words_and_drops_the_clock_after_the_match(duo):
+    alice, bob = token_client(duo["a"]), token_client(duo["b"])
+    game = alice.post("/api/games/", {"match": duo["match"].pk}, format="json").json()
+    game_id = game["id"]
+    body = _page(duo["a"], game_id)
+    assert "Battle: choosing the dice to throw" in body
+    assert "Match time" in body  # the match is being played
+    bots = [bot_for("random", 1), bot_for("random", 2)]
+    play_to_end([alice, bob], game_id, bots)
+    body = _page(duo["a"], game_id)
+    assert "Game over" in body
+    for raw in RAW:
+        assert raw not in body, raw
+    # The judge confirms the match: the game page stops counting the match down.
+    match = Match.objects.get(pk=duo["match"].pk)
+    if match.status != Match.Status.CONFIRMED:
+        t_services.report_result(
+            match=match, by=duo["judge"], games=["a", "a"], expected_version=match.version
+        )
+    assert "Match time" not in _page(duo["a"], game_id)
+
+
+def test_the_bonus_buttons_say_what_the_bonus_does(duo, monkeypatch):
+    """A player offered a black bonus reads "+3 to ..., -1 to ..." on each button."""
+    alice = token_client(duo["a"])
+    game_id = alice.post("/api/games/", {"match": duo["match"].pk}, format="json").json()["id"]
+    data = alice.get(f"/api/games/{game_id}/").json()  # the game as seat 0 sees it
+    board = data["view"]
+    mine = [d for d in board["dice"] if d["owner"] == 0]
+    black, first, second = mine[0], mine[1], mine[2]
+    black["colour"] = "black"
+    board["phase"] = "battle_bonus"
+    board["decision"] = {"kind": "bonus", "player": 0, "die": black["id"]}
+    data.update(
+        split=None,
+        legal_count=1,
+        legal_actions=[{"kind": "bonus", "targets": [first["id"], second["id"]]}],
+    )
+    monkeypatch.setattr(selectors, "game_state", lambda *args, **kwargs: data)
+    monkeypatch.setattr(selectors, "log_in_words", lambda *args, **kwargs: [])
+    body = _page(duo["a"], game_id)
+    assert "Battle: colour bonuses" in body
+    assert "Your decision: choose where the colour bonus goes" in body
+    assert "Black bonus: +3 to " in body and ", -1 to " in body
+    assert "battle_bonus" not in body.replace('data-action="', "")

@@ -1,0 +1,25 @@
+"""Template tags over tournaments/words.py: plain words for results."""
+
+from django import template
+
+from tournaments import words
+
+register = template.Library()
+
+
+@register.simple_tag
+def submission_words(submission, match):
+    """``{% submission_words s match %}``: one version of a result as a sentence."""
+    return words.submission_in_words(submission, match)
+
+
+@register.simple_tag
+def reader_score(match, registration_id):
+    """``{% reader_score match registration.pk %}``: "You won 2-0 against Bob"."""
+    return words.score_for_reader(match, registration_id)
+
+
+@register.simple_tag
+def game_outcome(game, match):
+    """``{% game_outcome g match %}``: "Alice won" or "Drawn" for one game of a match."""
+    return words.game_outcome_in_words(game.outcome, match)

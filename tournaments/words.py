@@ -1,0 +1,484 @@
+"""Plain words for what the tournament pages show people: result histories, a match's
+score from the reader's side, the audit log as sentences. The one place that turns the
+stored codes ("a"/"b" sides, game outcomes, audit actions and their before/after data)
+into sentences; every string is marked for translation. Pages reach it through the
+``tournament_words`` template tags or their views."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from players.models import Player
+from players.people import person_label
+from tournaments.match_rules import format_score
+from tournaments.models import (
+    Match,
+    Penalty,
+    Registration,
+    ResultSubmission,
+    Round,
+    SetSwap,
+    Tournament,
+)
+
+# --- matches and results --------------------------------------------------------------
+
+
+def side_name(match: Match, side: str) -> str:
+    """The display name of side "a" or "b" of a match (selected with its players)."""
+    registration = match.player_a if side == "a" else match.player_b
+    if registration is None:
+        return _("the bye")
+    return registration.player.display_name
+
+
+def games_in_words(match: Match, games) -> str:
+    """Each game and who won it: "game 1: Alice; game 2: drawn; game 3: Bob"."""
+    parts = []
+    for number, outcome in enumerate(games or [], start=1):
+        who = side_name(match, outcome) if outcome in ("a", "b") else _("drawn")
+        parts.append(_("game %(n)s: %(who)s") % {"n": number, "who": who})
+    return "; ".join(parts)
+
+
+def submission_in_words(submission: ResultSubmission, match: Match) -> str:
+    """One version of a match's result as a sentence: the games and who won each, or the
+    intentional draw, the concession and the match losses."""
+    if submission.intentional_draw:
+        parts = [_("Intentional draw.")]
+    elif submission.games:
+        parts = [_("Games won: %(games)s.") % {"games": games_in_words(match, submission.games)}]
+    else:
+        parts = [_("No games played.")]
+    if submission.conceded_by in ("a", "b"):
+        parts.append(
+            _("%(name)s conceded the match.") % {"name": side_name(match, submission.conceded_by)}
+        )
+    for side in ("a", "b"):
+        if getattr(submission, f"match_loss_{side}"):
+            parts.append(
+                _("%(name)s loses the match (penalty).") % {"name": side_name(match, side)}
+            )
+    return " ".join(parts)
+
+
+def result_in_words(match: Match, games_a: int, games_b: int, games_drawn: int, winner) -> str:
+    """A confirmed result in neutral words: "Alice won 2-1" or "drawn 1-1"."""
+    if winner == match.player_a_id and winner is not None:
+        return _("%(name)s won %(score)s") % {
+            "name": side_name(match, "a"),
+            "score": format_score(games_a, games_b, games_drawn),
+        }
+    if winner == match.player_b_id and winner is not None:
+        return _("%(name)s won %(score)s") % {
+            "name": side_name(match, "b"),
+            "score": format_score(games_b, games_a, games_drawn),
+        }
+    return _("drawn %(score)s") % {"score": format_score(games_a, games_b, games_drawn)}
+
+
+def score_for_reader(match: Match, registration_id: int) -> str:
+    """A confirmed match from one player's side, their games first: "You won 2-0 against
+    Bob", "You lost 1-2 against Bob", "Drawn 1-1 with Bob"; empty until confirmed."""
+    if match.status != Match.Status.CONFIRMED:
+        return ""
+    side = match.side_of(registration_id)
+    if side is None:
+        return ""
+    if match.is_bye:
+        return _("You won 2-0: a bye.")
+    other = "b" if side == "a" else "a"
+    mine, theirs = (match.games_a, match.games_b) if side == "a" else (match.games_b, match.games_a)
+    values = {
+        "score": format_score(mine, theirs, match.games_drawn),
+        "name": side_name(match, other),
+    }
+    if match.winner_id == registration_id:
+        return _("You won %(score)s against %(name)s.") % values
+    if match.winner_id is not None:
+        return _("You lost %(score)s against %(name)s.") % values
+    return _("Drawn %(score)s with %(name)s.") % values
+
+
+# --- the audit log ----------------------------------------------------------------------
+
+SETTING_NAMES = {
+    "name": gettext_lazy("name"),
+    "date": gettext_lazy("date"),
+    "venue": gettext_lazy("venue"),
+    "swiss_rounds": gettext_lazy("Swiss rounds"),
+    "top_cut_size": gettext_lazy("top cut"),
+    "match_minutes": gettext_lazy("minutes a match"),
+    "game_minutes": gettext_lazy("minutes a game"),
+    "late_entry": gettext_lazy("late entry"),
+    "head_judge": gettext_lazy("head judge"),
+    "floor_judges": gettext_lazy("floor judges"),
+    "publish_pairings": gettext_lazy("pairings public"),
+    "publish_standings": gettext_lazy("standings public"),
+    "publish_results": gettext_lazy("results public"),
+    "percentage_floor": gettext_lazy("percentage floor"),
+    "tiebreakers": gettext_lazy("tiebreakers"),
+}
+
+
+def plain_value(value) -> str:
+    """A stored value as people read it: yes/no, lists joined, nothing as a dash; never
+    a Python or JSON literal."""
+    if value is None or value == "" or value == []:
+        return "—"
+    if value is True:
+        return _("yes")
+    if value is False:
+        return _("no")
+    if isinstance(value, list | tuple):
+        return ", ".join(plain_value(v) for v in value)
+    if isinstance(value, dict):
+        return "; ".join(f"{_humanise(k)}: {plain_value(v)}" for k, v in value.items())
+    return str(value)
+
+
+def _humanise(key: str) -> str:
+    return str(SETTING_NAMES.get(key) or key.replace("_", " "))
+
+
+class _Objects:
+    """The objects a page of audit entries names, each kind loaded in one query."""
+
+    def __init__(self, entries, viewer):
+        self.viewer = viewer
+        ids: dict[str, set] = {
+            "Registration": set(),
+            "Match": set(),
+            "Round": set(),
+            "SetSwap": set(),
+        }
+        users, players = set(), set()
+        for e in entries:
+            if e.object_type in ids and e.object_id is not None:
+                ids[e.object_type].add(e.object_id)
+            if e.action == "tournament.co_organisers":
+                for data in (e.before, e.after):
+                    users.update((data or {}).get("co_organisers") or [])
+            if e.action == "pairing.edited":
+                players.update((e.after or {}).get("players") or [])
+        self.registrations = Registration.objects.select_related("player").in_bulk(
+            ids["Registration"]
+        )
+        self.matches = Match.objects.select_related(
+            "round", "player_a__player", "player_b__player"
+        ).in_bulk(ids["Match"])
+        self.rounds = Round.objects.in_bulk(ids["Round"])
+        self.swaps = SetSwap.objects.select_related(
+            "registration__player", "match__round", "match__player_a__player"
+        ).in_bulk(ids["SetSwap"])
+        self.users = get_user_model().objects.select_related("player").in_bulk(users)
+        self.players = Player.objects.in_bulk(players)
+
+    def player(self, registration_id) -> str:
+        registration = self.registrations.get(registration_id)
+        return registration.player.display_name if registration else _("a player")
+
+    def match(self, match_id) -> str:
+        match = self.matches.get(match_id)
+        if match is None:
+            return _("a match")
+        return match_label(match)
+
+    def round(self, round_id) -> str:
+        round_ = self.rounds.get(round_id)
+        return str(round_.number) if round_ else "?"
+
+    def user(self, user_id) -> str:
+        """A member of the event's team: by public name, else by login name as the
+        console's team list shows them to the event's staff (who alone read the log)."""
+        user = self.users.get(user_id)
+        if user is None:
+            return _("someone")
+        return person_label(user, self.viewer) or user.get_username()
+
+
+def match_label(match: Match) -> str:
+    if match.is_bye:
+        return _("round %(r)s, the bye of %(a)s") % {
+            "r": match.round.number,
+            "a": side_name(match, "a"),
+        }
+    values = {
+        "r": match.round.number,
+        "t": match.table or "—",
+        "a": side_name(match, "a"),
+        "b": side_name(match, "b"),
+    }
+    return _("round %(r)s, table %(t)s (%(a)s v %(b)s)") % values
+
+
+def _status_label(code) -> str:
+    try:
+        return str(Tournament.Status(code).label)
+    except ValueError:
+        return str(code)
+
+
+def _penalty_label(code) -> str:
+    try:
+        return str(Penalty.Kind(code).label).lower()
+    except ValueError:
+        return str(code).replace("_", " ")
+
+
+def audit_sentence(entry, objects: _Objects) -> str:
+    """What one audit entry records, as a sentence (the actor is shown beside it)."""
+    action, oid = entry.action, entry.object_id
+    before, after = entry.before or {}, entry.after or {}
+    if action == "tournament.created":
+        return _("Created the tournament “%(name)s”.") % {"name": after.get("name", "")}
+    if action == "tournament.updated":
+        changed = ", ".join(_humanise(k) for k in after) or _("nothing")
+        return _("Changed the settings: %(fields)s.") % {"fields": changed}
+    if action == "tournament.status":
+        if after.get("status") == Tournament.Status.SWISS and "players" in after:
+            return _("Started the Swiss rounds: %(p)s players, %(n)s rounds.") % {
+                "p": after.get("players"),
+                "n": after.get("swiss_rounds"),
+            }
+        return _("Changed the status from “%(old)s” to “%(new)s”.") % {
+            "old": _status_label(before.get("status")),
+            "new": _status_label(after.get("status")),
+        }
+    if action == "tournament.co_organisers":
+        old = set(before.get("co_organisers") or [])
+        new = set(after.get("co_organisers") or [])
+        added, removed = sorted(new - old), sorted(old - new)
+        if added:
+            return _("Made %(name)s a co-organiser.") % {"name": objects.user(added[0])}
+        if removed and entry.actor_id == removed[0]:
+            return _("Stepped down as a co-organiser.")
+        if removed:
+            return _("Removed %(name)s as a co-organiser.") % {"name": objects.user(removed[0])}
+        return _("Changed the co-organisers.")
+    if action == "tournament.finished":
+        return _("Finished the tournament.")
+    if action == "top_cut.started":
+        return _("Started the top cut with %(n)s players.") % {"n": after.get("size")}
+    if action.startswith("registration."):
+        return _registration_sentence(action, oid, after, objects)
+    if action.startswith("round.") or action == "pairing.edited":
+        return _round_sentence(action, oid, after, objects)
+    if action.startswith("result."):
+        return _result_sentence(action, oid, after, objects)
+    if action.startswith("clock."):
+        return _clock_sentence(action, oid, before, after, objects)
+    if action.startswith("game."):
+        return _game_sentence(action, oid, after, objects)
+    if action == "swap.recorded":
+        swap = objects.swaps.get(oid)
+        if swap is None:
+            return _("Recorded a swap of dice.")
+        return _("Recorded a swap of %(n)s dice for %(player)s before game %(g)s.") % {
+            "n": len(after.get("out") or []),
+            "player": swap.registration.player.display_name,
+            "g": after.get("before_game"),
+        }
+    if action.startswith("penalty."):
+        text = _("Gave %(player)s a penalty: %(kind)s.") % {
+            "player": objects.player(oid),
+            "kind": _penalty_label(action.split(".", 1)[1]),
+        }
+        if after.get("match"):
+            text += " " + _("In %(match)s.") % {"match": objects.match(after["match"])}
+        return text
+    return _("%(what)s.") % {"what": action.replace(".", ": ").replace("_", " ").capitalize()}
+
+
+def _registration_sentence(action, oid, after, objects) -> str:
+    name = {"player": objects.player(oid)}
+    if action == "registration.created":
+        text = _("Registered %(player)s with the set “%(set)s”.") % {
+            "player": after.get("player") or name["player"],
+            "set": after.get("set", ""),
+        }
+        if after.get("late_entry_round"):
+            text += " " + _("Late entry from round %(n)s.") % {"n": after["late_entry_round"]}
+        return text
+    if action == "registration.checked_in":
+        return _("Checked %(player)s in.") % name
+    if action == "registration.checked_out":
+        return _("Undid the check-in of %(player)s.") % name
+    if action == "registration.dropped":
+        if after.get("after_round"):
+            return _("Dropped %(player)s after round %(n)s.") % {**name, "n": after["after_round"]}
+        return _("Dropped %(player)s before the first round.") % name
+    if action == "registration.reinstated":
+        return _("Reinstated %(player)s.") % name
+    return _("Changed the registration of %(player)s.") % name
+
+
+def _round_sentence(action, oid, after, objects) -> str:
+    n = {"n": after.get("number") or objects.round(oid)}
+    if action == "round.paired":
+        if after.get("stage") == Round.Stage.TOP_CUT:
+            return _("Paired round %(n)s, %(name)s of the top cut, as a draft.") % {
+                **n,
+                "name": after.get("name", ""),
+            }
+        return _("Paired round %(n)s as a draft.") % n
+    if action == "round.unpaired":
+        return _("Threw away the draft pairings of round %(n)s.") % n
+    if action == "round.published":
+        return _("Published the pairings of round %(n)s.") % n
+    if action == "round.started":
+        return _("Started round %(n)s.") % n
+    if action == "round.closed":
+        return _("Closed round %(n)s.") % n
+    if action == "pairing.edited":
+        names = [
+            objects.players[p].display_name if p in objects.players else _("a player")
+            for p in after.get("players") or []
+        ]
+        if len(names) == 2:
+            return _("Swapped %(a)s and %(b)s in the draft of round %(n)s.") % {
+                **n,
+                "a": names[0],
+                "b": names[1],
+            }
+        return _("Changed the draft pairings of round %(n)s by hand.") % n
+    return _("Changed round %(n)s.") % n
+
+
+def _result_sentence(action, oid, after, objects) -> str:
+    match = objects.matches.get(oid)
+    values = {"match": objects.match(oid)}
+    if match is not None and "games_a" in after:
+        values["result"] = result_in_words(
+            match,
+            after.get("games_a", 0),
+            after.get("games_b", 0),
+            after.get("games_drawn", 0),
+            after.get("winner"),
+        )
+    elif match is not None and "games" in after:
+        values["result"] = (
+            _("intentional draw")
+            if after.get("intentional_draw")
+            else games_in_words(match, after.get("games")) or _("no games")
+        )
+    elif match is not None and "reported" in after:
+        values["result"] = games_in_words(match, after["reported"].get("games")) or _("no games")
+    else:
+        values["result"] = "—"
+    if action == "result.reported":
+        return _("Reported the result of %(match)s: %(result)s.") % values
+    if action == "result.confirmed":
+        return _("Confirmed the result of %(match)s: %(result)s.") % values
+    if action == "result.corrected":
+        return _("Corrected the result of %(match)s: %(result)s.") % values
+    if action == "result.disputed":
+        return _("Reported a different result for %(match)s (%(result)s): disputed.") % values
+    if action == "result.rejected":
+        return _("Said the reported result of %(match)s is wrong: disputed.") % values
+    return _("Changed the result of %(match)s.") % values
+
+
+def _clock_sentence(action, oid, before, after, objects) -> str:
+    if action in ("clock.round_paused", "clock.round_resumed"):
+        values = {"n": objects.round(oid), "k": len(after.get("matches") or [])}
+        if action == "clock.round_paused":
+            return _("Paused the clocks of round %(n)s (%(k)s matches).") % values
+        return _("Resumed the clocks of round %(n)s (%(k)s matches).") % values
+    values = {"match": objects.match(oid)}
+    if action == "clock.extended":
+        extra = (after.get("extension_minutes") or 0) - (before.get("extension_minutes") or 0)
+        return _("Gave %(match)s %(m)s more minutes.") % {**values, "m": f"{extra:g}"}
+    if action == "clock.paused":
+        return _("Paused the clock of %(match)s.") % values
+    if action == "clock.resumed":
+        return _("Resumed the clock of %(match)s.") % values
+    if action == "clock.time_called":
+        return _("Time was called in %(match)s.") % values
+    if action == "clock.sudden_death":
+        return _("Game %(g)s of %(match)s passed its time limit: sudden death.") % {
+            **values,
+            "g": after.get("game"),
+        }
+    return _("Changed the clock of %(match)s.") % values
+
+
+def _game_sentence(action, oid, after, objects) -> str:
+    match = objects.matches.get(oid)
+    values = {"match": objects.match(oid), "g": after.get("game", "?")}
+    if action == "game.ready" and match is not None and after.get("side") in ("a", "b"):
+        return _("%(player)s is ready for game %(g)s of %(match)s.") % {
+            **values,
+            "player": side_name(match, after["side"]),
+        }
+    if action == "game.started":
+        return _("Game %(g)s of %(match)s started.") % values
+    if action == "game.paused":
+        return _("Paused game %(g)s of %(match)s.") % values
+    if action == "game.resumed":
+        return _("Resumed game %(g)s of %(match)s.") % values
+    if action == "game.awarded" and match is not None and after.get("winner_seat") in (0, 1):
+        return _("Awarded game %(g)s of %(match)s to %(player)s.") % {
+            **values,
+            "player": side_name(match, "ab"[after["winner_seat"]]),
+        }
+    return _("Game %(g)s of %(match)s: %(what)s.") % {
+        **values,
+        "what": action.split(".", 1)[1].replace("_", " "),
+    }
+
+
+def audit_details(entry) -> list[str]:
+    """The changed settings of a tournament.updated entry, "field: old → new"."""
+    if entry.action != "tournament.updated":
+        return []
+    before, after = entry.before or {}, entry.after or {}
+    return [
+        f"{_humanise(key)}: {plain_value(before.get(key))} → {plain_value(value)}"
+        for key, value in after.items()
+    ]
+
+
+def audit_rows(entries, viewer) -> list[dict]:
+    """A page of audit entries as rows of words: a fixed number of queries for any page."""
+    entries = list(entries)
+    objects = _Objects(entries, viewer)
+    return [
+        {
+            "entry": e,
+            "sentence": audit_sentence(e, objects),
+            "details": audit_details(e),
+        }
+        for e in entries
+    ]
+
+
+AUDIT_GROUPS = (
+    ("", gettext_lazy("Everything")),
+    ("result.", gettext_lazy("Results")),
+    ("round.", gettext_lazy("Rounds")),
+    ("pairing.", gettext_lazy("Pairings changed by hand")),
+    ("registration.", gettext_lazy("Registrations")),
+    ("clock.", gettext_lazy("Clocks")),
+    ("game.", gettext_lazy("Games")),
+    ("swap.", gettext_lazy("Swaps")),
+    ("penalty.", gettext_lazy("Penalties")),
+    ("tournament.", gettext_lazy("The event")),
+    ("top_cut.", gettext_lazy("Top cut")),
+)
+
+
+def audit_groups(current: str) -> list[tuple[str, str]]:
+    """The filter's choices; a prefix typed into the address is kept as one more."""
+    groups = [(prefix, str(label)) for prefix, label in AUDIT_GROUPS]
+    if current and current not in dict(groups):
+        groups.append((current, current))
+    return groups
+
+
+def game_outcome_in_words(outcome: str, match: Match) -> str:
+    if outcome in ("a", "b"):
+        return _("%(name)s won") % {"name": side_name(match, outcome)}
+    return _("Drawn")
