@@ -17,6 +17,7 @@ urlpatterns = [
         name="co_organiser_action",
     ),
     path("<int:pk>/register/", views.register, name="register"),
+    path("<int:pk>/walk-in/", views.walk_in, name="walk_in"),
     path(
         "<int:pk>/registrations/<int:registration_id>/<slug:action>/",
         views.registration_action,
