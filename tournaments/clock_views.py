@@ -60,7 +60,12 @@ def judges_clocks(request, pk, number):
     return render(
         request,
         "clocks/judges.html",
-        {"round": round_, "tournament": round_.tournament, "clocks": round_clocks(round_)},
+        {
+            "round": round_,
+            "tournament": round_.tournament,
+            "clocks": round_clocks(round_),
+            "can_judge": True,  # the event's menu (tournaments/_nav.html)
+        },
     )
 
 
