@@ -173,7 +173,8 @@ def dice_set_label(dice_set) -> str:
 
 class DiceSetSearchField(forms.ModelChoiceField):
     """A dice set typed into a searchable field: a suggestion ("Alice — Main · #12"), the
-    set's id, or "<player> — <set>" written out when that names one set."""
+    set's id, "<player> — <set>" written out, or the player's name alone when they have
+    one set to register with (any letter case)."""
 
     widget = DatalistInput
     default_error_messages = {
@@ -186,16 +187,20 @@ class DiceSetSearchField(forms.ModelChoiceField):
         if value in self.empty_values:
             return None
         text = " ".join(str(value).split())
+        if "\x00" in text or len(text) > 200:  # never a name (and no query for it)
+            raise ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
         number = re.search(r"#\s*(\d+)$", text) or re.fullmatch(r"(\d+)", text)
         if number:
             return super().to_python(number.group(1))
         player, dash, name = text.partition(" — ")
+        found = self.queryset.filter(player__display_name__iexact=player.strip())
         if dash:
-            found = list(
-                self.queryset.filter(player__display_name__iexact=player, name__iexact=name)[:2]
-            )
-            if len(found) == 1:
-                return found[0]
+            found = found.filter(name__iexact=name.strip())
+        # Without a set name, a player's name alone names their set when they have one
+        # (a browser without suggestions: the organiser types the name in full).
+        found = list(found[:2])
+        if len(found) == 1:
+            return found[0]
         raise ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
 
 

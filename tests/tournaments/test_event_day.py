@@ -71,6 +71,7 @@ def test_pairings_search_without_script_filters_on_the_server(
     assert "player 03" in rows[0]
     by_name = client.get(url("pairings", tournament, 1) + "?sort=name&q=layer 03").content
     assert len(body_rows(by_name.decode())) == 1
+    assert client.get(url("pairings", tournament, 1) + "?q=%00" + "x" * 500).status_code == 200
     nobody = client.get(url("pairings", tournament, 1) + "?q=zz").content.decode()
     assert body_rows(nobody) == [] and 'id="pairings-none" class="muted">' in nobody
     # Every row carries what the script searches, lower case.
@@ -380,11 +381,15 @@ def test_registration_field_suggests_sets_and_takes_a_typed_choice(
     )
     # "player — set" typed out in other letters.
     client.post(url("register", tournament), {"dice_set": "zoe quinn — red"})
+    # A player's name alone, when they have one set.
+    loner = make_player("Lone Wolf")
+    player_services.create_dice_set(player=loner, name="Grey", playing_dice=valid_playing)
+    client.post(url("register", tournament), {"dice_set": " lone  WOLF "})
     assert set(
         Registration.objects.filter(tournament=tournament).values_list(
             "player__display_name", flat=True
         )
-    ) == {"Adam Ant", "Zoe Quinn"}
+    ) == {"Adam Ant", "Zoe Quinn", "Lone Wolf"}
     # Registered sets are no longer suggested.
     page = client.get(url("console", tournament)).content.decode()
     assert "Adam Ant — Red" not in page.split('id="register-form"')[1].split("</form>")[0]
@@ -396,6 +401,8 @@ def test_a_registration_field_naming_no_set_changes_nothing(
     player = make_player("Alice")
     player_services.create_dice_set(player=player, name="Red", playing_dice=valid_playing)
     client.force_login(organiser)
+    player_services.create_dice_set(player=player, name="Blue", playing_dice=valid_playing)
+    # "Alice" alone: she has two sets, so it names none.
     for typed in ("Alice", "Bob — Red", "#999999", "Alice — Red · #0", "\x00", ""):
         response = client.post(url("register", tournament), {"dice_set": typed}, follow=True)
         assert response.status_code == 200
