@@ -303,7 +303,7 @@ def _objects(w):
 
     def round_clock(r):
         return (
-            lambda v: v.page_status(f"/tournaments/rounds/{r.pk}/clock/"),
+            lambda v: v.page_status(f"/tournaments/{r.tournament_id}/rounds/{r.number}/clock/"),
             lambda v: v.api_status(f"/api/rounds/{r.pk}/clock/"),
         )
 

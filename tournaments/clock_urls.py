@@ -26,11 +26,15 @@ api_urlpatterns = [
     ),
 ]
 
+# The first addresses of the clock pages, by the round's id: on to the new ones
+# (tournaments/urls.py, /tournaments/{t}/rounds/{n}/clock/). Unnamed: nothing links here.
 urlpatterns = [
-    path("rounds/<int:pk>/clock/", clock_views.big_screen, name="big_screen"),
-    path("rounds/<int:pk>/clocks/", clock_views.judges_clocks, name="judges"),
-    path("matches/<int:pk>/clock/", clock_views.match_clock_action, name="match_action"),
+    path("rounds/<int:round_id>/clock/", clock_views.old_round_address, {"page": "clock"}),
+    path("rounds/<int:round_id>/clocks/", clock_views.old_round_address, {"page": "clocks"}),
+    path("matches/<int:match_id>/clock/", clock_views.old_match_address),
     path(
-        "rounds/<int:pk>/clock/<str:action>/", clock_views.round_clock_action, name="round_action"
+        "rounds/<int:round_id>/clock/<slug:action>/",
+        clock_views.old_round_address,
+        {"page": "clock_action"},
     ),
 ]

@@ -139,9 +139,10 @@ def placings_csv(tournament: Tournament, placings: Iterable[Placing]) -> HttpRes
 def pairings_csv(
     tournament: Tournament, round_: Round, matches: Iterable[Match], *, show_results: bool
 ) -> HttpResponse:
-    """One round's pairings with each player's current points; the results only when the
-    viewer may see them. ``matches`` need their players' Player rows selected."""
-    points = selectors.match_points(tournament)
+    """One round's pairings with each player's points when it was paired
+    (selectors.points_at_pairing); the results only when the viewer may see them.
+    ``matches`` need their players' Player rows selected."""
+    points = selectors.points_at_pairing(tournament, round_.number)
     rows = (
         (
             round_.number,

@@ -1,12 +1,17 @@
 """Forms of the tournament pages. They only shape input: every rule is checked by
 tournaments.services, whose ValidationError messages the views put back on the form."""
 
+import re
+
 from django import forms
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db.models import Q
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
+from players.forms import DiceSetForm
 from players.models import DiceSet
 from players.roles import JUDGE_GROUP, ORGANISER_GROUP
 from tournaments.conventions import PERCENTAGE_CONVENTION_FIELDS, preset_settings
@@ -170,9 +175,69 @@ def _bound(field, setting: str) -> None:
     field.validators += [MinValueValidator(low, message), MaxValueValidator(high, message)]
 
 
+class DatalistInput(forms.TextInput):
+    """A text field with a list of suggestions (``<datalist>``): the browser filters them
+    as the user types, on a phone too; anything else may still be typed."""
+
+    def __init__(self, attrs=None):
+        super().__init__(attrs)
+        self.options: list[str] = []
+
+    def render(self, name, value, attrs=None, renderer=None):
+        attrs = dict(attrs or {})
+        list_id = f"{attrs.get('id') or 'id_' + name}-options"
+        attrs.update(list=list_id, autocomplete="off")
+        field = super().render(name, value, attrs, renderer)
+        options = format_html_join("", '<option value="{}">', ((o,) for o in self.options))
+        return format_html('{}<datalist id="{}">{}</datalist>', field, list_id, options)
+
+
+def dice_set_label(dice_set) -> str:
+    """How the organiser's registration field names a set: "<player> — <set> · #<id>"."""
+    return f"{dice_set.player.display_name} — {dice_set.name} · #{dice_set.pk}"
+
+
+class DiceSetSearchField(forms.ModelChoiceField):
+    """A dice set typed into a searchable field: a suggestion ("Alice — Main · #12"), the
+    set's id, "<player> — <set>" written out, or the player's name alone when they have
+    one set to register with (any letter case)."""
+
+    widget = DatalistInput
+    default_error_messages = {
+        "invalid_choice": _(
+            "Choose a player and set from the suggestions (start typing the player's name)."
+        ),
+    }
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        text = " ".join(str(value).split())
+        if "\x00" in text or len(text) > 200:  # never a name (and no query for it)
+            raise ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
+        number = re.search(r"#\s*(\d+)$", text) or re.fullmatch(r"(\d+)", text)
+        if number:
+            return super().to_python(number.group(1))
+        player, dash, name = text.partition(" — ")
+        found = self.queryset.filter(player__display_name__iexact=player.strip())
+        if dash:
+            found = found.filter(name__iexact=name.strip())
+        # Without a set name, a player's name alone names their set when they have one
+        # (a browser without suggestions: the organiser types the name in full).
+        found = list(found[:2])
+        if len(found) == 1:
+            return found[0]
+        raise ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
+
+
 class RegisterForm(forms.Form):
-    dice_set = forms.ModelChoiceField(
-        label=_("Player and dice set"), queryset=DiceSet.objects.none()
+    """Registration with a set: a player chooses one of their own (a short list); an
+    organiser searches every player's sets by typing (docs/operations.md "At the desk")."""
+
+    dice_set = DiceSetSearchField(
+        label=_("Player and dice set"),
+        queryset=DiceSet.objects.none(),
+        help_text=_("Type a few letters of the player's name and pick their set."),
     )
 
     def __init__(self, *args, tournament, player=None, **kwargs):
@@ -181,12 +246,54 @@ class RegisterForm(forms.Form):
         if player is not None:
             sets = sets.filter(player=player)
         registered = Registration.objects.filter(tournament=tournament).values("player_id")
-        field = self.fields["dice_set"]
-        field.queryset = sets.exclude(player_id__in=registered)
-        field.label_from_instance = lambda s: f"{s.player.display_name} — {s.name}"
         if player is not None:
-            field.label = _("Dice set")
+            field = forms.ModelChoiceField(label=_("Dice set"), queryset=sets)
             field.label_from_instance = lambda s: s.name
+            self.fields["dice_set"] = field
+        else:
+            field = self.fields["dice_set"]
+        field.queryset = sets.exclude(player_id__in=registered)
+
+    def suggest(self):
+        """Fill the organiser's suggestions (one query); not needed to read a POST."""
+        field = self.fields["dice_set"]
+        if isinstance(field, DiceSetSearchField):
+            field.widget.options = [dice_set_label(s) for s in field.queryset]
+        return self
+
+
+class WalkInForm(DiceSetForm):
+    """A walk-in at the desk: the player and their set in one form. The set is the dice
+    editor's 9 + 3 slots, checked by the same rules (players.services.validate_dice_set)."""
+
+    display_name = forms.CharField(label=_("Player's name"), max_length=80)
+    username = forms.CharField(
+        label=_("Their login name (optional)"),
+        max_length=150,
+        required=False,
+        help_text=_("When they have an account here: it becomes theirs to play and report."),
+    )
+    country = forms.CharField(label=_("Country (ISO code)"), max_length=2, required=False)
+    club = forms.CharField(label=_("Club"), max_length=80, required=False)
+
+    field_order = ["display_name", "username", "country", "club", "name"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["name"].initial = _("Main")
+        self.order_fields(self.field_order)
+
+    def player_fields(self):
+        return [self[name] for name in self.field_order]
+
+    def clean_username(self):
+        username = self.cleaned_data["username"].strip()
+        if not username:
+            return None
+        user = get_user_model().objects.filter(username=username, is_active=True).first()
+        if user is None:
+            raise ValidationError(_("No account has this login name."))
+        return user
 
 
 class SwapPlayersForm(forms.Form):

@@ -173,6 +173,16 @@ def match_points(tournament) -> dict[int, int]:
     return {row.player_id: row.match_points for row in standings(tournament)}
 
 
+def points_at_pairing(tournament, round_number: int) -> dict[int, int]:
+    """Each registration's match points when round ``round_number`` was paired: the
+    Swiss results of the rounds before it (standings as of round N-1), so a later result
+    does not change what the round's pairings show. Two queries; none for round 1."""
+    if round_number <= 1:
+        return {}
+    table = standings(tournament, as_of_round=round_number - 1)
+    return {row.player_id: row.match_points for row in table}
+
+
 def pairing_players(tournament, *, round_number: int) -> list[PairingPlayer]:
     registrations = list(
         Registration.objects.filter(tournament=tournament).select_related("player")
@@ -289,11 +299,34 @@ def judges_queue_key(match: Match) -> tuple:
 
 def bracket_view(tournament, *, show_winners: bool) -> dict:
     """The top-cut bracket as the API and the bracket page show it (the shape of
-    tournaments.serializers.BracketSerializer): seeds and slots with names, winners and
-    the champion only when ``show_winners``. Two queries."""
+    tournaments.serializers.BracketSerializer): seeds and slots with names, winners, game
+    scores and the champion only when ``show_winners``. Two queries."""
     if not tournament.top_cut_seeds:
         return {"started": False, "detail": "No top cut yet.", "rounds": []}
-    result = bracket(tournament)
+    seeds = tournament.top_cut_seeds
+    confirmed = list(
+        Match.objects.filter(
+            round__tournament=tournament,
+            round__stage=Round.Stage.TOP_CUT,
+            status=Match.Status.CONFIRMED,
+        )
+        .order_by("round__number", "bracket_position")
+        .values(
+            "round__number",
+            "bracket_position",
+            "winner_id",
+            "player_a_id",
+            "games_a",
+            "games_b",
+            "games_drawn",
+        )
+    )
+    # The same replay as ``bracket`` (its query, with the games of each match).
+    result = record_winners(
+        seed_bracket(seeds, len(seeds)), [m["winner_id"] for m in confirmed if m["winner_id"]]
+    )
+    first = min((m["round__number"] for m in confirmed), default=0)
+    games = {(m["round__number"] - first + 1, m["bracket_position"]): m for m in confirmed}
     names = dict(
         Registration.objects.filter(pk__in=result.seeds).values_list("pk", "player__display_name")
     )
@@ -302,6 +335,16 @@ def bracket_view(tournament, *, show_winners: bool) -> dict:
         if player_id is None:
             return None
         return {"registration": player_id, "name": names.get(player_id), "seed": seed}
+
+    def score(match) -> str | None:
+        """The games won, slot a's first ("2-1", "1-1-1" with a drawn game)."""
+        row = games.get((match.round_number, match.position))
+        if not show_winners or row is None:
+            return None
+        won_a, won_b = row["games_a"], row["games_b"]
+        if row["player_a_id"] != match.player_a:
+            won_a, won_b = won_b, won_a
+        return format_score(won_a, won_b, row["games_drawn"])
 
     return {
         "started": True,
@@ -319,6 +362,7 @@ def bracket_view(tournament, *, show_winners: bool) -> dict:
                         "a": slot(m.player_a, m.seed_a),
                         "b": slot(m.player_b, m.seed_b),
                         "winner": m.winner if show_winners else None,
+                        "score": score(m),
                     }
                     for m in r.matches
                 ],

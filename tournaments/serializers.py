@@ -1039,6 +1039,11 @@ class BracketMatchSerializer(serializers.Serializer):
     winner = serializers.IntegerField(
         allow_null=True, help_text="The winner's registration; null while results are hidden."
     )
+    score = serializers.CharField(
+        allow_null=True,
+        help_text='Games won, slot a first ("2-1"; "1-1-1" with a drawn game); null until '
+        "the result is confirmed or while results are hidden.",
+    )
 
 
 class BracketRoundSerializer(serializers.Serializer):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import views
+from tournaments import clock_views, views
 
 app_name = "tournaments"
 
@@ -17,6 +17,7 @@ urlpatterns = [
         name="co_organiser_action",
     ),
     path("<int:pk>/register/", views.register, name="register"),
+    path("<int:pk>/walk-in/", views.walk_in, name="walk_in"),
     path(
         "<int:pk>/registrations/<int:registration_id>/<slug:action>/",
         views.registration_action,
@@ -28,6 +29,18 @@ urlpatterns = [
     path("<int:pk>/rounds/<int:number>/print/", views.print_pairings, name="print_pairings"),
     path("<int:pk>/rounds/<int:number>/slips/", views.match_slips, name="slips"),
     path("<int:pk>/rounds/<int:number>/pairings.csv", views.pairings_csv, name="pairings_csv"),
+    path("<int:pk>/rounds/<int:number>/clock/", clock_views.big_screen, name="clock"),
+    path("<int:pk>/rounds/<int:number>/clocks/", clock_views.judges_clocks, name="clocks"),
+    path(
+        "<int:pk>/rounds/<int:number>/clock/<slug:action>/",
+        clock_views.round_clock_action,
+        name="clock_action",
+    ),
+    path(
+        "<int:pk>/matches/<int:match_id>/clock/",
+        clock_views.match_clock_action,
+        name="match_clock",
+    ),
     path("<int:pk>/standings/", views.standings, name="standings"),
     path("<int:pk>/standings.csv", views.standings_csv, name="standings_csv"),
     path("<int:pk>/placings.csv", views.placings_csv, name="placings_csv"),

@@ -32,6 +32,7 @@ from tournaments.forms import (
     SwapDiceForm,
     SwapPlayersForm,
     TournamentForm,
+    WalkInForm,
     form_error_text,
 )
 from tournaments.match_rules import MAX_GAMES
@@ -205,11 +206,23 @@ def tournament_home(request, pk):
         player = Player.objects.filter(user=request.user).first()
         if player is not None:
             register_form = RegisterForm(tournament=tournament, player=player)
+    user = request.user
+    can_see_standings = visibility.can_see_standings(user, tournament)
+    results = _results_visible(request, tournament)
+    placings = selectors.placings(tournament) if can_see_standings and results else None
     context.update(
         rounds=rounds,
+        current_round=rounds[-1] if rounds else None,
         registration=registration,
         register_form=register_form,
         player_count=tournament.registrations.filter(dropped=False).count(),
+        can_see_pairings=visibility.can_see_pairings(user, tournament),
+        can_see_standings=can_see_standings,
+        can_see_sets=visibility.can_see_registered_sets(user, tournament),
+        can_register_walk_in=context["can_manage"]
+        and tournament.status in (Status.REGISTRATION, Status.CHECK_IN, Status.SWISS),
+        # The podium of a finished event: places 1-3 (two 3rds when semifinal losers share).
+        podium=[p for p in placings if p.place is not None and p.place <= 3] if placings else [],
     )
     return render(request, "tournaments/home.html", context)
 
@@ -276,7 +289,7 @@ def console(request, pk):
         rounds=rounds,
         last_round=last,
         **_offered_actions(tournament, rounds),
-        register_form=RegisterForm(tournament=tournament)
+        register_form=RegisterForm(tournament=tournament).suggest()
         if tournament.status in (Status.REGISTRATION, Status.CHECK_IN, Status.SWISS)
         else None,
         Status=Status,
@@ -455,10 +468,57 @@ def register(request, pk):
             _("%(name)s registered.") % {"name": dice_set.player.display_name},
         )
     else:
-        messages.error(request, _("Choose a dice set to register with."))
+        messages.error(request, form_error_text(form))
     if manager:
         return redirect("tournaments:console", pk=tournament.pk)
     return redirect("tournaments:home", pk=tournament.pk)
+
+
+# Service error fields -> the walk-in form's fields (the rest go at the top of the form).
+WALK_IN_FIELDS = {"display_name": "display_name", "user": "username", "name": "name"}
+
+
+@login_required
+def walk_in(request, pk):
+    """The desk: a walk-in player, their set and their registration in one form."""
+    tournament = _tournament(pk)
+    _require(can_manage(request.user, tournament))
+    form = WalkInForm(request.POST or None)
+    is_open = tournament.status in (Status.REGISTRATION, Status.CHECK_IN, Status.SWISS)
+    if request.method == "POST" and not is_open:
+        form.is_valid()
+        form.add_error(None, _("Registration is not open."))
+    elif request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            registration = services.register_walk_in(
+                tournament=tournament,
+                by=request.user,
+                display_name=data["display_name"],
+                user=data["username"],
+                country=data["country"],
+                club=data["club"],
+                set_name=data["name"],
+                playing_dice=data["playing_dice"],
+                additional_dice=data["additional_dice"],
+            )
+        except ValidationError as exc:
+            for field, errors in (
+                exc.message_dict.items() if hasattr(exc, "error_dict") else [(None, exc.messages)]
+            ):
+                for error in errors:
+                    form.add_error(WALK_IN_FIELDS.get(field), error)
+        else:
+            message = _("%(name)s registered.") % {"name": registration.player.display_name}
+            if registration.late_entry_round:
+                message += " " + _("Late entry from round %(n)s.") % {
+                    "n": registration.late_entry_round
+                }
+            messages.success(request, message)
+            return redirect("tournaments:walk_in", pk=tournament.pk)
+    context = _roles(request, tournament)
+    context.update(form=form, is_open=is_open)
+    return render(request, "tournaments/walk_in.html", context)
 
 
 @login_required
@@ -551,7 +611,7 @@ def round_manage(request, pk, number, swap_form=None):
     _require(can_judge(request.user, tournament))
     round_ = _round(tournament, number)
     matches = _round_matches(round_)
-    points = selectors.match_points(tournament)
+    points = selectors.points_at_pairing(tournament, round_.number)
     registrations = [r for m in matches for r in (m.player_a, m.player_b) if r is not None]
     if swap_form is None and round_.status == Round.Status.DRAFT:
         swap_form = SwapPlayersForm(registrations=registrations)
@@ -671,13 +731,38 @@ def _confirm_round_action(request, tournament, round_, action):
 # --- public pages ---------------------------------------------------------------------
 
 
+SEARCH_MAX = 80
+
+
+def _search_text(*registrations) -> str:
+    """What the pairings search looks in (lower case: the page's script compares it with
+    what is typed, lowered the same way)."""
+    return " | ".join(r.player.display_name.lower() for r in registrations if r is not None)
+
+
+def _opponent_of(user, match):
+    if match is None:
+        return None
+    if visibility.own_registration_id(user, match) == match.player_a_id:
+        return match.player_b
+    return match.player_a
+
+
 def pairings(request, pk, number):
+    """A round's pairings, phone first: search by name (as you type, or ?q= without
+    script), the viewer's own table highlighted and first, the round clock, and each
+    player's points when the round was paired. A fixed number of queries."""
     tournament = _visible_tournament(request, pk)
     round_ = _visible_round(request, tournament, number)
     matches = _round_matches(round_)
-    points = selectors.match_points(tournament)
+    points = selectors.points_at_pairing(tournament, round_.number)
     show_results = _results_visible(request, tournament)
     sort = request.GET.get("sort", "table")
+    query = request.GET.get("q", "").strip()[:SEARCH_MAX]
+    mine = next(
+        (m for m in matches if visibility.own_registration_id(request.user, m) is not None),
+        None,
+    )
     if sort == "name":
         rows = []
         for m in matches:
@@ -693,6 +778,8 @@ def pairings(request, pk, number):
                         "opponent_points": points.get(opp.pk, 0) if opp else None,
                         "side": side,
                         "match": m,
+                        "search": _search_text(me),
+                        "mine": m is mine,
                     }
                 )
         rows.sort(key=lambda r: (r["name"].casefold(), r["table"] or 0))
@@ -704,11 +791,29 @@ def pairings(request, pk, number):
                 "points_a": points.get(m.player_a_id, 0),
                 "points_b": points.get(m.player_b_id, 0) if m.player_b_id else None,
                 "score": selectors.match_score(m) if show_results else "",
+                "search": _search_text(m.player_a, m.player_b),
+                "mine": m is mine,
             }
             for m in matches
         ]
+    if query:
+        wanted = query.lower()
+        rows = [r for r in rows if wanted in r["search"]]
+    rows.sort(key=lambda r: not r["mine"])  # stable: the viewer's own table first
+    clock = clocks.round_clock(round_, db_now())
     context = _roles(request, tournament)
-    context.update(round=round_, rows=rows, sort=sort, show_results=show_results)
+    context.update(
+        round=round_,
+        rows=rows,
+        sort=sort,
+        show_results=show_results,
+        query=query,
+        mine=mine,
+        my_opponent=_opponent_of(request.user, mine),
+        clock=clock,
+        timer=round_.status == Round.Status.IN_PROGRESS and clock["state"] != "not_started",
+        search_max=SEARCH_MAX,
+    )
     context["not_advanced"] = selectors.not_advanced_names(tournament, round_)
     return render(request, "tournaments/pairings.html", context)
 
@@ -800,7 +905,7 @@ def print_pairings(request, pk, number):
     tournament = _visible_tournament(request, pk)
     round_ = _visible_round(request, tournament, number)
     matches = _round_matches(round_)
-    points = selectors.match_points(tournament)
+    points = selectors.points_at_pairing(tournament, round_.number)
     rows = []
     for m in matches:
         for me, opp in ((m.player_a, m.player_b), (m.player_b, m.player_a)):

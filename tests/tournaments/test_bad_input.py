@@ -221,20 +221,22 @@ def test_clock_actions_with_nul_in_the_reason_are_form_errors(client, make_runni
     client.force_login(judge)
     for action in ("extend", "pause"):
         response = client.post(
-            f"/tournaments/matches/{match.pk}/clock/",
+            f"/tournaments/{round_.tournament_id}/matches/{match.pk}/clock/",
             {"action": action, "minutes": "3", "reason": "call\x00"},
             follow=True,
         )
         assert response.status_code == 200
         assert any("Null characters" in m for m in _messages(response))
     response = client.post(
-        f"/tournaments/matches/{match.pk}/clock/",
+        f"/tournaments/{round_.tournament_id}/matches/{match.pk}/clock/",
         {"action": "extend", "minutes": "²", "reason": "judge call"},
         follow=True,
     )
     assert any("whole number" in m for m in _messages(response))
     response = client.post(
-        f"/tournaments/rounds/{round_.pk}/clock/pause/", {"reason": "x\x00"}, follow=True
+        f"/tournaments/{round_.tournament_id}/rounds/{round_.number}/clock/pause/",
+        {"reason": "x\x00"},
+        follow=True,
     )
     assert any("Null characters" in m for m in _messages(response))
     match.refresh_from_db()

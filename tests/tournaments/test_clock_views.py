@@ -13,6 +13,11 @@ from tournaments.models import AuditEntry
 pytestmark = pytest.mark.django_db
 
 
+def _at(round_, page: str) -> str:
+    """A round's clock page: /tournaments/{t}/rounds/{n}/<page>."""
+    return f"/tournaments/{round_.tournament_id}/rounds/{round_.number}/{page}"
+
+
 def test_round_clock_gives_deadlines_and_server_time_most_urgent_first(api, make_running_round):
     round_ = make_running_round(6)
     first, second, third = round_.matches.order_by("table")
@@ -108,24 +113,26 @@ def test_clock_endpoint_and_judges_page_use_a_constant_number_of_queries(
         assert len(api.get(f"/api/rounds/{round_.pk}/clock/").json()["matches"]) == players // 2
     client.force_login(judge)
     with django_assert_max_num_queries(12):
-        response = client.get(f"/tournaments/rounds/{round_.pk}/clocks/")
+        response = client.get(_at(round_, "clocks/"))
     assert response.status_code == 200 and response.content.count(b'data-match="') == players // 2
 
 
 def test_big_screen_and_judges_page(client, make_running_round, judge):
     round_ = make_running_round()
-    page = client.get(f"/tournaments/rounds/{round_.pk}/clock/").content.decode()
+    page = client.get(_at(round_, "clock/")).content.decode()
     assert 'id="round-clock" data-deadline="' in page and "data-server-time" in page
     match = round_.matches.order_by("table").first()
     client.force_login(match.player_a.player.user)
-    assert client.get(f"/tournaments/rounds/{round_.pk}/clocks/").status_code == 403
+    assert client.get(_at(round_, "clocks/")).status_code == 403
     assert (
-        client.post(f"/tournaments/matches/{match.pk}/clock/", {"action": "pause"}).status_code
+        client.post(
+            f"/tournaments/{round_.tournament_id}/matches/{match.pk}/clock/", {"action": "pause"}
+        ).status_code
         == 403
     )
     client.force_login(judge)
     response = client.post(
-        f"/tournaments/matches/{match.pk}/clock/",
+        f"/tournaments/{round_.tournament_id}/matches/{match.pk}/clock/",
         {"action": "extend", "minutes": "3", "reason": "judge call"},
     )
     assert response.status_code == 302
@@ -137,7 +144,7 @@ def test_big_screen_and_judges_page(client, make_running_round, judge):
 @pytest.mark.django_db(transaction=True)
 def test_big_screen_counts_down_in_a_browser(live_server, page, make_running_round):
     round_ = make_running_round()
-    page.goto(f"{live_server.url}/tournaments/rounds/{round_.pk}/clock/")
+    page.goto(live_server.url + _at(round_, "clock/"))
     first = page.inner_text("#round-clock")
     time.sleep(1.3)
     second = page.inner_text("#round-clock")
@@ -186,3 +193,30 @@ def test_time_called_without_a_result_tops_the_judges_queue(
         < page.index(f"/matches/{first.pk}/")
         < page.index(f"/matches/{second.pk}/")
     )
+
+
+def test_the_first_clock_addresses_send_the_browser_on(client, make_running_round, judge):
+    """Links and projector tabs of /tournaments/rounds/{id}/clock/ keep working."""
+    round_ = make_running_round()
+    response = client.get(f"/tournaments/rounds/{round_.pk}/clock/")
+    assert response.status_code == 301 and response["Location"] == _at(round_, "clock/")
+    assert client.get(response["Location"]).status_code == 200
+    client.force_login(judge)
+    response = client.get(f"/tournaments/rounds/{round_.pk}/clocks/")
+    assert response.status_code == 301 and response["Location"] == _at(round_, "clocks/")
+    # A form sent from a page loaded before the move is sent on as it was (308).
+    response = client.post(f"/tournaments/rounds/{round_.pk}/clock/pause/", {"reason": "x"})
+    assert response.status_code == 308 and response["Location"] == _at(round_, "clock/pause/")
+    match = round_.matches.order_by("table").first()
+    response = client.post(f"/tournaments/matches/{match.pk}/clock/", {"action": "pause"})
+    assert response.status_code == 308
+    assert response["Location"] == f"/tournaments/{round_.tournament_id}/matches/{match.pk}/clock/"
+    assert not AuditEntry.objects.filter(action__startswith="clock.").exists()
+
+
+def test_the_first_clock_address_of_a_hidden_round_is_a_404(client, make_running_round, organiser):
+    round_ = make_running_round()
+    services.update_tournament(tournament=round_.tournament, by=organiser, publish_pairings=False)
+    assert client.get(f"/tournaments/rounds/{round_.pk}/clock/").status_code == 404
+    assert client.get(_at(round_, "clock/")).status_code == 404
+    assert client.get("/tournaments/rounds/999999/clock/").status_code == 404

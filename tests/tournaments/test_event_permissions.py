@@ -220,7 +220,7 @@ PAGE_ACTIONS = {
     "tournaments:co_organiser_action": ["add", "remove"],
     "tournaments:registration_action": ["check_in", "check_out", "drop", "reinstate"],
     "tournaments:round_action": ["publish", "start", "close", "repair", "swap"],
-    "clocks:round_action": ["pause", "resume"],
+    "tournaments:clock_action": ["pause", "resume"],
 }
 
 
@@ -318,8 +318,8 @@ def _bodies(ev, actor) -> dict:
             "match": ev["match"].pk,
         },
         "tournaments:my_match": {"action": "play_online"},
-        "clocks:match_action": {"action": "extend", "minutes": "5", "reason": "x"},
-        "clocks:round_action": {"reason": "x"},
+        "tournaments:match_clock": {"action": "extend", "minutes": "5", "reason": "x"},
+        "tournaments:clock_action": {"reason": "x"},
     }
 
 
@@ -382,7 +382,7 @@ def test_the_matrix_reaches_every_kind_of_route(events):
         "tournaments:action",
         "tournaments:console",
         "tournaments:match",
-        "clocks:round_action",
+        "tournaments:clock_action",
     ):
         assert expected in names
     assert sum(1 for _ in _requests(events, events["owner_b"])) > 60

@@ -112,7 +112,10 @@ def test_registration_check_in_drop_reinstate_from_the_console(
     assert registration.playing_dice == valid_playing
     # Registered players are no longer offered; a stale form is refused inline.
     response = client.post(url("register", tournament), {"dice_set": dice_set.pk}, follow=True)
-    assert "Choose a dice set to register with." in messages_of(response)
+    assert messages_of(response) == [
+        "Player and dice set: Choose a player and set from the suggestions "
+        "(start typing the player's name)."
+    ]
 
     client.post(url("action", tournament, "open_check_in"))
     tournament.refresh_from_db()

@@ -22,7 +22,13 @@ from tournaments.services.events import (
 )
 from tournaments.services.match_games import record_swap, start_game
 from tournaments.services.penalties import give_penalty
-from tournaments.services.registration import check_in, drop, register, reinstate
+from tournaments.services.registration import (
+    check_in,
+    drop,
+    register,
+    register_walk_in,
+    reinstate,
+)
 from tournaments.services.results import (
     confirm_result,
     record_system_result,
@@ -50,6 +56,7 @@ __all__ = [
     "change_status",
     "EDITABLE_SETTINGS",
     "register",
+    "register_walk_in",
     "check_in",
     "drop",
     "reinstate",

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from players.models import DiceSet, Player
-from players.services import freeze_dice_set
+from players.services import create_dice_set, create_player, freeze_dice_set
 from tournaments.audit import audit
 from tournaments.models import (
     Registration,
@@ -67,6 +67,42 @@ def register(*, tournament, player: Player, dice_set: DiceSet, by) -> Registrati
             "late_entry_round": late_round,
             "set": snapshot["name"],
         },
+    )
+    return registration
+
+
+@transaction.atomic
+def register_walk_in(
+    *,
+    tournament,
+    by,
+    display_name: str,
+    set_name: str,
+    playing_dice,
+    additional_dice=None,
+    user=None,
+    country: str = "",
+    club: str = "",
+) -> Registration:
+    """A walk-in at the desk in one step: a new player (with their user account when they
+    have one), their dice set (validated as every set is: players.services) and their
+    registration. Organisers only. All or nothing: any error leaves no player, no set
+    and no registration behind."""
+    if not can_manage(by, tournament):
+        raise PermissionDenied("Only the event's organisers register walk-ins.")
+    player = create_player(
+        display_name=display_name, user=user, country=country, club=club, created_by=by
+    )
+    dice_set = create_dice_set(
+        player=player, name=set_name, playing_dice=playing_dice, additional_dice=additional_dice
+    )
+    registration = register(tournament=tournament, player=player, dice_set=dice_set, by=by)
+    audit(
+        tournament,
+        by,
+        "registration.walk_in",
+        registration,
+        after={"player": player.display_name, "account": user.get_username() if user else None},
     )
     return registration
 
