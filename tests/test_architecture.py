@@ -27,6 +27,7 @@ PURE_CORES = (
     "tournaments.tiebreakers",
     "tournaments.match_rules",
     "tournaments.placings",
+    "tournaments.ratings",
 )
 # Frameworks a pure core must not import (they stay plain Python, testable alone).
 FRAMEWORKS = ("django", "rest_framework", "drf_spectacular", "celery")

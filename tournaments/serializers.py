@@ -138,6 +138,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "game_minutes",
             "late_entry",
             "bracket_losers",
+            "round_one_seeding",
             *CONVENTION_FIELDS,
             "standings_preset",
             "tiebreakers",

@@ -50,6 +50,7 @@ EDITABLE_SETTINGS = (
     "game_minutes",
     "late_entry",
     "bracket_losers",
+    "round_one_seeding",
     *CONVENTION_FIELDS,
     "tiebreakers",
     "publish_pairings",
@@ -84,6 +85,14 @@ def update_tournament(*, tournament, by, floor_judges=None, **changes) -> Tourna
         raise ValidationError({"top_cut_size": ["The top cut has already started."]})
     if "tiebreakers" in changes:
         _check_tiebreakers(changes["tiebreakers"])
+    if (
+        changes.get("round_one_seeding", tournament.round_one_seeding)
+        != tournament.round_one_seeding
+        and played
+    ):
+        raise ValidationError(
+            {"round_one_seeding": ["Round 1 is already paired; its seeding can no longer change."]}
+        )
     before = {field: _plain(getattr(tournament, field)) for field in changes}
     for field, value in changes.items():
         setattr(tournament, field, value)
