@@ -164,12 +164,42 @@ def _replay_from(start_id: int, *, first: tuple[RatingChange, RatingChange]) -> 
             state[row.player_id] = after
         if x.match_id == first[0].match_id:
             changed.extend(r for r in first if r not in changed)  # the outcome changed
-    RatingChange.objects.bulk_update(
-        changed,
-        ["outcome", "mu_before", "sigma_before", "mu_after", "sigma_after"],
-        batch_size=2000,
+    _write_rows(changed)
+    # Only the corrected match's players can have a different number of rated matches.
+    counts = dict(
+        PlayerRating.objects.filter(player_id__in=list(state)).values_list("player_id", "matches")
     )
-    _save_ratings({player: (rating, _count(player)) for player, rating in state.items()})
+    for row in first:
+        counts[row.player_id] = _count(row.player_id)
+    _save_ratings({player: (rating, counts.get(player, 0)) for player, rating in state.items()})
+
+
+_FIGURES = ("outcome", "mu_before", "sigma_before", "mu_after", "sigma_after")
+
+
+def _write_rows(rows: list[RatingChange], batch: int = 2000) -> None:
+    """Store the outcome and figures of many history rows. On PostgreSQL one UPDATE ...
+    FROM (VALUES ...) a batch (Django's bulk_update writes a CASE per column and row,
+    which took minutes for a whole event's history); elsewhere bulk_update."""
+    if connection.vendor != "postgresql":
+        RatingChange.objects.bulk_update(rows, list(_FIGURES), batch_size=batch)
+        return
+    table = RatingChange._meta.db_table
+    row_sql = "(%s::bigint, %s, %s::float8, %s::float8, %s::float8, %s::float8)"
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), batch):
+            chunk = rows[start : start + batch]
+            parameters = [
+                value for row in chunk for value in (row.pk, *(getattr(row, f) for f in _FIGURES))
+            ]
+            cursor.execute(
+                f"UPDATE {table} AS r SET outcome = v.outcome, mu_before = v.mu_before, "
+                "sigma_before = v.sigma_before, mu_after = v.mu_after, sigma_after = v.sigma_after "
+                f"FROM (VALUES {', '.join([row_sql] * len(chunk))}) "
+                "AS v(id, outcome, mu_before, sigma_before, mu_after, sigma_after) "
+                "WHERE r.id = v.id",
+                parameters,
+            )
 
 
 def _count(player_id: int) -> int:
@@ -199,9 +229,7 @@ def recompute_ratings() -> dict[str, int]:
             if (row.mu_before, row.sigma_before, row.mu_after, row.sigma_after) != figures:
                 row.mu_before, row.sigma_before, row.mu_after, row.sigma_after = figures
                 changed.append(row)
-    RatingChange.objects.bulk_update(
-        changed, ["mu_before", "sigma_before", "mu_after", "sigma_after"], batch_size=2000
-    )
+    _write_rows(changed)
     counts: dict[int, int] = {}
     for row in rows:
         counts[row.player_id] = counts.get(row.player_id, 0) + (1 if row.outcome else 0)
