@@ -80,7 +80,12 @@ def player_record(player: Player, user) -> PlayerRecord:
     """``player`` read with ``select_related("rating")`` (one query, the caller's)."""
     changes = list(
         RatingChange.objects.filter(player=player)
-        .select_related("match__round__tournament", "match__player_a", "opponent")
+        .select_related(
+            "match__round__tournament",
+            "match__player_a__player",
+            "match__player_b__player",
+            "opponent",
+        )
         .order_by("id")
     )
     registrations = list(
@@ -92,7 +97,7 @@ def player_record(player: Player, user) -> PlayerRecord:
     matches = list(
         Match.objects.filter(Q(player_a__in=mine) | Q(player_b__in=mine))
         .filter(status=Match.Status.CONFIRMED)
-        .select_related("round__tournament")
+        .select_related("round__tournament", "player_a__player", "player_b__player")
     )
     judged = visibility.judged_ids(user, {r.tournament_id for r in registrations})
 
@@ -100,7 +105,7 @@ def player_record(player: Player, user) -> PlayerRecord:
     for change in changes:
         match = change.match
         if not visibility.can_see_players_match(
-            user, player, match, judged=match.round.tournament_id in judged
+            user, match, judged=match.round.tournament_id in judged
         ):
             hidden += 1
             continue
@@ -136,7 +141,7 @@ def player_record(player: Player, user) -> PlayerRecord:
         own = match.player_a_id if side == "a" else match.player_b_id
         record = records.get(own)
         if record is None or not visibility.can_see_players_match(
-            user, player, match, judged=match.round.tournament_id in judged
+            user, match, judged=match.round.tournament_id in judged
         ):
             continue
         if match.is_bye:

@@ -176,16 +176,17 @@ def judged_ids(user, tournament_ids) -> set[int]:
     return set(Tournament.objects.filter(judged_q(user), pk__in=ids).values_list("pk", flat=True))
 
 
-def can_see_players_match(user, player, match, *, judged: bool) -> bool:
-    """One match of ``player``'s record and its result, as can_see_match and
-    can_see_match_result answer it, with the viewer's role in the event given
-    (``judged``: from judged_ids) so a list asks no query per row."""
+def can_see_players_match(user, match, *, judged: bool) -> bool:
+    """A match of a player's record and its result: can_see_match and
+    can_see_match_result in one, with the viewer's role in the event given (``judged``:
+    from judged_ids) so a list asks no query per row. Reads the players the caller
+    selected with the match (``player_a__player``, ``player_b__player``)."""
     if judged:
         return True
     tournament = match.round.tournament
-    own = is_own_player(player, user)
     if tournament.status == Tournament.Status.DRAFT or not _published(match.round):
         return False
+    own = own_registration_id(user, match) is not None
     return (tournament.publish_pairings or own) and (tournament.publish_results or own)
 
 
