@@ -78,7 +78,7 @@ def record_match_rating(match: Match, *, games_played: int, intentional_draw: bo
     if (row_a.outcome, row_b.outcome) == _AS_ROW[outcome]:
         return  # confirmed again with the same meaning: nothing changes
     row_a.outcome, row_b.outcome = _AS_ROW[outcome]
-    _replay_from(min(row_a.pk, row_b.pk), first=(row_a, row_b))
+    _replay_from((row_a, row_b))
 
 
 def _append(match: Match, player_a: int, player_b: int, outcome: str | None) -> None:
@@ -140,9 +140,10 @@ def _pairs(rows: list[RatingChange]) -> list[tuple[RatingChange, RatingChange]]:
     return [(pair[0], pair[1]) for pair in by_match.values() if len(pair) == 2]
 
 
-def _replay_from(start_id: int, *, first: tuple[RatingChange, RatingChange]) -> None:
-    """Recompute the history from ``start_id`` on: the match ``first`` (its new outcome
-    set on the rows) and every later match with a player whose rating it changed."""
+def _replay_from(first: tuple[RatingChange, RatingChange]) -> None:
+    """Recompute the history from the match of ``first`` (its two rows, the new outcome
+    set on them) on: that match and every later match with a player whose rating
+    changed on the way."""
     rows = list(RatingChange.objects.filter(id__gt=max(r.pk for r in first)).order_by("id"))
     state: dict[int, Rating] = {}
     changed: list[RatingChange] = []
