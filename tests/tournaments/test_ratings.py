@@ -407,3 +407,22 @@ def test_the_seeding_cannot_change_once_round_one_is_paired(
     assert answer.status_code == 400
     tournament.refresh_from_db()
     assert tournament.round_one_seeding == "random"
+
+
+def test_a_correction_to_an_unrated_result_and_back(live_round, judge):
+    match = live_round.matches.first()
+    services.report_result(match=match, by=judge, games=["a", "a"])
+    match.refresh_from_db()
+    services.report_result(
+        match=match, by=judge, games=[], intentional_draw=True, expected_version=match.version
+    )
+    assert _rating(match.player_a) == START and _rating(match.player_b) == START
+    assert PlayerRating.objects.get(player_id=match.player_a.player_id).matches == 0
+    assert set(RatingChange.objects.filter(match=match).values_list("outcome", flat=True)) == {""}
+    match.refresh_from_db()
+    services.report_result(
+        match=match, by=judge, games=["b", "a", "b"], expected_version=match.version
+    )
+    _expect_first_result(match, WIN_B)
+    assert PlayerRating.objects.get(player_id=match.player_b.player_id).matches == 1
+    assert RatingChange.objects.filter(match=match).count() == 2
