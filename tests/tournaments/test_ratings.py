@@ -13,6 +13,7 @@ from games import services as game_services
 from games.models import GameSession
 from players.models import Rating as PlayerRating
 from tests.conftest import api_as
+from tests.tournaments.test_tiebreaker_settings import edit_form_data
 from tournaments import online, services
 from tournaments.models import Match, RatingChange, Registration, Tournament
 from tournaments.ratings import (
@@ -392,6 +393,23 @@ def test_the_seeding_setting_through_the_api_and_the_form(tournament, organiser,
     client.force_login(organiser)
     page = client.get(f"/tournaments/{tournament.pk}/edit/")
     assert 'name="round_one_seeding"' in page.content.decode()
+
+
+@pytest.mark.parametrize("value,saved", [("random", "random"), ("best", None), ("", "rating")])
+def test_the_seeding_setting_in_the_form(client, tournament, organiser, value, saved):
+    services.update_tournament(tournament=tournament, by=organiser, round_one_seeding="rating")
+    client.force_login(organiser)
+    data = edit_form_data(client, tournament, "")
+    data["round_one_seeding"] = value
+    response = client.post(f"/tournaments/{tournament.pk}/edit/", data)
+    tournament.refresh_from_db()
+    if saved is None:  # refused with the field's error, nothing saved
+        assert response.status_code == 200
+        assert "round_one_seeding" in response.context["form"].errors
+        assert tournament.round_one_seeding == "rating"
+    else:  # left empty: the setting keeps its value
+        assert response.status_code == 302
+        assert tournament.round_one_seeding == saved
 
 
 def test_the_seeding_cannot_change_once_round_one_is_paired(
