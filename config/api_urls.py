@@ -9,7 +9,13 @@ from rest_framework.settings import api_settings
 from config.api import ObtainAuthTokenThrottled
 from games.api import GameViewSet, poll
 from players.api import DiceSetViewSet, PlayerViewSet
-from tournaments.api import MatchViewSet, RegistrationViewSet, RoundViewSet, TournamentViewSet
+from tournaments.api import (
+    MatchViewSet,
+    PlayerRatingView,
+    RegistrationViewSet,
+    RoundViewSet,
+    TournamentViewSet,
+)
 from tournaments.clock_urls import api_urlpatterns as clock_api_urls
 
 router = DefaultRouter()
@@ -39,5 +45,6 @@ urlpatterns = [
     *clock_api_urls,
     # Before the router: the poll is a plain Django view (games/api.py).
     path("games/<int:pk>/poll/", poll, name="game-poll"),
+    path("players/<int:pk>/rating/", PlayerRatingView.as_view(), name="player-rating"),
     *router.urls,
 ]

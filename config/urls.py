@@ -8,6 +8,7 @@ from drf_spectacular.views import SpectacularAPIView
 from config.api_docs import RedocView, SwaggerView
 from config.api_urls import not_found as api_not_found
 from config.health import healthz
+from tournaments.views import player_page
 
 
 def favicon(request):
@@ -33,5 +34,7 @@ urlpatterns = [
     path("tournaments/", include("tournaments.urls")),
     path("games/", include("games.urls")),
     path("tournaments/", include("tournaments.clock_urls")),
+    # A player's page: rating, history and past events (tournaments reads them).
+    path("players/<int:pk>/", player_page, name="player_page"),
     path("", include("players.urls")),
 ]

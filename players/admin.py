@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from players.models import DiceSet, Player
+from players.models import DiceSet, Player, Rating
 
 
 class DiceSetInline(admin.TabularInline):
@@ -28,3 +28,18 @@ class DiceSetAdmin(admin.ModelAdmin):
     list_select_related = ["player"]
     raw_id_fields = ["player"]
     readonly_fields = ["frozen_at", "created_at", "updated_at"]
+
+
+@admin.register(Rating)
+class RatingAdmin(admin.ModelAdmin):
+    """Read-only: tournaments writes ratings when results are confirmed."""
+
+    list_display = ["player", "mu", "sigma", "matches", "updated_at"]
+    list_select_related = ["player"]
+    search_fields = ["player__display_name", "player__player_number"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -86,3 +86,28 @@ class DiceSet(models.Model):
 
     def additional(self) -> list[Die]:
         return [Die.from_dict(d) for d in self.additional_dice]
+
+
+class Rating(models.Model):
+    """A player's current rating across events (docs/ratings.md). Tournaments writes it
+    (tournaments/services/ratings.py) from the history it keeps of every rated match;
+    players knows nothing of matches. No row: never rated (the start values)."""
+
+    player = models.OneToOneField(
+        Player, primary_key=True, on_delete=models.CASCADE, related_name="rating"
+    )
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    matches = models.PositiveIntegerField(default=0, help_text=_("Rated matches played."))
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
+
+    def __str__(self):
+        return f"{self.player_id}: {self.mu - 3 * self.sigma:.2f}"
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma

@@ -28,6 +28,7 @@ PURE_CORES = (
     "tournaments.match_rules",
     "tournaments.placings",
     "tournaments.phases",
+    "tournaments.ratings",
 )
 # Frameworks a pure core must not import (they stay plain Python, testable alone).
 FRAMEWORKS = ("django", "rest_framework", "drf_spectacular", "celery")

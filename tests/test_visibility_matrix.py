@@ -356,6 +356,16 @@ def _objects(w):
 
         return on_page, in_api
 
+    def rating_history(m):
+        """A rated match in the rating history of its player A (page and API)."""
+        url = f"/players/{m.player_a.player_id}/"
+
+        def in_api(v):
+            data = v.api_json(f"/api/players/{m.player_a.player_id}/rating/")
+            return data is not None and any(e["match"] == m.pk for e in data["history"])
+
+        return lambda v: v.page_shows([url], f'data-match="{m.pk}"'), in_api
+
     def game(g):
         return (
             lambda v: v.page_status(f"/games/{g.pk}/"),
@@ -406,6 +416,13 @@ def _objects(w):
         ("pairings of a public event", EVERYONE, *pairings_of_event(live), ()),
         ("confirmed score, results public", EVERYONE, *result(confirmed_match), ()),
         ("own score, results not public", STAFF | PLAYERS, *result(quiet_match), ()),
+        ("rated match in a history, results public", EVERYONE, *rating_history(m_other), ()),
+        (
+            "own rated match in a history, results not public",
+            STAFF | PLAYERS,
+            *rating_history(quiet_match),
+            (),
+        ),
         ("reported result", STAFF | PLAYERS, *submission(w["reported"], m_play), ()),
         ("confirmed result", STAFF | {"other_player"}, *submission(w["confirmed"], m_other), ()),
         # No page lists swaps to people outside the match: once revealed they are public

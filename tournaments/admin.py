@@ -13,6 +13,7 @@ from tournaments.models import (
     Match,
     MatchGame,
     Penalty,
+    RatingChange,
     Registration,
     ResultSubmission,
     Round,
@@ -278,6 +279,25 @@ class MatchGameAdmin(EventScopedAdmin):
         "match__player_b__player__display_name",
     ]
     raw_id_fields = ["match", "session"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(EventScopedAdmin):
+    """Read-only: the rating history is written when results are confirmed (and
+    rebuilt by ``manage.py recompute_ratings``)."""
+
+    event_path = "match__round__tournament"
+    list_display = ["match", "player", "opponent", "outcome", "mu_after", "sigma_after"]
+    list_filter = ["outcome"]
+    list_select_related = ["match", "player", "opponent"]
+    search_fields = ["player__display_name", "player__player_number"]
+    raw_id_fields = ["match", "player", "opponent"]
 
     def has_add_permission(self, request):
         return False

@@ -14,7 +14,7 @@ from django.db.models import Count, Prefetch, Q
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import mixins, permissions, status, viewsets
+from rest_framework import generics, mixins, permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from config.dbtime import db_now
 from config.params import int_param
 from players.models import Player
-from tournaments import csv_exports, selectors, services, visibility
+from tournaments import csv_exports, records, selectors, services, visibility
 from tournaments import permissions as roles
 from tournaments import serializers as s
 from tournaments.models import (
@@ -814,3 +814,20 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
             )
         queryset = match.penalties.select_related("judge__player", "registration__player")
         return Response(s.PenaltySerializer(queryset, many=True, context={"request": request}).data)
+
+
+class PlayerRatingView(generics.GenericAPIView):
+    """A player's rating across events: the current figures, the history match by match
+    (newest first) and the past events, as the caller may see them (docs/ratings.md).
+    Players are public; matches of events whose results are hidden are left out."""
+
+    serializer_class = s.PlayerRatingSerializer
+    permission_classes = [permissions.AllowAny]
+    queryset = Player.objects.select_related("rating")
+
+    @extend_schema(responses=s.PlayerRatingSerializer)
+    def get(self, request, pk: int):
+        player = self.get_queryset().filter(pk=pk).first()
+        if player is None:
+            raise Http404("No such player.")
+        return Response(self.get_serializer(records.player_record(player, request.user)).data)

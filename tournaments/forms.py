@@ -42,6 +42,7 @@ TOURNAMENT_FIELDS = [
     "late_entry",
     "percentage_floor",
     "bracket_losers",
+    "round_one_seeding",
     "tiebreakers",
     *STANDINGS_CONVENTION_FIELDS,
     "swiss_phases",
@@ -95,6 +96,7 @@ class TournamentForm(forms.ModelForm):
             "late_entry": _("Late entries"),
             "percentage_floor": _("Percentage floor"),
             "bracket_losers": _("Places of bracket losers"),
+            "round_one_seeding": _("Round 1 seeding"),
         }
 
     def __init__(self, *args, **kwargs):
@@ -104,6 +106,7 @@ class TournamentForm(forms.ModelForm):
         self.fields["floor_judges"].label = _("Floor judges")
         self.fields["head_judge"].label = _("Head judge")
         self.fields["bracket_losers"].required = False
+        self.fields["round_one_seeding"].required = False
         for setting in SETTING_BOUNDS:
             _bound(self.fields[setting], setting)
         stored = self.instance.tiebreakers if self.instance.pk else []
@@ -151,6 +154,10 @@ class TournamentForm(forms.ModelForm):
     def clean_bracket_losers(self):
         # Left out of a submitted form, the setting keeps its value (the default on create).
         return self.cleaned_data["bracket_losers"] or self.instance.bracket_losers
+
+    def clean_round_one_seeding(self):
+        # Left out of a submitted form, the setting keeps its value (the default on create).
+        return self.cleaned_data["round_one_seeding"] or self.instance.round_one_seeding
 
     def clean(self):
         data = super().clean()

@@ -87,6 +87,10 @@ class Tournament(models.Model):
         WIN_2_0 = "win_2_0", _("A bye is a match won 2-0 (MTR)")
         NOT_COUNTED = "not_counted", _("A bye is left out of MW% and GW%")
 
+    class RoundOneSeeding(models.TextChoices):
+        RANDOM = "random", _("Round 1 paired at random")
+        RATING = "rating", _("Round 1 paired by rating: top half against bottom half")
+
     class GameDrawPoints(models.IntegerChoices):
         ONE = 1, _("A drawn game is worth one game point (MTR)")
         NONE = 0, _("A drawn game is worth no game point")
@@ -157,6 +161,16 @@ class Tournament(models.Model):
         choices=BracketLosers.choices,
         default=BracketLosers.SHARED,
         help_text=_("In the final placings: semifinal losers share 3rd, or are 3rd and 4th."),
+    )
+    round_one_seeding = models.CharField(
+        _("round 1 seeding"),
+        max_length=10,
+        choices=RoundOneSeeding.choices,
+        default=RoundOneSeeding.RANDOM,
+        help_text=_(
+            "By rating: sorted by rating, the first half meets the second half in order "
+            "(1 v n/2+1, ...); an odd field's lowest-rated player has the bye."
+        ),
     )
     tiebreakers = models.JSONField(
         default=list, blank=True, help_text=_("Order of tiebreakers; empty: points, OMW, GWP, OGW.")
@@ -267,6 +281,11 @@ class Registration(models.Model):
         null=True,
         blank=True,
         help_text=_("The first round this player could be paired in, for late entries."),
+    )
+    final_place = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text=_("The final placing, kept when the event finishes (and after corrections)."),
     )
     registered_at = models.DateTimeField(auto_now_add=True)
 
@@ -584,6 +603,49 @@ class Penalty(models.Model):
 
     def __str__(self):
         return f"{self.get_kind_display()} for registration {self.registration_id}"
+
+
+class RatingChange(models.Model):
+    """What one confirmed match did to one player's rating (docs/ratings.md).
+
+    Made when the match is first confirmed; its place in the rating history (``id``)
+    never changes, a correction rewrites the figures in place and replays the later
+    entries it affects. A match not rated (an intentional draw, no game played) keeps
+    its entries with ``outcome`` empty and after = before.
+    """
+
+    class Outcome(models.TextChoices):
+        WIN = "win", _("Win")
+        LOSS = "loss", _("Loss")
+        DRAW = "draw", _("Draw")
+        NOT_RATED = "", _("Not rated")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    opponent = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    outcome = models.CharField(max_length=4, blank=True, choices=Outcome.choices)
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "player"], name="one_rating_change_per_player")
+        ]
+        indexes = [models.Index(fields=["player", "id"], name="rating_change_player_idx")]
+
+    def __str__(self):
+        return f"match {self.match_id} player {self.player_id}: {self.outcome or 'not rated'}"
+
+    @property
+    def ordinal_before(self) -> float:
+        return self.mu_before - 3 * self.sigma_before
+
+    @property
+    def ordinal_after(self) -> float:
+        return self.mu_after - 3 * self.sigma_after
 
 
 class AuditEntry(models.Model):

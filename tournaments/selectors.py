@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import defaultdict
 
 from django.db.models import Q, QuerySet
@@ -12,6 +13,7 @@ from tournaments.models import Match, Registration, Round, SetSwap, Tournament
 from tournaments.pairing import PairingPlayer
 from tournaments.pairing.topcut import record_winners, seed_bracket
 from tournaments.placings import BracketLosers, Placing, final_placings
+from tournaments.ratings import Rating, seeding_key
 from tournaments.standings import (
     MatchRecord,
     PlayerEntry,
@@ -214,6 +216,22 @@ def pairing_players(tournament, *, round_number: int) -> list[PairingPlayer]:
             )
         )
     return players
+
+
+def rating_order(players: list[PairingPlayer], seed: str) -> list[int]:
+    """The registration ids of ``players`` by rating, best first (tournaments.ratings
+    .seeding_key); equal ratings (newcomers) in an order drawn from the round's seed."""
+    registrations = Registration.objects.filter(pk__in=[p.id for p in players]).select_related(
+        "player__rating"
+    )
+    ratings = {}
+    for registration in registrations:
+        stored = getattr(registration.player, "rating", None)
+        ratings[registration.pk] = Rating(stored.mu, stored.sigma) if stored else None
+    ids = sorted(ratings)
+    draws = random.Random(f"{seed}/by_rating")
+    tiebreak = {pid: draws.random() for pid in ids}
+    return sorted(ids, key=lambda pid: seeding_key(ratings[pid], tiebreak[pid]))
 
 
 def _ordered_swaps(registration: Registration, *, exclude=None):

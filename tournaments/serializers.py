@@ -188,6 +188,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "game_minutes",
             "late_entry",
             "bracket_losers",
+            "round_one_seeding",
             *CONVENTION_FIELDS,
             "swiss_phase_ends",
             "standings_preset",
@@ -1071,3 +1072,59 @@ class BracketSerializer(serializers.Serializer):
     def to_representation(self, answer):
         data = super().to_representation(answer)
         return {key: value for key, value in data.items() if key in answer}
+
+
+# --- a player's record across events (GET /api/players/{id}/rating/) --------------------
+
+
+class RatingFiguresSerializer(serializers.Serializer):
+    mu = serializers.FloatField(help_text="The skill estimate (openskill Plackett-Luce).")
+    sigma = serializers.FloatField(help_text="Its uncertainty.")
+    ordinal = serializers.FloatField(help_text="The displayed rating: mu - 3 sigma.")
+
+
+class RatingHistoryEntrySerializer(serializers.Serializer):
+    match = serializers.IntegerField(source="match_id")
+    tournament = serializers.IntegerField(source="tournament_id")
+    tournament_name = serializers.CharField()
+    tournament_date = serializers.DateField()
+    round = serializers.IntegerField(source="round_number")
+    stage = serializers.ChoiceField(choices=Round.Stage.choices)
+    opponent = serializers.IntegerField(source="opponent_id", help_text="The opponent's player id.")
+    opponent_name = serializers.CharField()
+    outcome = serializers.ChoiceField(
+        choices=["win", "loss", "draw", ""],
+        help_text='"" when the match was not rated (docs/ratings.md).',
+    )
+    score = serializers.CharField(help_text="Games from this player's side, e.g. 2-1.")
+    before = RatingFiguresSerializer()
+    after = RatingFiguresSerializer()
+    change = serializers.FloatField(help_text="after.ordinal - before.ordinal")
+
+
+class PlayerEventSerializer(serializers.Serializer):
+    tournament = serializers.IntegerField(source="tournament_id")
+    tournament_name = serializers.CharField()
+    tournament_date = serializers.DateField()
+    status = serializers.ChoiceField(choices=Tournament.Status.choices)
+    final_place = serializers.IntegerField(
+        allow_null=True, help_text="Once the event is finished and its standings are public."
+    )
+    record = serializers.CharField(help_text="Wins-losses-draws, byes counted as wins.")
+    wins = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    byes = serializers.IntegerField()
+
+
+class PlayerRatingSerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player.pk")
+    display_name = serializers.CharField(source="player.display_name")
+    player_number = serializers.CharField(source="player.player_number")
+    rating = RatingFiguresSerializer()
+    rated_matches = serializers.IntegerField()
+    hidden_matches = serializers.IntegerField(
+        help_text="Rated matches of events whose results you may not see (left out)."
+    )
+    history = RatingHistoryEntrySerializer(many=True, help_text="Newest first.")
+    events = PlayerEventSerializer(many=True, help_text="Latest event first.")

@@ -21,7 +21,16 @@ from config.confirm import ask, is_confirmed
 from config.dbtime import db_now
 from games.models import GameSession
 from players.models import Player
-from tournaments import clocks, csv_exports, online, selectors, services, visibility, words
+from tournaments import (
+    clocks,
+    csv_exports,
+    online,
+    records,
+    selectors,
+    services,
+    visibility,
+    words,
+)
 from tournaments import permissions as roles
 from tournaments.forms import (
     PenaltyForm,
@@ -1303,3 +1312,14 @@ def _my_match_post(request, match, registration, playing, additional):
     except ValueError:
         messages.error(request, _("That request was not understood."))
     return here
+
+
+# --- a player's record across events --------------------------------------------------
+
+
+def player_page(request, pk):
+    """A player's rating, rating history and past events (players are public; what the
+    viewer may see of each event is asked of tournaments/visibility.py)."""
+    player = get_object_or_404(Player.objects.select_related("rating"), pk=pk)
+    record = records.player_record(player, request.user)
+    return render(request, "tournaments/player.html", {"record": record, "player": player})

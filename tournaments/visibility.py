@@ -165,6 +165,40 @@ def can_see_submissions(user, match) -> bool:
     return _published(match.round) and own_registration_id(user, match) is not None
 
 
+# --- a player's record across events (the player page) ---------------------------------
+
+
+def judged_ids(user, tournament_ids) -> set[int]:
+    """Which of these events the user judges or organises: one query for a whole list."""
+    ids = set(tournament_ids)
+    if not ids or user is None or not user.is_authenticated:
+        return set()
+    return set(Tournament.objects.filter(judged_q(user), pk__in=ids).values_list("pk", flat=True))
+
+
+def can_see_players_match(user, match, *, judged: bool) -> bool:
+    """A match of a player's record and its result: can_see_match and
+    can_see_match_result in one, with the viewer's role in the event given (``judged``:
+    from judged_ids) so a list asks no query per row. Reads the players the caller
+    selected with the match (``player_a__player``, ``player_b__player``)."""
+    if judged:
+        return True
+    tournament = match.round.tournament
+    if tournament.status == Tournament.Status.DRAFT or not _published(match.round):
+        return False
+    own = own_registration_id(user, match) is not None
+    return (tournament.publish_pairings or own) and (tournament.publish_results or own)
+
+
+def can_see_players_event(user, registration, *, judged: bool) -> bool:
+    """An event in a player's record (their registration): visible events only."""
+    return judged or registration.tournament.status != Tournament.Status.DRAFT
+
+
+def can_see_final_place(registration, *, judged: bool) -> bool:
+    return judged or registration.tournament.publish_standings
+
+
 # --- swaps ------------------------------------------------------------------------------
 
 

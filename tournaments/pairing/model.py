@@ -49,6 +49,7 @@ class ReasonCode(StrEnum):
     BYE = "bye"
     REPEAT_BYE = "repeat_bye"
     BYE_MOVED = "bye_moved"
+    BY_RATING = "by_rating"
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,7 @@ EDITABLE_SETTINGS = (
     "game_minutes",
     "late_entry",
     "bracket_losers",
+    "round_one_seeding",
     *CONVENTION_FIELDS,
     "tiebreakers",
     "publish_pairings",
@@ -90,6 +91,14 @@ def update_tournament(*, tournament, by, floor_judges=None, **changes) -> Tourna
     )
     if phases_changed:
         check_phase_change(tournament, changes["swiss_phases"])
+    if (
+        changes.get("round_one_seeding", tournament.round_one_seeding)
+        != tournament.round_one_seeding
+        and played
+    ):
+        raise ValidationError(
+            {"round_one_seeding": ["Round 1 is already paired; its seeding can no longer change."]}
+        )
     before = {field: _plain(getattr(tournament, field)) for field in changes}
     for field, value in changes.items():
         setattr(tournament, field, value)

@@ -21,11 +21,14 @@ from tournaments.models import (
     Penalty,
     ResultSubmission,
     Round,
+    Tournament,
 )
 from tournaments.permissions import (
     can_judge,
 )
 from tournaments.services.guards import locked_match, own_registration
+from tournaments.services.ratings import record_match_rating
+from tournaments.services.topcut import keep_final_places
 
 
 def penalty_game_wins(match: Match) -> list[str]:
@@ -122,6 +125,9 @@ def record_confirmed_result(
     match.version += 1
     match.save()
     _record_games(match, games, numbers)
+    record_match_rating(match, games_played=len(games), intentional_draw=intentional_draw)
+    if before and match.round.tournament.status == Tournament.Status.FINISHED:
+        keep_final_places(match.round.tournament)  # a correction after the end
     refresh_round_status(match.round)
     audit(
         match.round.tournament,

@@ -23,6 +23,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.pairing import pair_round
+from tournaments.pairing.seeded import pair_by_seed
 from tournaments.phases import phase_errors
 from tournaments.services.guards import (
     locked_round,
@@ -64,7 +65,10 @@ def pair_next_round(*, tournament, by, seed: str | None = None) -> Round:
     players = selectors.pairing_players(tournament, round_number=number)
     if len(players) < 2:
         raise ValidationError("At least two active players are needed to pair a round.")
-    result = pair_round(players, number, seed)
+    if number == 1 and tournament.round_one_seeding == Tournament.RoundOneSeeding.RATING:
+        result = pair_by_seed(players, selectors.rating_order(players, seed), number, seed)
+    else:
+        result = pair_round(players, number, seed)
     round_ = Round.objects.create(
         tournament=tournament,
         number=number,

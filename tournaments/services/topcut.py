@@ -9,6 +9,7 @@ from tournaments import selectors
 from tournaments.audit import audit
 from tournaments.models import (
     Match,
+    Registration,
     Round,
     Tournament,
 )
@@ -107,5 +108,17 @@ def finish_tournament(*, tournament, by) -> Tournament:
         raise ValidationError("Close every round before finishing the tournament.")
     tournament.status = Status.FINISHED
     tournament.save(update_fields=["status"])
+    keep_final_places(tournament)
     audit(tournament, by, "tournament.finished", tournament)
     return tournament
+
+
+def keep_final_places(tournament) -> None:
+    """Keep each player's final place on their registration (a player's past events read
+    it): when the event finishes, and again when a judge corrects a result after that."""
+    placings = selectors.placings(tournament) or ()
+    places = {placing.player_id: placing.place for placing in placings}
+    registrations = list(Registration.objects.filter(tournament=tournament))
+    for registration in registrations:
+        registration.final_place = places.get(registration.pk)
+    Registration.objects.bulk_update(registrations, ["final_place"], batch_size=2000)
