@@ -270,6 +270,7 @@ def test_superuser_changes_co_organisers_in_the_admin_and_it_is_audited(
         "bye_counting": event.bye_counting,
         "standings_decimals": event.standings_decimals,
         "swiss_phases": "[]",
+        "round_one_seeding": "random",
         "tiebreakers": "[]",
         "top_cut_seeds": "[]",
         "publish_pairings": "on",

@@ -158,6 +158,7 @@ def test_the_admin_refuses_a_bad_order_too(admin_client, tournament, organiser):
         "bye_counting": tournament.bye_counting,
         "standings_decimals": tournament.standings_decimals,
         "swiss_phases": "[]",
+        "round_one_seeding": "random",
     }
     url = f"/admin/tournaments/tournament/{tournament.pk}/change/"
     refused = admin_client.post(url, form)
