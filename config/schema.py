@@ -93,5 +93,10 @@ def close_answer_objects(result, generator, request, public):
             continue
         optional = set(getattr(serializers.get(name), "OPTIONAL_OUTPUT", ()))
         schema.setdefault("additionalProperties", False)
-        schema["required"] = [field for field in schema["properties"] if field not in optional]
+        required = [field for field in schema["properties"] if field not in optional]
+        # OpenAPI wants a non-empty list or none at all.
+        if required:
+            schema["required"] = required
+        else:
+            schema.pop("required", None)
     return result

@@ -239,6 +239,8 @@ SPECTACULAR_SETTINGS = {
         "PenaltyKindEnum": "tournaments.models.Penalty.Kind",
         "MatchStatusEnum": "tournaments.models.Match.Status",
         "RoundStatusEnum": "tournaments.models.Round.Status",
+        "RoundStageEnum": "tournaments.models.Round.Stage",
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "GameStatusEnum": "games.models.GameSession.Status",
         "MatchClockStateEnum": "tournaments.serializers.CLOCK_STATES",
         "RoundClockStateEnum": "tournaments.serializers.ROUND_CLOCK_STATES",

@@ -16,6 +16,7 @@ import datetime
 import random
 
 import pytest
+from django.core.management import call_command
 from django.db.models import Prefetch
 from jsonschema import Draft202012Validator
 from rest_framework.test import APIClient
@@ -363,3 +364,11 @@ def test_answers_built_directly_equal_what_their_declared_fields_build(world):
         rows = tournament_serializers.StandingsRowSerializer(context={"standings": table})
         for row in table:
             assert rows.represent(row) == rows.by_fields(row)
+
+
+def test_the_schema_is_valid_openapi_without_warnings(tmp_path):
+    """drf-spectacular's own validation (OpenAPI 3 meta-schema) with warnings as errors:
+    an all-optional answer object once produced ``"required": []``, which is invalid."""
+    call_command(
+        "spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yml")
+    )
