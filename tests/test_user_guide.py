@@ -85,20 +85,25 @@ class Camera:
         assert response.status == 200, (path, response.status)
         return page
 
-    def shoot(self, page, name: str):
-        """The top of the page (up to MAX_HEIGHT), as img/<role>-<name>.jpg."""
+    def shoot(self, page, name: str, *, start=None):
+        """The top of the page, or from the element `start` down (up to MAX_HEIGHT), as
+        img/<role>-<name>.jpg."""
         filename = f"{self.role}-{name}.jpg"
         assert filename not in self.taken, f"{filename} taken twice"
         page.wait_for_load_state("networkidle")
         width = page.viewport_size["width"]
-        height = min(page.evaluate("document.documentElement.scrollHeight"), MAX_HEIGHT[page.size])
+        top = 0
+        if start is not None:
+            top = max(0, int(start.evaluate("e => e.getBoundingClientRect().top + scrollY")) - 16)
+        bottom = page.evaluate("document.documentElement.scrollHeight")
+        height = min(bottom - top, MAX_HEIGHT[page.size])
         IMAGES.mkdir(parents=True, exist_ok=True)
         page.screenshot(
             path=IMAGES / filename,
             type="jpeg",
             quality=JPEG_QUALITY,
             full_page=True,
-            clip={"x": 0, "y": 0, "width": width, "height": height},
+            clip={"x": 0, "y": top, "width": width, "height": height},
             animations="disabled",
             caret="hide",
         )
@@ -119,7 +124,11 @@ class Camera:
 
 
 def message(page) -> str:
-    return page.locator(".messages").inner_text()
+    """The page's messages; without any, its errors (for the assertion to show)."""
+    if page.locator(".messages").count():
+        return page.locator(".messages").inner_text()
+    errors = page.locator(".errors, .error")
+    return "no message; errors: " + " | ".join(errors.all_inner_texts())
 
 
 def submit(page, button, *, confirm=True):
@@ -195,14 +204,18 @@ def test_organiser_guide(cameras, people):
 
     # A new event: its settings, with a standings preset and round 1 seeded by rating.
     camera.go(desk, "/tournaments/new/")
-    desk.get_by_label("Name", exact=True).fill("Guide Open")
-    desk.get_by_label("Venue").fill("Circolo dei Dadi, Milano")
-    desk.get_by_label("Swiss rounds").fill("2")
-    desk.get_by_label("Top cut size").fill("4")
-    desk.get_by_label("Head judge").select_option(label=judge.get_username())
-    desk.get_by_label("Standings preset").select_option("mtr")
-    desk.get_by_label("Round 1 seeding").select_option("rating")
+    desk.locator("[name=name]").fill("Guide Open")
+    desk.locator("[name=date]").fill(
+        (datetime.date.today() + datetime.timedelta(days=14)).isoformat()
+    )
+    desk.locator("[name=venue]").fill("Circolo dei Dadi, Milano")
+    desk.locator("[name=swiss_rounds]").fill("2")
+    desk.locator("[name=top_cut_size]").select_option("4")
+    desk.locator("[name=head_judge]").select_option(str(judge.pk))
+    desk.locator("[name=standings_preset]").select_option("mtr")
+    desk.locator("[name=round_one_seeding]").select_option("rating")
     camera.shoot(desk, "new-event")
+    camera.shoot(desk, "new-event-standings", start=desk.locator("[name=bracket_losers]").locator("xpath=.."))
     submit(desk, desk.locator("#tournament-form button[type=submit]"))
     assert "Tournament created." in message(desk)
     event = Tournament.objects.get(name="Guide Open")
@@ -219,12 +232,11 @@ def test_organiser_guide(cameras, people):
         )
     camera.go(desk, f"/tournaments/{pk}/console/")
     seventh = players[6]
-    desk.locator("#register-form select").first.select_option(
-        label=f"{seventh.display_name} · {seventh.dice_sets.first().name}"
-    )
-    submit(desk, desk.locator("#register-form button[type=submit]"))
-    assert Registration.objects.filter(tournament=event, player=seventh).exists()
+    desk.locator("#register-form input[name=dice_set]").fill(seventh.display_name)
     camera.shoot(desk, "console-registration")
+    submit(desk, desk.locator("#register-form button[type=submit]"))
+    assert f"{seventh.display_name} registered." in message(desk)
+    assert Registration.objects.filter(tournament=event, player=seventh).exists()
 
     # The walk-in desk: a player with no account and their set, on a phone.
     phone = camera.page("phone", organiser.get_username())
@@ -244,10 +256,14 @@ def test_organiser_guide(cameras, people):
     camera.go(desk, f"/tournaments/{pk}/console/")
     submit(desk, desk.get_by_role("button", name="Open check-in"))
     assert Tournament.objects.get(pk=pk).status == Tournament.Status.CHECK_IN
-    for _ in range(8):
-        submit(desk, desk.get_by_role("button", name="Check in", exact=True).first)
-    assert not Registration.objects.filter(tournament=event, checked_in=False).exists()
+    check_in = desk.get_by_role("button", name="Check in", exact=True)
+    for _ in range(7):
+        submit(desk, check_in.first)
+    assert "checked in." in message(desk)
+    assert check_in.count() == 1  # one player still to come
     camera.shoot(desk, "check-in")
+    submit(desk, check_in.first)
+    assert not Registration.objects.filter(tournament=event, checked_in=False).exists()
 
     # Round 1: pair it as a draft, look at it, publish it, start it.
     submit(desk, desk.locator("#pair-form button[type=submit]"))
@@ -311,7 +327,7 @@ def test_organiser_guide(cameras, people):
     camera.shoot(desk, "placings")
     for path, header in (
         (f"/tournaments/{pk}/standings.csv", "rank"),
-        (f"/tournaments/{pk}/placings.csv", "placing"),
+        (f"/tournaments/{pk}/placings.csv", "place"),
         (f"/tournaments/{pk}/rounds/1/pairings.csv", "table"),
     ):
         response = desk.request.get(camera.base + path)
