@@ -85,7 +85,7 @@ class Camera:
         assert response.status == 200, (path, response.status)
         return page
 
-    def shoot(self, page, name: str, *, start=None):
+    def shoot(self, page, name: str, *, start=None, max_height=None):
         """The top of the page, or from the element `start` down (up to MAX_HEIGHT), as
         img/<role>-<name>.jpg."""
         filename = f"{self.role}-{name}.jpg"
@@ -96,7 +96,7 @@ class Camera:
         if start is not None:
             top = max(0, int(start.evaluate("e => e.getBoundingClientRect().top + scrollY")) - 16)
         bottom = page.evaluate("document.documentElement.scrollHeight")
-        height = min(bottom - top, MAX_HEIGHT[page.size])
+        height = min(bottom - top, max_height or MAX_HEIGHT[page.size])
         IMAGES.mkdir(parents=True, exist_ok=True)
         page.screenshot(
             path=IMAGES / filename,
@@ -170,7 +170,7 @@ def demo_event(people):
 
 
 def cup(people, *, name="Bracket Cup", players=6):
-    """One Swiss round played and closed, the top 4 drawn."""
+    """One Swiss round played and closed, the semifinals of the top 4 played."""
     organiser, judge = people["organiser"], people["judge"]
     event = services.create_tournament(
         organiser=organiser,
@@ -192,6 +192,12 @@ def cup(people, *, name="Bracket Cup", players=6):
         services.report_result(match=match, by=judge, games=["a", "a"])
     services.close_round(round_=Round.objects.get(pk=first.pk), by=organiser)
     services.start_top_cut(tournament=event, by=organiser)
+    semifinals = event.rounds.order_by("-number").first()
+    services.publish_round(round_=semifinals, by=organiser)
+    services.start_round(round_=semifinals, by=judge)
+    for match in semifinals.matches.all():
+        services.report_result(match=match, by=judge, games=["a", "b", "a"])
+    services.close_round(round_=Round.objects.get(pk=semifinals.pk), by=organiser)
     return event
 
 
@@ -214,12 +220,17 @@ def test_organiser_guide(cameras, people):
     desk.locator("[name=head_judge]").select_option(str(judge.pk))
     desk.locator("[name=standings_preset]").select_option("mtr")
     desk.locator("[name=round_one_seeding]").select_option("rating")
+    desk.locator("[name=swiss_phases]").fill("1 top 6")
     camera.shoot(desk, "new-event")
-    camera.shoot(desk, "new-event-standings", start=desk.locator("[name=bracket_losers]").locator("xpath=.."))
+    settings_part = desk.locator("[name=round_one_seeding]").locator("xpath=..")
+    camera.shoot(desk, "new-event-standings", start=settings_part, max_height=1500)
     submit(desk, desk.locator("#tournament-form button[type=submit]"))
     assert "Tournament created." in message(desk)
     event = Tournament.objects.get(name="Guide Open")
     assert event.round_one_seeding == "rating" and event.swiss_rounds == 2
+    assert event.head_judge_id == judge.pk
+    assert event.swiss_phases  # after round 1, the top 6 go on
+    assert event.percentage_floor == Tournament.Floor.MTR  # the preset set the floor
     pk = event.pk
 
     # Registration: open it, register players from the console.
@@ -403,7 +414,11 @@ def test_judge_guide(cameras, people):
     phone.get_by_label("Penalty").select_option("warning")
     phone.get_by_label("Reason").fill("Slow play")
     camera.shoot(phone, "penalty")
-    submit(phone, phone.locator("#penalty-form button[type=submit]"))
+    phone.locator("#penalty-form button[type=submit]").click()
+    phone.wait_for_selector("#confirm-step")
+    assert "Record a warning" in phone.locator("#confirm-step").inner_text()
+    phone.locator("#confirm-button").click()
+    phone.wait_for_load_state()
     assert "Penalty recorded." in message(phone)
     assert Penalty.objects.filter(registration=offender, kind="warning").exists()
     camera.check_against_the_guide()
@@ -478,6 +493,7 @@ def test_player_guide(cameras, people):
     assert phone.locator("#opponent").inner_text() == match.player_b.player.display_name
     phone.locator("#swap-form input[name=swap_out]").first.check()
     phone.locator("#swap-form input[name=swap_in]").first.check()
+    camera.shoot(phone, "swap", start=phone.get_by_role("heading", name="My dice"))
     submit(phone, phone.locator("#swap-form button[type=submit]"))
     assert "Swap recorded." in message(phone)
     camera.shoot(phone, "my-match")
@@ -550,7 +566,8 @@ def test_spectator_guide(cameras, people):
 
     desk = camera.page("desktop")
     camera.go(desk, f"/tournaments/{bracket_event.pk}/bracket/")
-    assert "Bracket Cup" in desk.locator("main").inner_text()
+    bracket = desk.locator("main").inner_text()
+    assert "Semifinals" in bracket and "2-1" in bracket
     camera.shoot(desk, "bracket")
     camera.go(desk, f"/tournaments/{pk}/rounds/3/clock/")
     assert "Round 3" in desk.locator("main").inner_text()
