@@ -2,12 +2,14 @@
 guide's pages embed, asserting on each page as it goes, so that a guide page and its
 pictures cannot drift from the service (docs/guide/README.md).
 
-Each walk saves its pictures into docs/guide/img/ under stable names and then checks
+Each walk saves its pictures under stable names (into docs/guide/img/ with
+UPDATE_GUIDE=1, else under VAR_DIR) and then checks
 that they are exactly the pictures its guide page references; a quick test (no browser)
 checks that every picture a page references is there and that none is left over.
 """
 
 import datetime
+import os
 import re
 from pathlib import Path
 
@@ -25,6 +27,10 @@ from tournaments.models import Match, Penalty, Registration, Round, Tournament
 
 GUIDE = Path(__file__).resolve().parent.parent / "docs" / "guide"
 IMAGES = GUIDE / "img"
+# Every run takes the pictures; only UPDATE_GUIDE=1 writes them over the committed ones
+# (other runs leave the working tree clean and write under VAR_DIR).
+UPDATE_GUIDE = os.environ.get("UPDATE_GUIDE") == "1"
+TAKEN = IMAGES if UPDATE_GUIDE else Path(os.environ.get("VAR_DIR", "var/test")) / "guide-img"
 ROLES = ("organiser", "judge", "player", "spectator")
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1024, "height": 768}
@@ -97,9 +103,9 @@ class Camera:
             top = max(0, int(start.evaluate("e => e.getBoundingClientRect().top + scrollY")) - 16)
         bottom = page.evaluate("document.documentElement.scrollHeight")
         height = min(bottom - top, max_height or MAX_HEIGHT[page.size])
-        IMAGES.mkdir(parents=True, exist_ok=True)
+        TAKEN.mkdir(parents=True, exist_ok=True)
         page.screenshot(
-            path=IMAGES / filename,
+            path=TAKEN / filename,
             type="jpeg",
             quality=JPEG_QUALITY,
             full_page=True,
