@@ -49,10 +49,14 @@ def random_valid_set(rng: random.Random, size: int = 9, max_rare: int = 3) -> li
             return dice
 
 
-def _user(username: str, *, staff=False, superuser=False, groups=()):
+def _user(username: str, *, staff=False, superuser=False, groups=(), full_name=""):
+    """A demo account; ``full_name`` is the public name of staff without a player profile
+    (pages show it in place of the private login name)."""
     User = get_user_model()
+    first, _, last = full_name.partition(" ")
     user, created = User.objects.get_or_create(
-        username=username, defaults={"email": f"{username}@example.org"}
+        username=username,
+        defaults={"email": f"{username}@example.org", "first_name": first, "last_name": last},
     )
     if created:
         user.set_password(DEMO_PASSWORD)
@@ -67,8 +71,8 @@ def _user(username: str, *, staff=False, superuser=False, groups=()):
 def load_demo_people(*, players: int = 16, seed: int = 2010) -> dict:
     """Idempotent: running it twice changes nothing the second time."""
     rng = random.Random(seed)
-    organiser = _user("organiser", staff=True, groups=[ORGANISER_GROUP])
-    judge = _user("judge", groups=[JUDGE_GROUP])
+    organiser = _user("organiser", staff=True, groups=[ORGANISER_GROUP], full_name="Marta Ferraro")
+    judge = _user("judge", groups=[JUDGE_GROUP], full_name="Anton Belov")
     _user("admin", staff=True, superuser=True)
     created = []
     for index, name in enumerate(DEMO_PLAYER_NAMES[:players], start=1):

@@ -38,6 +38,16 @@ def test_demo_data_loads_twice_and_has_a_tournament_mid_swiss():
     assert demo_game.status == GameSession.Status.ACTIVE and demo_game.version > 0
 
 
+@pytest.mark.django_db
+def test_the_demo_event_names_its_organiser_and_head_judge_without_login_names(client):
+    """The demo staff have public names: the event page showed "Head judge: —"."""
+    call_command("load_demo")
+    tournament = Tournament.objects.get()
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "Head judge: Anton Belov" in page
+    assert "Head judge: —" not in page and ">judge<" not in page
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
