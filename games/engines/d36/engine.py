@@ -1,0 +1,795 @@
+"""The 36d6 rules: 36 neutral dice on a 6x6 board, any number of players from 2 to 8.
+
+docs/rules-36d6.md quotes the rulebook (../shared/rules/36d6-rulebook.txt) and decides
+every ambiguity; the comments below name those decisions ("R1" ...). Pure Python, no
+Django. A state is never edited once returned: ``apply`` works on a copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..seeded import commitment, next_roll
+
+GAME = "36d6"
+SEATS = (2, 8)
+JUDGE = "judge"
+SPECTATOR = "spectator"
+SYSTEM = "system"
+SIZE = 6
+SQUARES = SIZE * SIZE
+DICE = 36
+QUIET_TURNS = 6  # the refinement (R7): six turns without an attack end the game ...
+REFINEMENT_DICE = 6  # ... once at most six dice are left on the board
+VARIANTS = ("elemental", "stronghold", "team")
+
+# Where a die is (``owner``): on the board, in the discard pile, or a seat's pile (>= 0).
+BOARD = -1
+DISCARD = -2
+
+# Elements (the Elemental variant): codes, names and the opposing pairs.
+FIRE, AIR, WATER, EARTH = 0, 1, 2, 3
+ELEMENTS = ("fire", "air", "water", "earth")
+OPPOSITE = {FIRE: WATER, WATER: FIRE, AIR: EARTH, EARTH: AIR}
+
+
+def _quadrant_element(square: int) -> int:
+    """R11: the Elemental board, nine squares of each element in 3x3 quadrants; the
+    opposing elements sit diagonally (fire top left, water bottom right)."""
+    row, col = divmod(square, SIZE)
+    if row < 3:
+        return FIRE if col < 3 else AIR
+    return EARTH if col < 3 else WATER
+
+
+TILE_ELEMENT = tuple(_quadrant_element(sq) for sq in range(SQUARES))
+# R10: the Stronghold board's strongholds are the four centre squares.
+STRONGHOLDS = frozenset({2 * SIZE + 2, 2 * SIZE + 3, 3 * SIZE + 2, 3 * SIZE + 3})
+
+NEIGHBOURS = tuple(
+    tuple(
+        r * SIZE + c
+        for r, c in (
+            (sq // SIZE - 1, sq % SIZE),
+            (sq // SIZE, sq % SIZE + 1),
+            (sq // SIZE + 1, sq % SIZE),
+            (sq // SIZE, sq % SIZE - 1),
+        )
+        if 0 <= r < SIZE and 0 <= c < SIZE
+    )
+    for sq in range(SQUARES)
+)
+
+
+def element_modifiers(die_element: int, square_element: int) -> tuple[int, int]:
+    """(attack, defence) modifiers of a die of ``die_element`` fighting on a square of
+    ``square_element``: +1/+2 on its own element, -1/-2 on the opposing one, else 0."""
+    if die_element == square_element:
+        return 1, 2
+    if OPPOSITE[die_element] == square_element:
+        return -1, -2
+    return 0, 0
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; ``rule`` names the rulebook passage."""
+
+    def __init__(self, rule: str, message: str):
+        super().__init__(f"{message} ({rule})")
+        self.rule = rule
+        self.message = message
+
+
+class ConfigError(ValueError):
+    """A game configuration the engine cannot play."""
+
+
+def normalise_config(config: dict) -> dict:
+    if not isinstance(config, dict):
+        raise ConfigError("The config must be an object.")
+    unknown = set(config) - {"game_id", "seats", "variants"}
+    if unknown:
+        raise ConfigError(f"Unknown config keys: {sorted(unknown)}.")
+    game_id = config.get("game_id", "")
+    if not isinstance(game_id, str):
+        raise ConfigError("'game_id' must be a string.")
+    seats = config.get("seats", 2)
+    if not isinstance(seats, int) or isinstance(seats, bool) or not SEATS[0] <= seats <= SEATS[1]:
+        raise ConfigError(f"'seats' must be a whole number from {SEATS[0]} to {SEATS[1]}.")
+    variants = config.get("variants", [])
+    if not isinstance(variants, list | tuple) or not all(isinstance(v, str) for v in variants):
+        raise ConfigError("'variants' must be a list of variant names.")
+    if "zombie" in variants:
+        raise ConfigError("The Zombie dice variant is not hosted yet.")
+    bad = sorted(set(variants) - set(VARIANTS))
+    if bad:
+        raise ConfigError(f"Unknown variants {bad}; the variants are {list(VARIANTS)}.")
+    if len(set(variants)) != len(variants):
+        raise ConfigError("A variant is named twice.")
+    if "team" in variants and (seats < 4 or seats % 2):
+        raise ConfigError("The Team game needs an even number of players, at least 4.")
+    return {"game_id": game_id, "seats": seats, "variants": sorted(variants)}
+
+
+class State:
+    """A game in progress. Serialise with ``to_dict()`` (it holds the seed: server and
+    judges only) and restore with ``State.from_dict()``; players get ``view()``."""
+
+    __slots__ = (
+        "config",
+        "game_id",
+        "seats",
+        "teams",
+        "elemental",
+        "stronghold",
+        "seed",
+        "commitment",
+        "pos",
+        "face",
+        "owner",
+        "at",
+        "turn",
+        "actor",
+        "extra",
+        "just_moved",
+        "prev_moved",
+        "attacked",
+        "quiet",
+        "out",
+        "over",
+        "end_reason",
+        "log",
+        "rolls",
+        "roll_position",
+        "scripted_rolls",
+    )
+
+    def _fork(self) -> State:
+        c = State.__new__(State)
+        c.config = self.config
+        c.game_id = self.game_id
+        c.seats = self.seats
+        c.teams = self.teams
+        c.elemental = self.elemental
+        c.stronghold = self.stronghold
+        c.seed = self.seed
+        c.commitment = self.commitment
+        c.pos = self.pos.copy()
+        c.face = self.face.copy()
+        c.owner = self.owner.copy()
+        c.at = self.at.copy()
+        c.turn = self.turn
+        c.actor = self.actor
+        c.extra = self.extra
+        c.just_moved = self.just_moved
+        c.prev_moved = self.prev_moved
+        c.attacked = self.attacked
+        c.quiet = self.quiet
+        c.out = self.out  # replaced, never edited in place
+        c.over = self.over
+        c.end_reason = self.end_reason
+        c.log = self.log.copy()
+        c.rolls = self.rolls.copy()
+        c.roll_position = self.roll_position
+        c.scripted_rolls = self.scripted_rolls
+        return c
+
+    def clone(self) -> State:
+        c = self._fork()
+        c.out = self.out.copy()
+        c.scripted_rolls = self.scripted_rolls.copy()
+        return c
+
+    @property
+    def sudden_death_from(self):
+        """The games layer's time-limit marker: a 36d6 game ends at once on the time
+        limit, so there is never a pending switch."""
+        return None
+
+    def to_dict(self) -> dict:
+        return {
+            "format": 1,
+            "game": GAME,
+            "config": self.config,
+            "seed": self.seed,
+            "commitment": self.commitment,
+            "pos": list(self.pos),
+            "face": list(self.face),
+            "owner": list(self.owner),
+            "turn": self.turn,
+            "actor": self.actor,
+            "extra": self.extra,
+            "just_moved": self.just_moved,
+            "prev_moved": self.prev_moved,
+            "attacked": self.attacked,
+            "quiet": self.quiet,
+            "out": list(self.out),
+            "over": self.over,
+            "end_reason": self.end_reason,
+            "log": [[actor, action] for actor, action in self.log],
+            "rolls": list(self.rolls),
+            "roll_position": self.roll_position,
+            "scripted_rolls": list(self.scripted_rolls),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> State:
+        s = _blank(d["config"], d["seed"])
+        s.commitment = d["commitment"]
+        s.pos = list(d["pos"])
+        s.face = list(d["face"])
+        s.owner = list(d["owner"])
+        s.at = [-1] * SQUARES
+        for die, sq in enumerate(s.pos):
+            if sq >= 0:
+                s.at[sq] = die
+        s.turn = d["turn"]
+        s.actor = d["actor"]
+        s.extra = d["extra"]
+        s.just_moved = d["just_moved"]
+        s.prev_moved = d["prev_moved"]
+        s.attacked = d["attacked"]
+        s.quiet = d["quiet"]
+        s.out = list(d["out"])
+        s.over = d["over"]
+        s.end_reason = d["end_reason"]
+        s.log = [(actor, action) for actor, action in d["log"]]
+        s.rolls = list(d["rolls"])
+        s.roll_position = d["roll_position"]
+        s.scripted_rolls = list(d["scripted_rolls"])
+        return s
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, State) and self.to_dict() == other.to_dict()
+
+    __hash__ = None
+
+
+def _blank(config: dict, seed: str) -> State:
+    config = normalise_config(config)
+    s = State.__new__(State)
+    s.config = config
+    s.game_id = config["game_id"]
+    s.seats = config["seats"]
+    s.teams = "team" in config["variants"]
+    s.elemental = "elemental" in config["variants"]
+    s.stronghold = "stronghold" in config["variants"]
+    if not isinstance(seed, str) or not seed:
+        raise ConfigError("The seed must be a non-empty string.")
+    s.seed = seed
+    s.commitment = commitment(seed)
+    return s
+
+
+def new_game(config: dict, seed: str) -> State:
+    """R1: one die on each square showing 1; die ``n`` starts on square ``n`` (row-major,
+    square 0 is row 0 column 0). Seat 0 plays first, then seat 1, and so on."""
+    s = _blank(config, seed)
+    s.pos = list(range(DICE))
+    s.face = [1] * DICE
+    s.owner = [BOARD] * DICE
+    s.at = list(range(SQUARES))
+    s.turn = 1
+    s.actor = 0
+    s.extra = False
+    s.just_moved = -1
+    s.prev_moved = -1
+    s.attacked = False
+    s.quiet = 0
+    s.out = [False] * s.seats
+    s.over = False
+    s.end_reason = None
+    s.log = []
+    s.rolls = []
+    s.roll_position = 0
+    s.scripted_rolls = []
+    return s
+
+
+# ---------------------------------------------------------------------------
+# Seats, teams, placings
+
+
+def seat_count(config: dict) -> int:
+    return normalise_config(config)["seats"]
+
+
+def teams(config: dict) -> list[int]:
+    """Each seat's team: R13, the Team game alternates seats (team 0, team 1, ...);
+    otherwise every seat is its own team."""
+    config = normalise_config(config)
+    n = config["seats"]
+    if "team" in config["variants"]:
+        return [seat % 2 for seat in range(n)]
+    return list(range(n))
+
+
+def team_of(state: State, seat: int) -> int:
+    return seat % 2 if state.teams else seat
+
+
+def scores(state: State) -> list[int]:
+    """Each seat's pile: the sum of the faces its captured dice showed when captured."""
+    totals = [0] * state.seats
+    for die in range(DICE):
+        owner = state.owner[die]
+        if owner >= 0:
+            totals[owner] += state.face[die]
+    return totals
+
+
+def team_scores(state: State) -> list[int] | None:
+    if not state.teams:
+        return None
+    totals = [0, 0]
+    for seat, score in enumerate(scores(state)):
+        totals[seat % 2] += score
+    return totals
+
+
+def placings(state: State) -> list[int] | None:
+    """Each seat's placing once the game is over (1 is first; equal totals share a
+    placing, the next placing skips: 1, 1, 3). Seats out by forfeit come after every
+    seat still in, the latest to go out first. In the Team game a seat has its team's
+    placing. ``None`` while the game runs."""
+    if not state.over:
+        return None
+    units = list(range(2)) if state.teams else list(range(state.seats))
+    totals = team_scores(state) if state.teams else scores(state)
+    out_rank = {}
+    for index, (actor, action) in enumerate(state.log):
+        if actor == SYSTEM and action.get("kind") == "forfeit":
+            out_rank[team_of(state, action["player"])] = index
+    keys = {u: (0, -totals[u]) if u not in out_rank else (1, -out_rank[u]) for u in units}
+    place = {u: 1 + sum(1 for v in units if keys[v] < keys[u]) for u in units}
+    return [place[team_of(state, seat)] for seat in range(state.seats)]
+
+
+# ---------------------------------------------------------------------------
+# Whose decision, and what is legal
+
+
+def to_act(state: State) -> set[int]:
+    return set() if state.over else {state.actor}
+
+
+def is_over(state: State) -> bool:
+    return state.over
+
+
+def result(state: State) -> dict | None:
+    if not state.over:
+        return None
+    places = placings(state)
+    winners = [seat for seat in range(state.seats) if places[seat] == 1]
+    return {
+        "winner": winners[0] if len(winners) == 1 else None,
+        "winners": winners,
+        "placings": places,
+        "scores": scores(state),
+        "team_scores": team_scores(state),
+        "reason": state.end_reason,
+        "turns": state.turn,
+    }
+
+
+def _forbidden(state: State) -> tuple[int, int]:
+    """R5/R6: the die the previous player last moved, and during an extra go the die
+    that earned it."""
+    return state.prev_moved, (state.just_moved if state.extra else -1)
+
+
+def _moves(state: State) -> list[tuple[int, int]]:
+    """(die, target square) pairs the actor may play now, dice and squares ascending."""
+    a, b = _forbidden(state)
+    pos = state.pos
+    out = []
+    for die in range(DICE):
+        sq = pos[die]
+        if sq < 0 or die in (a, b):
+            continue
+        for target in NEIGHBOURS[sq]:
+            out.append((die, target))
+    return out
+
+
+def _square_json(sq: int) -> list[int]:
+    return [sq // SIZE, sq % SIZE]
+
+
+def _move_action(die: int, target: int) -> dict:
+    return {"kind": "move", "die": die, "to": [target // SIZE, target % SIZE]}
+
+
+def legal_actions(state: State, player) -> list[dict]:
+    if state.over or player != state.actor:
+        return []
+    actions = [_move_action(d, t) for d, t in _moves(state)]
+    if state.extra:
+        actions.append({"kind": "end_turn"})
+    return actions
+
+
+def random_action(state: State, player, rng) -> dict | None:
+    """``rng.choice(legal_actions(state, player))`` without building the list."""
+    if state.over or player != state.actor:
+        return None
+    moves = _moves(state)
+    index = rng.randrange(len(moves) + (1 if state.extra else 0))
+    if index == len(moves):
+        return {"kind": "end_turn"}
+    return _move_action(*moves[index])
+
+
+def default_action(state: State, player) -> dict | None:
+    """When a decision clock runs out: an extra go is given up; otherwise the first die
+    (by id) that can step onto an empty square does so (no attack), else the first
+    legal attack."""
+    if state.over or player != state.actor:
+        return None
+    if state.extra:
+        return {"kind": "end_turn"}
+    moves = _moves(state)
+    for die, target in moves:
+        if state.at[target] < 0:
+            return _move_action(die, target)
+    return _move_action(*moves[0]) if moves else None
+
+
+# ---------------------------------------------------------------------------
+# Applying actions
+
+
+def _roll(s: State) -> int:
+    if s.scripted_rolls:
+        value = s.scripted_rolls[0]
+        s.scripted_rolls = s.scripted_rolls[1:]
+    else:
+        value, s.roll_position = next_roll(GAME, s.seed, s.game_id, s.roll_position)
+    s.rolls.append(value)
+    return value
+
+
+def _advance_face(face: int, steps: int) -> int:
+    """R3: a winning die goes one face up, and (the [2.1] revision) a 6 turns to 1."""
+    for _ in range(steps):
+        face = 1 if face == 6 else face + 1
+    return face
+
+
+def outcome(attack_roll: int, defence_roll: int, attack_total: int, defence_total: int) -> str:
+    """R2: "win" (the attacker), "lose", "standoff" or "both" (both destroyed)."""
+    if attack_roll == 6 and defence_roll == 6:
+        return "standoff"
+    if attack_roll == 1 and defence_roll == 1:
+        return "both"
+    if attack_roll == 6 or defence_roll == 1:
+        return "win"
+    if attack_roll == 1 or defence_roll == 6:
+        return "lose"
+    if attack_total > defence_total:
+        return "win"
+    if attack_total < defence_total:
+        return "lose"
+    return "standoff"
+
+
+def modifiers(state: State, attacker: int, defender: int, square: int) -> tuple[int, int]:
+    """The attacker's and the defender's modifiers for a fight on ``square`` (the
+    defender's square): Elemental (R12) and Stronghold (R10) add up."""
+    att = dfn = 0
+    if state.elemental:
+        tile = TILE_ELEMENT[square]
+        att += element_modifiers(TILE_ELEMENT[attacker], tile)[0]
+        dfn += element_modifiers(TILE_ELEMENT[defender], tile)[1]
+    if state.stronghold and square in STRONGHOLDS:
+        dfn += 1
+    return att, dfn
+
+
+def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
+    """Apply one action; returns (new state, events). Raises IllegalAction and leaves
+    ``state`` unchanged when the action is not legal."""
+    if player == SYSTEM:
+        return _apply_system(state, action)
+    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < state.seats:
+        raise IllegalAction("Game", f"The actor must be a seat 0 to {state.seats - 1} or 'system'.")
+    if state.over:
+        raise IllegalAction("Game", "The game is over.")
+    if player != state.actor:
+        raise IllegalAction("How To Play", f"It is seat {state.actor}'s go, not seat {player}'s.")
+    if not isinstance(action, dict):
+        raise IllegalAction("Game", "An action must be an object with a 'kind'.")
+    kind = action.get("kind")
+    if kind == "end_turn" and len(action) == 1:
+        if not state.extra:
+            raise IllegalAction("How To Play", "Only an extra go may be given up.")
+        s = state._fork()
+        events = [{"type": "extra_go_declined", "seat": player}]
+        s.log.append((player, {"kind": "end_turn"}))
+        _end_turn(s, events)
+        return s, events
+    if kind != "move" or len(action) != 3 or "die" not in action or "to" not in action:
+        raise IllegalAction(
+            "How To Play",
+            "An action is {'kind': 'move', 'die': id, 'to': [row, column]}"
+            + (" or {'kind': 'end_turn'}." if state.extra else "."),
+        )
+    die, to = action["die"], action["to"]
+    if not isinstance(die, int) or isinstance(die, bool) or not 0 <= die < DICE:
+        raise IllegalAction("How To Play", "A die is named by its id, 0 to 35.")
+    if (
+        not isinstance(to, list | tuple)
+        or len(to) != 2
+        or not all(isinstance(x, int) and not isinstance(x, bool) for x in to)
+        or not all(0 <= x < SIZE for x in to)
+    ):
+        raise IllegalAction("How To Play", "'to' is a square [row, column], each 0 to 5.")
+    source = state.pos[die]
+    if source < 0:
+        raise IllegalAction("How To Play", f"Die {die} is no longer on the board.")
+    target = to[0] * SIZE + to[1]
+    if target not in NEIGHBOURS[source]:
+        raise IllegalAction(
+            "How To Play", "A die moves one square, horizontally or vertically, never diagonally."
+        )
+    previous, earned = _forbidden(state)
+    if die == previous:
+        raise IllegalAction("How To Play", "You cannot move the same die as the player before you.")
+    if die == earned:
+        raise IllegalAction("[1.4]", "The extra go after a natural 6 must use a different die.")
+    s = state._fork()
+    events: list[dict] = []
+    s.log.append((player, {"kind": "move", "die": die, "to": [to[0], to[1]]}))
+    _move(s, player, die, source, target, events)
+    return s, events
+
+
+def _move(s: State, player: int, die: int, source: int, target: int, events: list) -> None:
+    defender = s.at[target]
+    s.just_moved = die
+    if defender < 0:
+        s.at[source] = -1
+        s.at[target] = die
+        s.pos[die] = target
+        events.append(
+            {"type": "move", "die": die, "from": _square_json(source), "to": _square_json(target)}
+        )
+        _end_turn(s, events)
+        return
+    s.attacked = True
+    a_roll = _roll(s)
+    d_roll = _roll(s)
+    a_mod, d_mod = modifiers(s, die, defender, target)
+    a_total = s.face[die] + a_roll + a_mod
+    d_total = s.face[defender] + d_roll + d_mod
+    result_ = outcome(a_roll, d_roll, a_total, d_total)
+    events.append(
+        {
+            "type": "attack",
+            "die": die,
+            "defender": defender,
+            "from": _square_json(source),
+            "to": _square_json(target),
+            "rolls": [a_roll, d_roll],
+            "modifiers": [a_mod, d_mod],
+            "totals": [a_total, d_total],
+            "outcome": result_,
+        }
+    )
+    if result_ == "win":
+        s.owner[defender] = player
+        s.pos[defender] = -1
+        s.at[source] = -1
+        s.at[target] = die
+        s.pos[die] = target
+        steps = 2 if s.stronghold and target in STRONGHOLDS else 1
+        before = s.face[die]
+        s.face[die] = _advance_face(before, steps)
+        events.append(
+            {
+                "type": "captured",
+                "die": defender,
+                "face": s.face[defender],
+                "seat": player,
+                "team": team_of(s, player) if s.teams else None,
+            }
+        )
+        events.append({"type": "face", "die": die, "from": before, "to": s.face[die]})
+    elif result_ == "lose":
+        s.owner[die] = DISCARD
+        s.pos[die] = -1
+        s.at[source] = -1
+        events.append({"type": "discarded", "dice": [die]})
+    elif result_ == "both":
+        for d in (die, defender):
+            s.owner[d] = DISCARD
+            s.pos[d] = -1
+        s.at[source] = -1
+        s.at[target] = -1
+        events.append({"type": "discarded", "dice": [die, defender]})
+    if _dice_left(s) <= 1:
+        _finish(s, "one_die_left", events)
+        return
+    if a_roll == 6:
+        # R4: a natural 6 on the moved die's roll gives another go with another die.
+        s.extra = True
+        if _moves(s):
+            events.append({"type": "extra_go", "seat": player, "not_die": die})
+            return
+        events.append({"type": "extra_go_lapsed", "seat": player, "reason": "no_legal_move"})
+    _end_turn(s, events)
+
+
+def _dice_left(s: State) -> int:
+    return sum(1 for p in s.pos if p >= 0)
+
+
+def _end_turn(s: State, events: list) -> None:
+    """The turn is over: the refinement's count (R7), then the next seat still in."""
+    if s.attacked or _dice_left(s) > REFINEMENT_DICE:
+        s.quiet = 0
+    else:
+        s.quiet += 1
+    if s.quiet >= QUIET_TURNS:
+        _finish(s, "no_attacks", events)
+        return
+    s.prev_moved = s.just_moved
+    _next_seat(s, events)
+
+
+def _next_seat(s: State, events: list) -> None:
+    s.just_moved = -1
+    s.extra = False
+    s.attacked = False
+    s.turn += 1
+    seat = s.actor
+    for _ in range(s.seats):
+        seat = (seat + 1) % s.seats
+        if not s.out[seat]:
+            break
+    s.actor = seat
+    events.append({"type": "turn", "turn": s.turn, "seat": seat})
+
+
+def _finish(s: State, reason: str, events: list) -> None:
+    s.over = True
+    s.end_reason = reason
+    s.extra = False
+    events.append({"type": "game_over", "reason": reason, "placings": placings(s), "seed": s.seed})
+
+
+def _apply_system(state: State, action: dict) -> tuple[State, list[dict]]:
+    rule = "Tournament Rules"
+    if not isinstance(action, dict):
+        raise IllegalAction(rule, "A system action must be an object with a 'kind'.")
+    if state.over:
+        raise IllegalAction("Game", "The game is over.")
+    kind = action.get("kind")
+    s = state._fork()
+    events: list[dict] = []
+    if kind == "sudden_death" and len(action) == 1:
+        # R9: the time limit ends the game at once, scored as it stands.
+        s.log.append((SYSTEM, {"kind": "sudden_death"}))
+        _finish(s, "time_limit", events)
+        return s, events
+    if kind == "forfeit" and len(action) == 2 and "player" in action:
+        seat = action["player"]
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < s.seats:
+            raise IllegalAction(rule, f"'player' must be a seat 0 to {s.seats - 1}.")
+        if s.out[seat]:
+            raise IllegalAction(rule, f"Seat {seat} is already out.")
+        s.log.append((SYSTEM, {"kind": "forfeit", "player": seat}))
+        # R14: a forfeit puts the seat out (in the Team game, its whole team).
+        gone = {x for x in range(s.seats) if team_of(s, x) == team_of(s, seat)}
+        s.out = [out or x in gone for x, out in enumerate(s.out)]
+        events.append({"type": "forfeit", "seats": sorted(gone)})
+        units_in = {team_of(s, x) for x in range(s.seats) if not s.out[x]}
+        if len(units_in) < 2:
+            _finish(s, "forfeit", events)
+        elif s.out[s.actor]:
+            s.prev_moved = s.just_moved if s.just_moved >= 0 else s.prev_moved
+            _next_seat(s, events)
+        return s, events
+    raise IllegalAction(rule, "System actions are 'sudden_death' and 'forfeit' (with 'player').")
+
+
+def enable_sudden_death(state: State) -> tuple[State, list[dict]]:
+    """The games layer's time limit: the game ends at once, scored as it stands."""
+    return apply(state, SYSTEM, {"kind": "sudden_death"})
+
+
+def replay(config: dict, seed: str, log: Iterable) -> State:
+    state = new_game(config, seed)
+    for actor, action in log:
+        state, _events = apply(state, actor, action)
+    return state
+
+
+# ---------------------------------------------------------------------------
+# Views
+
+
+def view(state: State, viewer) -> dict:
+    """Everything in 36d6 is public except the seed, which only a judge sees before the
+    game is over."""
+    if viewer not in (JUDGE, SPECTATOR) and not (
+        isinstance(viewer, int) and not isinstance(viewer, bool) and 0 <= viewer < state.seats
+    ):
+        raise ValueError(f"Unknown viewer {viewer!r}.")
+    board = [[None] * SIZE for _ in range(SIZE)]
+    dice = []
+    for die in range(DICE):
+        sq = state.pos[die]
+        owner = state.owner[die]
+        if sq >= 0:
+            board[sq // SIZE][sq % SIZE] = die
+        dice.append(
+            {
+                "id": die,
+                "face": state.face[die],
+                "element": ELEMENTS[TILE_ELEMENT[die]] if state.elemental else None,
+                "zone": "board" if owner == BOARD else "discard" if owner == DISCARD else "pile",
+                "square": _square_json(sq) if sq >= 0 else None,
+                "owner": owner if owner >= 0 else None,
+            }
+        )
+    previous, earned = _forbidden(state) if not state.over else (-1, -1)
+    return {
+        "game": GAME,
+        "viewer": viewer,
+        "game_id": state.game_id,
+        "config": state.config,
+        "commitment": state.commitment,
+        "seed": state.seed if state.over or viewer == JUDGE else None,
+        "seats": state.seats,
+        "teams": teams(state.config),
+        "turn": state.turn,
+        "to_act": sorted(to_act(state)),
+        "decision": None
+        if state.over
+        else {"seat": state.actor, "kind": "extra_go" if state.extra else "move"},
+        "board": board,
+        "tiles": {
+            "strongholds": sorted(_square_json(sq) for sq in STRONGHOLDS)
+            if state.stronghold
+            else [],
+            "elements": [
+                [ELEMENTS[TILE_ELEMENT[r * SIZE + c]] for c in range(SIZE)] for r in range(SIZE)
+            ]
+            if state.elemental
+            else None,
+        },
+        "dice": dice,
+        "forbidden": {
+            "previous_player": previous if previous >= 0 and state.pos[previous] >= 0 else None,
+            "extra_go": earned if earned >= 0 else None,
+        },
+        "scores": scores(state),
+        "team_scores": team_scores(state),
+        "quiet_turns": state.quiet,
+        "out": list(state.out),
+        "log": [[actor, action] for actor, action in state.log],
+        "rolls": list(state.rolls),
+        "over": state.over,
+        "result": result(state),
+    }
+
+
+def alter_hidden(state: State, viewer) -> State:
+    """A copy of ``state`` with everything ``viewer`` may not see changed: the seed
+    (before the game is over, for anyone but a judge)."""
+    other = state.clone()
+    if viewer != JUDGE and not state.over:
+        other.seed = state.seed + "-other"
+    return other
+
+
+def random_config(rng, seats: int | None = None, game_id: str = "random") -> dict:
+    """A random playable config (tests, benches, practice): any seat count and variants."""
+    variants = [v for v in ("elemental", "stronghold") if rng.random() < 0.3]
+    if seats is None:
+        seats = rng.randint(SEATS[0], SEATS[1])
+    if seats >= 4 and seats % 2 == 0 and rng.random() < 0.3:
+        variants.append("team")
+    return {"game_id": game_id, "seats": seats, "variants": variants}
