@@ -61,6 +61,22 @@ NEIGHBOURS = tuple(
 )
 
 
+NEIGHBOUR_COUNT = tuple(len(n) for n in NEIGHBOURS)
+# The square one step up, right, down and left of each square (-1 off the board).
+STEPS = tuple(
+    tuple(
+        r * SIZE + c if 0 <= r < SIZE and 0 <= c < SIZE else -1
+        for r, c in (
+            (sq // SIZE - 1, sq % SIZE),
+            (sq // SIZE, sq % SIZE + 1),
+            (sq // SIZE + 1, sq % SIZE),
+            (sq // SIZE, sq % SIZE - 1),
+        )
+    )
+    for sq in range(SQUARES)
+)
+
+
 def element_modifiers(die_element: int, square_element: int) -> tuple[int, int]:
     """(attack, defence) modifiers of a die of ``die_element`` fighting on a square of
     ``square_element``: +1/+2 on its own element, -1/-2 on the opposing one, else 0."""
@@ -411,14 +427,32 @@ def legal_actions(state: State, player) -> list[dict]:
 
 
 def random_action(state: State, player, rng) -> dict | None:
-    """``rng.choice(legal_actions(state, player))`` without building the list."""
+    """A uniformly random legal action (the same distribution as
+    ``rng.choice(legal_actions(state, player))``) without building the list: a slot
+    (die, direction), or the extra slot for giving up an extra go, is drawn until it is
+    a legal one."""
     if state.over or player != state.actor:
         return None
-    moves = _moves(state)
-    index = rng.randrange(len(moves) + (1 if state.extra else 0))
-    if index == len(moves):
-        return {"kind": "end_turn"}
-    return _move_action(*moves[index])
+    a, b = _forbidden(state)
+    pos = state.pos
+    slots = DICE * 4 + (1 if state.extra else 0)
+    draw = rng.randrange
+    while True:
+        slot = draw(slots)
+        if slot == DICE * 4:
+            return {"kind": "end_turn"}
+        die, direction = divmod(slot, 4)
+        sq = pos[die]
+        if sq < 0 or die in (a, b):
+            continue
+        target = STEPS[sq][direction]
+        if target >= 0:
+            return {"kind": "move", "die": die, "to": [target // SIZE, target % SIZE]}
+
+
+def _has_move(state: State) -> bool:
+    a, b = _forbidden(state)
+    return any(sq >= 0 and die not in (a, b) for die, sq in enumerate(state.pos))
 
 
 def default_action(state: State, player) -> dict | None:
@@ -492,7 +526,7 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
     ``state`` unchanged when the action is not legal."""
     if player == SYSTEM:
         return _apply_system(state, action)
-    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < state.seats:
+    if type(player) is not int or not 0 <= player < state.seats:
         raise IllegalAction("Game", f"The actor must be a seat 0 to {state.seats - 1} or 'system'.")
     if state.over:
         raise IllegalAction("Game", "The game is over.")
@@ -516,13 +550,15 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
             + (" or {'kind': 'end_turn'}." if state.extra else "."),
         )
     die, to = action["die"], action["to"]
-    if not isinstance(die, int) or isinstance(die, bool) or not 0 <= die < DICE:
+    if type(die) is not int or not 0 <= die < DICE:
         raise IllegalAction("How To Play", "A die is named by its id, 0 to 35.")
     if (
-        not isinstance(to, list | tuple)
+        type(to) not in (list, tuple)
         or len(to) != 2
-        or not all(isinstance(x, int) and not isinstance(x, bool) for x in to)
-        or not all(0 <= x < SIZE for x in to)
+        or type(to[0]) is not int
+        or type(to[1]) is not int
+        or not 0 <= to[0] < SIZE
+        or not 0 <= to[1] < SIZE
     ):
         raise IllegalAction("How To Play", "'to' is a square [row, column], each 0 to 5.")
     source = state.pos[die]
@@ -614,7 +650,7 @@ def _move(s: State, player: int, die: int, source: int, target: int, events: lis
     if a_roll == 6:
         # R4: a natural 6 on the moved die's roll gives another go with another die.
         s.extra = True
-        if _moves(s):
+        if _has_move(s):
             events.append({"type": "extra_go", "seat": player, "not_die": die})
             return
         events.append({"type": "extra_go_lapsed", "seat": player, "reason": "no_legal_move"})
@@ -622,7 +658,7 @@ def _move(s: State, player: int, die: int, source: int, target: int, events: lis
 
 
 def _dice_left(s: State) -> int:
-    return sum(1 for p in s.pos if p >= 0)
+    return DICE - s.pos.count(-1)
 
 
 def _end_turn(s: State, events: list) -> None:
