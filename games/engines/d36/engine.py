@@ -171,8 +171,8 @@ class State:
         c.seed = self.seed
         c.commitment = self.commitment
         c.pos = self.pos.copy()
-        c.face = self.face.copy()
-        c.owner = self.owner.copy()
+        c.face = self.face  # copied by _move before it changes (only fights change it)
+        c.owner = self.owner  # likewise
         c.at = self.at.copy()
         c.turn = self.turn
         c.actor = self.actor
@@ -185,13 +185,16 @@ class State:
         c.over = self.over
         c.end_reason = self.end_reason
         c.log = self.log.copy()
-        c.rolls = self.rolls.copy()
+        c.rolls = self.rolls  # likewise
         c.roll_position = self.roll_position
         c.scripted_rolls = self.scripted_rolls
         return c
 
     def clone(self) -> State:
         c = self._fork()
+        c.face = self.face.copy()
+        c.owner = self.owner.copy()
+        c.rolls = self.rolls.copy()
         c.out = self.out.copy()
         c.scripted_rolls = self.scripted_rolls.copy()
         return c
@@ -433,19 +436,20 @@ def random_action(state: State, player, rng) -> dict | None:
     a legal one."""
     if state.over or player != state.actor:
         return None
-    a, b = _forbidden(state)
+    a = state.prev_moved
+    b = state.just_moved if state.extra else -1
     pos = state.pos
     slots = DICE * 4 + (1 if state.extra else 0)
-    draw = rng.randrange
+    draw = rng.random
     while True:
-        slot = draw(slots)
+        slot = int(draw() * slots)
         if slot == DICE * 4:
             return {"kind": "end_turn"}
-        die, direction = divmod(slot, 4)
+        die = slot >> 2
         sq = pos[die]
         if sq < 0 or die in (a, b):
             continue
-        target = STEPS[sq][direction]
+        target = STEPS[sq][slot & 3]
         if target >= 0:
             return {"kind": "move", "die": die, "to": [target // SIZE, target % SIZE]}
 
@@ -569,10 +573,9 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
         raise IllegalAction(
             "How To Play", "A die moves one square, horizontally or vertically, never diagonally."
         )
-    previous, earned = _forbidden(state)
-    if die == previous:
+    if die == state.prev_moved:
         raise IllegalAction("How To Play", "You cannot move the same die as the player before you.")
-    if die == earned:
+    if state.extra and die == state.just_moved:
         raise IllegalAction("[1.4]", "The extra go after a natural 6 must use a different die.")
     s = state._fork()
     events: list[dict] = []
@@ -594,6 +597,9 @@ def _move(s: State, player: int, die: int, source: int, target: int, events: lis
         _end_turn(s, events)
         return
     s.attacked = True
+    s.face = s.face.copy()
+    s.owner = s.owner.copy()
+    s.rolls = s.rolls.copy()
     a_roll = _roll(s)
     d_roll = _roll(s)
     a_mod, d_mod = modifiers(s, die, defender, target)
