@@ -112,7 +112,7 @@ def test_r3_a_winning_die_goes_one_face_up_and_a_6_turns_to_1(before, after):
 
 def test_r4_a_natural_6_gives_another_go_with_a_different_die():
     s, events = attack([6, 2])
-    assert event(events, "extra_go")["not_die"] == 0
+    assert event(events, "extra_go")["not_piece"] == 0
     assert E.to_act(s) == {0} and s.turn == 1
     legal = E.legal_actions(s, 0)
     assert {"kind": "end_turn"} in legal and not any(a.get("die") == 0 for a in legal)

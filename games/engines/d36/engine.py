@@ -1,4 +1,4 @@
-"""The 36d6 rules: 36 neutral dice on a 6x6 board, any number of players from 2 to 8.
+"""The 36d6 rules: 36 neutral dice on a 6x6 board (7x7 with zombies), 2 to 8 players.
 
 docs/rules-36d6.md quotes the rulebook (../shared/rules/36d6-rulebook.txt) and decides
 every ambiguity; the comments below name those decisions ("R1" ...). Pure Python, no
@@ -21,7 +21,10 @@ SQUARES = SIZE * SIZE
 DICE = 36
 QUIET_TURNS = 6  # the refinement (R7): six turns without an attack end the game ...
 REFINEMENT_DICE = 6  # ... once at most six dice are left on the board
-VARIANTS = ("elemental", "stronghold", "team")
+VARIANTS = ("elemental", "stronghold", "team", "zombie")
+ZOMBIE = 100  # a zombie piece in the bars (prev_moved, just_moved): ZOMBIE + its square
+ZOMBIE_FACE = 2  # R15: a zombie fights as a die showing 2
+MAX_ZOMBIES = 2
 
 # Where a die is (``owner``): on the board, in the discard pile, or a seat's pile (>= 0).
 BOARD = -1
@@ -77,6 +80,47 @@ STEPS = tuple(
 )
 
 
+class Geometry:
+    """A board: its size, each square's neighbours (and the step up, right, down, left,
+    -1 off the board), the strongholds, and each die's start square."""
+
+    def __init__(self, size: int, start: tuple[int, ...], strongholds: frozenset[int]):
+        self.size = size
+        self.squares = size * size
+        self.start = start
+        self.strongholds = strongholds
+        self.steps = tuple(
+            tuple(
+                r * size + c if 0 <= r < size and 0 <= c < size else -1
+                for r, c in (
+                    (sq // size - 1, sq % size),
+                    (sq // size, sq % size + 1),
+                    (sq // size + 1, sq % size),
+                    (sq // size, sq % size - 1),
+                )
+            )
+            for sq in range(self.squares)
+        )
+        self.neighbours = tuple(tuple(t for t in steps if t >= 0) for steps in self.steps)
+
+
+def _zombie_start() -> tuple[int, ...]:
+    """R16: the Zombie board's grey squares, the start squares of dice 0-35 in reading
+    order: every square but the four corners (the zombies) and the 3x3 centre block."""
+    size = 7
+    corners = {0, size - 1, size * (size - 1), size * size - 1}
+    return tuple(
+        sq
+        for sq in range(size * size)
+        if sq not in corners and not (2 <= sq // size <= 4 and 2 <= sq % size <= 4)
+    )
+
+
+STANDARD = Geometry(SIZE, tuple(range(DICE)), STRONGHOLDS)
+ZOMBIE_BOARD = Geometry(7, _zombie_start(), frozenset({3 * 7 + 3}))
+ZOMBIE_CORNERS = (0, 6, 42, 48)
+
+
 def element_modifiers(die_element: int, square_element: int) -> tuple[int, int]:
     """(attack, defence) modifiers of a die of ``die_element`` fighting on a square of
     ``square_element``: +1/+2 on its own element, -1/-2 on the opposing one, else 0."""
@@ -115,13 +159,16 @@ def normalise_config(config: dict) -> dict:
     variants = config.get("variants", [])
     if not isinstance(variants, list | tuple) or not all(isinstance(v, str) for v in variants):
         raise ConfigError("'variants' must be a list of variant names.")
-    if "zombie" in variants:
-        raise ConfigError("The Zombie dice variant is not hosted yet.")
     bad = sorted(set(variants) - set(VARIANTS))
     if bad:
         raise ConfigError(f"Unknown variants {bad}; the variants are {list(VARIANTS)}.")
     if len(set(variants)) != len(variants):
         raise ConfigError("A variant is named twice.")
+    if "zombie" in variants and ("elemental" in variants or "stronghold" in variants):
+        raise ConfigError(
+            "The Zombie board has its own stronghold (its centre) and no elements: it"
+            " does not combine with 'elemental' or 'stronghold'."
+        )
     if "team" in variants and (seats < 4 or seats % 2):
         raise ConfigError("The Team game needs an even number of players, at least 4.")
     return {"game_id": game_id, "seats": seats, "variants": sorted(variants)}
@@ -138,6 +185,8 @@ class State:
         "teams",
         "elemental",
         "stronghold",
+        "geo",
+        "zombies",
         "seed",
         "commitment",
         "pos",
@@ -168,6 +217,8 @@ class State:
         c.teams = self.teams
         c.elemental = self.elemental
         c.stronghold = self.stronghold
+        c.geo = self.geo
+        c.zombies = self.zombies  # replaced, never edited in place
         c.seed = self.seed
         c.commitment = self.commitment
         c.pos = self.pos.copy()
@@ -215,6 +266,7 @@ class State:
             "pos": list(self.pos),
             "face": list(self.face),
             "owner": list(self.owner),
+            "zombies": None if self.zombies is None else list(self.zombies),
             "turn": self.turn,
             "actor": self.actor,
             "extra": self.extra,
@@ -238,7 +290,8 @@ class State:
         s.pos = list(d["pos"])
         s.face = list(d["face"])
         s.owner = list(d["owner"])
-        s.at = [-1] * SQUARES
+        s.zombies = None if d["zombies"] is None else list(d["zombies"])
+        s.at = [-1] * s.geo.squares
         for die, sq in enumerate(s.pos):
             if sq >= 0:
                 s.at[sq] = die
@@ -272,7 +325,10 @@ def _blank(config: dict, seed: str) -> State:
     s.seats = config["seats"]
     s.teams = "team" in config["variants"]
     s.elemental = "elemental" in config["variants"]
-    s.stronghold = "stronghold" in config["variants"]
+    zombie = "zombie" in config["variants"]
+    s.stronghold = "stronghold" in config["variants"] or zombie
+    s.geo = ZOMBIE_BOARD if zombie else STANDARD
+    s.zombies = None
     if not isinstance(seed, str) or not seed:
         raise ConfigError("The seed must be a non-empty string.")
     s.seed = seed
@@ -284,10 +340,15 @@ def new_game(config: dict, seed: str) -> State:
     """R1: one die on each square showing 1; die ``n`` starts on square ``n`` (row-major,
     square 0 is row 0 column 0). Seat 0 plays first, then seat 1, and so on."""
     s = _blank(config, seed)
-    s.pos = list(range(DICE))
+    geo = s.geo
+    s.pos = list(geo.start)
     s.face = [1] * DICE
     s.owner = [BOARD] * DICE
-    s.at = list(range(SQUARES))
+    s.at = [-1] * geo.squares
+    for die, sq in enumerate(geo.start):
+        s.at[sq] = die
+    if geo is ZOMBIE_BOARD:
+        s.zombies = [1 if sq in ZOMBIE_CORNERS else 0 for sq in range(geo.squares)]
     s.turn = 1
     s.actor = 0
     s.extra = False
@@ -393,8 +454,8 @@ def result(state: State) -> dict | None:
 
 
 def _forbidden(state: State) -> tuple[int, int]:
-    """R5/R6: the die the previous player last moved, and during an extra go the die
-    that earned it."""
+    """R5/R6: the piece the previous player last moved, and during an extra go the piece
+    that earned it (a die id, or ZOMBIE + square for the zombies of a square)."""
     return state.prev_moved, (state.just_moved if state.extra else -1)
 
 
@@ -402,28 +463,56 @@ def _moves(state: State) -> list[tuple[int, int]]:
     """(die, target square) pairs the actor may play now, dice and squares ascending."""
     a, b = _forbidden(state)
     pos = state.pos
+    neighbours = state.geo.neighbours
     out = []
     for die in range(DICE):
         sq = pos[die]
         if sq < 0 or die in (a, b):
             continue
-        for target in NEIGHBOURS[sq]:
+        for target in neighbours[sq]:
             out.append((die, target))
     return out
 
 
-def _square_json(sq: int) -> list[int]:
-    return [sq // SIZE, sq % SIZE]
+def _zombie_moves(state: State) -> tuple[list[tuple[int, int]], list[int]]:
+    """R15: (from, to) zombie steps (never onto a zombie) and the squares where a zombie
+    may attack the die it shares its square with, squares ascending."""
+    zombies = state.zombies
+    if zombies is None:
+        return [], []
+    a, b = _forbidden(state)
+    steps, bites = [], []
+    for sq, count in enumerate(zombies):
+        if not count or ZOMBIE + sq in (a, b):
+            continue
+        for target in state.geo.neighbours[sq]:
+            if not zombies[target]:
+                steps.append((sq, target))
+        if state.at[sq] >= 0:
+            bites.append(sq)
+    return steps, bites
 
 
-def _move_action(die: int, target: int) -> dict:
-    return {"kind": "move", "die": die, "to": [target // SIZE, target % SIZE]}
+def _square_json(sq: int, size: int = SIZE) -> list[int]:
+    return [sq // size, sq % size]
+
+
+def _move_action(die: int, target: int, size: int = SIZE) -> dict:
+    return {"kind": "move", "die": die, "to": [target // size, target % size]}
 
 
 def legal_actions(state: State, player) -> list[dict]:
     if state.over or player != state.actor:
         return []
-    actions = [_move_action(d, t) for d, t in _moves(state)]
+    size = state.geo.size
+    actions = [_move_action(d, t, size) for d, t in _moves(state)]
+    if state.zombies is not None:
+        steps, bites = _zombie_moves(state)
+        actions += [
+            {"kind": "zombie", "from": _square_json(f, size), "to": _square_json(t, size)}
+            for f, t in steps
+        ]
+        actions += [{"kind": "bite", "at": _square_json(sq, size)} for sq in bites]
     if state.extra:
         actions.append({"kind": "end_turn"})
     return actions
@@ -433,12 +522,16 @@ def random_action(state: State, player, rng) -> dict | None:
     """A uniformly random legal action (the same distribution as
     ``rng.choice(legal_actions(state, player))``) without building the list: a slot
     (die, direction), or the extra slot for giving up an extra go, is drawn until it is
-    a legal one."""
+    a legal one. With zombies on the board it picks from the list."""
     if state.over or player != state.actor:
         return None
+    if state.zombies is not None:
+        legal = legal_actions(state, player)
+        return legal[int(rng.random() * len(legal))]
     a = state.prev_moved
     b = state.just_moved if state.extra else -1
     pos = state.pos
+    steps = state.geo.steps
     slots = DICE * 4 + (1 if state.extra else 0)
     draw = rng.random
     while True:
@@ -449,29 +542,33 @@ def random_action(state: State, player, rng) -> dict | None:
         sq = pos[die]
         if sq < 0 or die in (a, b):
             continue
-        target = STEPS[sq][slot & 3]
+        target = steps[sq][slot & 3]
         if target >= 0:
             return {"kind": "move", "die": die, "to": [target // SIZE, target % SIZE]}
 
 
 def _has_move(state: State) -> bool:
     a, b = _forbidden(state)
-    return any(sq >= 0 and die not in (a, b) for die, sq in enumerate(state.pos))
+    if any(sq >= 0 and die not in (a, b) for die, sq in enumerate(state.pos)):
+        return True
+    steps, bites = _zombie_moves(state)
+    return bool(steps or bites)
 
 
 def default_action(state: State, player) -> dict | None:
     """When a decision clock runs out: an extra go is given up; otherwise the first die
-    (by id) that can step onto an empty square does so (no attack), else the first
-    legal attack."""
+    (by id) that can step onto an empty square does so (no fight), else the first
+    legal action."""
     if state.over or player != state.actor:
         return None
     if state.extra:
         return {"kind": "end_turn"}
-    moves = _moves(state)
-    for die, target in moves:
-        if state.at[target] < 0:
-            return _move_action(die, target)
-    return _move_action(*moves[0]) if moves else None
+    size = state.geo.size
+    zombies = state.zombies
+    for die, target in _moves(state):
+        if state.at[target] < 0 and not (zombies and zombies[target]):
+            return _move_action(die, target, size)
+    return legal_actions(state, player)[0]
 
 
 # ---------------------------------------------------------------------------
@@ -514,15 +611,37 @@ def outcome(attack_roll: int, defence_roll: int, attack_total: int, defence_tota
 
 def modifiers(state: State, attacker: int, defender: int, square: int) -> tuple[int, int]:
     """The attacker's and the defender's modifiers for a fight on ``square`` (the
-    defender's square): Elemental (R12) and Stronghold (R10) add up."""
+    defender's square): Elemental (R12) and Stronghold (R10) add up. A zombie (-1 for
+    ``attacker`` or ``defender``) has no element."""
     att = dfn = 0
     if state.elemental:
         tile = TILE_ELEMENT[square]
         att += element_modifiers(TILE_ELEMENT[attacker], tile)[0]
         dfn += element_modifiers(TILE_ELEMENT[defender], tile)[1]
-    if state.stronghold and square in STRONGHOLDS:
+    if state.stronghold and square in state.geo.strongholds:
         dfn += 1
     return att, dfn
+
+
+_SHAPES = (
+    "An action is {'kind': 'move', 'die': id, 'to': [row, column]}",
+    ", {'kind': 'zombie', 'from': [row, column], 'to': [row, column]},"
+    " {'kind': 'bite', 'at': [row, column]}",
+    " or {'kind': 'end_turn'} in an extra go",
+)
+
+
+def _square(value, size: int) -> int:
+    if (
+        type(value) not in (list, tuple)
+        or len(value) != 2
+        or type(value[0]) is not int
+        or type(value[1]) is not int
+        or not 0 <= value[0] < size
+        or not 0 <= value[1] < size
+    ):
+        raise IllegalAction("How To Play", f"A square is [row, column], each 0 to {size - 1}.")
+    return value[0] * size + value[1]
 
 
 def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
@@ -547,29 +666,21 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
         s.log.append((player, {"kind": "end_turn"}))
         _end_turn(s, events)
         return s, events
+    geo = state.geo
+    if state.zombies is not None and kind in ("zombie", "bite"):
+        return _apply_zombie(state, player, action)
     if kind != "move" or len(action) != 3 or "die" not in action or "to" not in action:
         raise IllegalAction(
-            "How To Play",
-            "An action is {'kind': 'move', 'die': id, 'to': [row, column]}"
-            + (" or {'kind': 'end_turn'}." if state.extra else "."),
+            "How To Play", _SHAPES[0] + (_SHAPES[1] if state.zombies else "") + _SHAPES[2] + "."
         )
     die, to = action["die"], action["to"]
     if type(die) is not int or not 0 <= die < DICE:
         raise IllegalAction("How To Play", "A die is named by its id, 0 to 35.")
-    if (
-        type(to) not in (list, tuple)
-        or len(to) != 2
-        or type(to[0]) is not int
-        or type(to[1]) is not int
-        or not 0 <= to[0] < SIZE
-        or not 0 <= to[1] < SIZE
-    ):
-        raise IllegalAction("How To Play", "'to' is a square [row, column], each 0 to 5.")
+    target = _square(to, geo.size)
     source = state.pos[die]
     if source < 0:
         raise IllegalAction("How To Play", f"Die {die} is no longer on the board.")
-    target = to[0] * SIZE + to[1]
-    if target not in NEIGHBOURS[source]:
+    if target not in geo.neighbours[source]:
         raise IllegalAction(
             "How To Play", "A die moves one square, horizontally or vertically, never diagonally."
         )
@@ -584,59 +695,77 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
     return s, events
 
 
-def _move(s: State, player: int, die: int, source: int, target: int, events: list) -> None:
-    defender = s.at[target]
-    s.just_moved = die
-    if defender < 0:
-        s.at[source] = -1
-        s.at[target] = die
-        s.pos[die] = target
-        events.append(
-            {"type": "move", "die": die, "from": _square_json(source), "to": _square_json(target)}
-        )
-        _end_turn(s, events)
-        return
+def _fight(s: State, attacker_face: int, defender_face: int, mods: tuple[int, int], event: dict):
+    """Roll for both sides (attacker first); returns (outcome, attacker's roll)."""
     s.attacked = True
-    s.face = s.face.copy()
-    s.owner = s.owner.copy()
     s.rolls = s.rolls.copy()
     a_roll = _roll(s)
     d_roll = _roll(s)
-    a_mod, d_mod = modifiers(s, die, defender, target)
-    a_total = s.face[die] + a_roll + a_mod
-    d_total = s.face[defender] + d_roll + d_mod
+    a_total = attacker_face + a_roll + mods[0]
+    d_total = defender_face + d_roll + mods[1]
     result_ = outcome(a_roll, d_roll, a_total, d_total)
-    events.append(
-        {
-            "type": "attack",
-            "die": die,
-            "defender": defender,
-            "from": _square_json(source),
-            "to": _square_json(target),
-            "rolls": [a_roll, d_roll],
-            "modifiers": [a_mod, d_mod],
-            "totals": [a_total, d_total],
-            "outcome": result_,
-        }
+    event.update(
+        rolls=[a_roll, d_roll], modifiers=list(mods), totals=[a_total, d_total], outcome=result_
     )
-    if result_ == "win":
-        s.owner[defender] = player
-        s.pos[defender] = -1
+    return result_, a_roll
+
+
+def _move(s: State, player: int, die: int, source: int, target: int, events: list) -> None:
+    defender = s.at[target]
+    s.just_moved = die
+    size = s.geo.size
+    zombies = s.zombies
+    if defender < 0 and not (zombies and zombies[target]):
         s.at[source] = -1
         s.at[target] = die
         s.pos[die] = target
-        steps = 2 if s.stronghold and target in STRONGHOLDS else 1
-        before = s.face[die]
-        s.face[die] = _advance_face(before, steps)
         events.append(
             {
-                "type": "captured",
-                "die": defender,
-                "face": s.face[defender],
-                "seat": player,
-                "team": team_of(s, player) if s.teams else None,
+                "type": "move",
+                "die": die,
+                "from": _square_json(source, size),
+                "to": _square_json(target, size),
             }
         )
+        _end_turn(s, events)
+        return
+    s.face = s.face.copy()
+    s.owner = s.owner.copy()
+    event = {
+        "type": "attack",
+        "die": die,
+        "defender": defender if defender >= 0 else "zombie",
+        "from": _square_json(source, size),
+        "to": _square_json(target, size),
+    }
+    if defender >= 0:
+        mods = modifiers(s, die, defender, target)
+        result_, a_roll = _fight(s, s.face[die], s.face[defender], mods, event)
+    else:
+        # R17: a die attacking a square of zombies fights one zombie.
+        mods = (0, 1 if s.stronghold and target in s.geo.strongholds else 0)
+        result_, a_roll = _fight(s, s.face[die], ZOMBIE_FACE, mods, event)
+    events.append(event)
+    if result_ == "win":
+        if defender >= 0:
+            s.owner[defender] = player
+            s.pos[defender] = -1
+        s.at[source] = -1
+        s.at[target] = die
+        s.pos[die] = target
+        steps = 2 if s.stronghold and target in s.geo.strongholds else 1
+        before = s.face[die]
+        s.face[die] = _advance_face(before, steps)
+        if defender >= 0:
+            events.append(
+                {
+                    "type": "captured",
+                    "die": defender,
+                    "face": s.face[defender],
+                    "seat": player,
+                    "team": team_of(s, player) if s.teams else None,
+                }
+            )
         events.append({"type": "face", "die": die, "from": before, "to": s.face[die]})
     elif result_ == "lose":
         s.owner[die] = DISCARD
@@ -644,23 +773,131 @@ def _move(s: State, player: int, die: int, source: int, target: int, events: lis
         s.at[source] = -1
         events.append({"type": "discarded", "dice": [die]})
     elif result_ == "both":
-        for d in (die, defender):
-            s.owner[d] = DISCARD
-            s.pos[d] = -1
+        s.owner[die] = DISCARD
+        s.pos[die] = -1
         s.at[source] = -1
-        s.at[target] = -1
-        events.append({"type": "discarded", "dice": [die, defender]})
+        if defender >= 0:
+            s.owner[defender] = DISCARD
+            s.pos[defender] = -1
+            s.at[target] = -1
+            events.append({"type": "discarded", "dice": [die, defender]})
+        else:
+            s.zombies = zombies.copy()
+            s.zombies[target] -= 1
+            events.append({"type": "discarded", "dice": [die]})
+            events.append({"type": "zombie_removed", "at": _square_json(target, size)})
+    _after_fight(s, player, a_roll, events)
+
+
+def _after_fight(s: State, player: int, a_roll: int, events: list) -> None:
     if _dice_left(s) <= 1:
         _finish(s, "one_die_left", events)
         return
     if a_roll == 6:
-        # R4: a natural 6 on the moved die's roll gives another go with another die.
+        # R4: a natural 6 on the moved piece's roll gives another go with another piece.
         s.extra = True
         if _has_move(s):
-            events.append({"type": "extra_go", "seat": player, "not_die": die})
+            events.append({"type": "extra_go", "seat": player, "not_piece": s.just_moved})
             return
         events.append({"type": "extra_go_lapsed", "seat": player, "reason": "no_legal_move"})
     _end_turn(s, events)
+
+
+def _apply_zombie(state: State, player: int, action: dict) -> tuple[State, list[dict]]:
+    """R15: moving a zombie (onto an empty square, or attacking a die) or a zombie's
+    attack on the die sharing its square."""
+    size = state.geo.size
+    kind = action["kind"]
+    if kind == "zombie":
+        if len(action) != 3 or "from" not in action or "to" not in action:
+            raise IllegalAction("Zombie Dice", _SHAPES[0] + _SHAPES[1] + _SHAPES[2] + ".")
+        source = _square(action["from"], size)
+        target = _square(action["to"], size)
+        if not state.zombies[source]:
+            raise IllegalAction("Zombie Dice", "There is no zombie on that square.")
+        if target not in state.geo.neighbours[source]:
+            raise IllegalAction(
+                "Zombie Dice",
+                "A zombie moves one square, horizontally or vertically, never diagonally.",
+            )
+        if state.zombies[target]:
+            raise IllegalAction(
+                "Zombie Dice",
+                "You cannot move a zombie into a square which already has a zombie in it.",
+            )
+    else:
+        if len(action) != 2 or "at" not in action:
+            raise IllegalAction("Zombie Dice", _SHAPES[0] + _SHAPES[1] + _SHAPES[2] + ".")
+        source = target = _square(action["at"], size)
+        if not state.zombies[source]:
+            raise IllegalAction("Zombie Dice", "There is no zombie on that square.")
+        if state.at[source] < 0:
+            raise IllegalAction("Zombie Dice", "A zombie bites only a die in its own square.")
+    if ZOMBIE + source == state.prev_moved:
+        raise IllegalAction(
+            "How To Play", "You cannot move the zombies the player before you moved (R16)."
+        )
+    if state.extra and ZOMBIE + source == state.just_moved:
+        raise IllegalAction("[1.4]", "The extra go after a natural 6 must use a different piece.")
+    s = state._fork()
+    events: list[dict] = []
+    if kind == "zombie":
+        logged = {
+            "kind": "zombie",
+            "from": _square_json(source, size),
+            "to": _square_json(target, size),
+        }
+    else:
+        logged = {"kind": "bite", "at": _square_json(source, size)}
+    s.log.append((player, logged))
+    s.zombies = zombies = state.zombies.copy()
+    defender = s.at[target]
+    if defender < 0:
+        zombies[source] -= 1
+        zombies[target] += 1
+        s.just_moved = ZOMBIE + target
+        events.append({"type": "zombie_moved", "from": logged["from"], "to": logged["to"]})
+        _end_turn(s, events)
+        return s, events
+    s.face = s.face.copy()
+    s.owner = s.owner.copy()
+    event = {
+        "type": "attack",
+        "die": "zombie",
+        "defender": defender,
+        "from": _square_json(source, size),
+        "to": _square_json(target, size),
+    }
+    mods = (0, 1 if target in s.geo.strongholds else 0)
+    result_, a_roll = _fight(s, ZOMBIE_FACE, s.face[defender], mods, event)
+    events.append(event)
+    s.just_moved = ZOMBIE + source
+    if result_ == "win":
+        # R15: the die is discarded and another zombie is placed in the square.
+        s.owner[defender] = DISCARD
+        s.pos[defender] = -1
+        s.at[target] = -1
+        zombies[source] -= 1
+        zombies[target] = min(MAX_ZOMBIES, zombies[target] + 2)
+        s.just_moved = ZOMBIE + target
+        events.append({"type": "discarded", "dice": [defender]})
+        events.append(
+            {"type": "zombies", "at": logged.get("to", logged.get("at")), "count": zombies[target]}
+        )
+    elif result_ == "lose":
+        zombies[source] -= 1
+        s.just_moved = -1  # the zombie that moved is gone
+        events.append({"type": "zombie_removed", "at": _square_json(source, size)})
+    elif result_ == "both":
+        zombies[source] -= 1
+        s.owner[defender] = DISCARD
+        s.pos[defender] = -1
+        s.at[target] = -1
+        s.just_moved = -1
+        events.append({"type": "discarded", "dice": [defender]})
+        events.append({"type": "zombie_removed", "at": _square_json(source, size)})
+    _after_fight(s, player, a_roll, events)
+    return s, events
 
 
 def _dice_left(s: State) -> int:
@@ -759,20 +996,21 @@ def view(state: State, viewer) -> dict:
         isinstance(viewer, int) and not isinstance(viewer, bool) and 0 <= viewer < state.seats
     ):
         raise ValueError(f"Unknown viewer {viewer!r}.")
-    board = [[None] * SIZE for _ in range(SIZE)]
+    size = state.geo.size
+    board = [[None] * size for _ in range(size)]
     dice = []
     for die in range(DICE):
         sq = state.pos[die]
         owner = state.owner[die]
         if sq >= 0:
-            board[sq // SIZE][sq % SIZE] = die
+            board[sq // size][sq % size] = die
         dice.append(
             {
                 "id": die,
                 "face": state.face[die],
                 "element": ELEMENTS[TILE_ELEMENT[die]] if state.elemental else None,
                 "zone": "board" if owner == BOARD else "discard" if owner == DISCARD else "pile",
-                "square": _square_json(sq) if sq >= 0 else None,
+                "square": _square_json(sq, size) if sq >= 0 else None,
                 "owner": owner if owner >= 0 else None,
             }
         )
@@ -791,9 +1029,13 @@ def view(state: State, viewer) -> dict:
         "decision": None
         if state.over
         else {"seat": state.actor, "kind": "extra_go" if state.extra else "move"},
+        "size": size,
         "board": board,
+        "zombies": None
+        if state.zombies is None
+        else [state.zombies[r * size : (r + 1) * size] for r in range(size)],
         "tiles": {
-            "strongholds": sorted(_square_json(sq) for sq in STRONGHOLDS)
+            "strongholds": sorted(_square_json(sq, size) for sq in state.geo.strongholds)
             if state.stronghold
             else [],
             "elements": [
@@ -804,8 +1046,8 @@ def view(state: State, viewer) -> dict:
         },
         "dice": dice,
         "forbidden": {
-            "previous_player": previous if previous >= 0 and state.pos[previous] >= 0 else None,
-            "extra_go": earned if earned >= 0 else None,
+            "previous_player": _piece_json(state, previous),
+            "extra_go": _piece_json(state, earned),
         },
         "scores": scores(state),
         "team_scores": team_scores(state),
@@ -816,6 +1058,18 @@ def view(state: State, viewer) -> dict:
         "over": state.over,
         "result": result(state),
     }
+
+
+def _piece_json(state: State, piece: int) -> dict | None:
+    """A barred piece: {"die": id} or {"zombies": [row, column]}; None if none is barred."""
+    if piece < 0:
+        return None
+    if piece >= ZOMBIE:
+        square = piece - ZOMBIE
+        if not state.zombies[square]:
+            return None
+        return {"zombies": _square_json(square, state.geo.size)}
+    return {"die": piece} if state.pos[piece] >= 0 else None
 
 
 def alter_hidden(state: State, viewer) -> State:
@@ -834,4 +1088,6 @@ def random_config(rng, seats: int | None = None, game_id: str = "random") -> dic
         seats = rng.randint(SEATS[0], SEATS[1])
     if seats >= 4 and seats % 2 == 0 and rng.random() < 0.3:
         variants.append("team")
+    if not variants and rng.random() < 0.25:
+        variants.append("zombie")
     return {"game_id": game_id, "seats": seats, "variants": variants}
