@@ -367,3 +367,92 @@ def test_the_default_action_steps_onto_an_empty_square_and_gives_up_an_extra_go(
     assert E.default_action(s, 0) == {"kind": "end_turn"}
     full = E.new_game({"game_id": "g", "seats": 2}, "s")
     assert E.default_action(full, 0) in E.legal_actions(full, 0)
+
+
+# --- R15-R17: Zombie dice on the 7x7 board -------------------------------------------------
+
+ZOMBIE = {"game_id": "z", "seats": 2, "variants": ["zombie"]}
+
+
+def zmove(fr, to):
+    return {"kind": "zombie", "from": list(fr), "to": list(to)}
+
+
+def test_r16_the_zombie_board_grey_squares_corners_and_centre():
+    view = E.view(E.new_game(ZOMBIE, "s"), 0)
+    assert view["size"] == 7
+    zombies = [(r, c) for r in range(7) for c in range(7) if view["zombies"][r][c]]
+    assert zombies == [(0, 0), (0, 6), (6, 0), (6, 6)]
+    dice = {(r, c) for r in range(7) for c in range(7) if view["board"][r][c] is not None}
+    centre = {(r, c) for r in range(2, 5) for c in range(2, 5)}
+    assert len(dice) == 36 and not dice & centre and not dice & set(zombies)
+    assert view["board"][0][1] == 0 and view["board"][6][5] == 35
+    assert view["tiles"]["strongholds"] == [[3, 3]]
+    with pytest.raises(E.ConfigError, match="does not combine"):
+        E.new_game({**ZOMBIE, "variants": ["zombie", "elemental"]}, "s")
+
+
+def test_r15_a_zombie_steps_onto_empty_squares_but_never_onto_a_zombie():
+    s = scenario(ZOMBIE, keep=[20, 35], zombies={(3, 3): 1, (3, 4): 1})
+    legal = E.legal_actions(s, 0)
+    assert zmove((3, 3), (2, 3)) in legal and zmove((3, 3), (3, 4)) not in legal
+    with pytest.raises(E.IllegalAction, match="already has a zombie"):
+        play(s, 0, zmove((3, 3), (3, 4)))
+    with pytest.raises(E.IllegalAction, match="no zombie"):
+        play(s, 0, zmove((2, 2), (2, 3)))
+    s, events = play(s, 0, zmove((3, 3), (2, 3)))
+    assert s.rolls == [] and s.zombies[2 * 7 + 3] == 1 and s.zombies[3 * 7 + 3] == 0
+    assert event(events, "zombie_moved")["to"] == [2, 3]
+
+
+def test_r15_a_zombie_attacks_as_a_2_and_a_win_leaves_two_zombies():
+    # Die 20 starts on (4, 0); the zombie comes from (3, 0).
+    s = scenario(ZOMBIE, keep=[20, 35], faces={20: 3}, zombies={(3, 0): 1})
+    after, events = play(with_rolls(s, [5, 4]), 0, zmove((3, 0), (4, 0)))  # 7 against 7
+    assert event(events, "attack")["totals"] == [7, 7] and after.zombies[21] == 1
+    after, events = play(with_rolls(s, [6, 4]), 0, zmove((3, 0), (4, 0)))
+    assert event(events, "attack")["outcome"] == "win"
+    assert after.owner[20] == E.DISCARD and E.scores(after) == [0, 0]
+    assert after.zombies[4 * 7] == 2 and after.zombies[3 * 7] == 0
+    after, events = play(with_rolls(s, [2, 5]), 0, zmove((3, 0), (4, 0)))
+    assert event(events, "attack")["outcome"] == "lose"
+    assert after.zombies[3 * 7] == 0 and after.pos[20] == 4 * 7  # the zombie is removed
+
+
+def test_r17_a_die_beating_a_zombie_shares_its_square_and_captures_nothing():
+    s = scenario(ZOMBIE, keep=[20, 35], faces={20: 3}, zombies={(3, 0): 1})
+    after, events = play(with_rolls(s, [4, 2]), 0, move(20, 3, 0))  # 7 against 4
+    assert event(events, "attack")["defender"] == "zombie"
+    assert after.pos[20] == 3 * 7 and after.zombies[3 * 7] == 1
+    assert after.face[20] == 4 and E.scores(after) == [0, 0]
+    # Next turn the zombie may bite the die it shares its square with.
+    after, _ = play(after, 1, move(35, 5, 5))
+    bite = {"kind": "bite", "at": [3, 0]}
+    assert bite in E.legal_actions(after, 0)
+    bitten, events = play(with_rolls(after, [6, 3]), 0, bite)
+    assert bitten.owner[20] == E.DISCARD and bitten.zombies[3 * 7] == 2
+    # A die moving into a square holding a die and a zombie fights the die.
+    s = scenario(ZOMBIE, keep=[20, 21, 35], at={21: (3, 0)}, zombies={(3, 0): 1})
+    after, events = play(with_rolls(s, [5, 2]), 0, move(20, 3, 0))
+    assert event(events, "attack")["defender"] == 21 and after.owner[21] == 0
+    assert after.zombies[3 * 7] == 1 and after.pos[20] == 3 * 7
+
+
+def test_r15_the_centre_stronghold_defends_against_zombies_too():
+    s = scenario(ZOMBIE, keep=[20, 35], at={20: (3, 3)}, zombies={(3, 2): 1})
+    _, events = play(with_rolls(s, [3, 2]), 0, zmove((3, 2), (3, 3)))
+    assert event(events, "attack")["modifiers"] == [0, 1]
+
+
+def test_r16_zombie_bars_are_by_square():
+    s = scenario(ZOMBIE, keep=[20, 35], zombies={(3, 3): 1, (0, 0): 1})
+    s, _ = play(s, 0, zmove((3, 3), (2, 3)))
+    assert not any(a.get("from") == [2, 3] for a in E.legal_actions(s, 1))
+    assert E.view(s, 1)["forbidden"]["previous_player"] == {"zombies": [2, 3]}
+    with pytest.raises(E.IllegalAction, match="player before you"):
+        play(s, 1, zmove((2, 3), (2, 2)))
+    # After a zombie's natural 6, the extra go may not use the zombies of its square.
+    s = scenario(ZOMBIE, keep=[20, 30, 35], faces={20: 1}, zombies={(3, 0): 1, (0, 0): 1})
+    s, _ = play(with_rolls(s, [6, 2]), 0, zmove((3, 0), (4, 0)))
+    assert s.extra and not any(a.get("from") == [4, 0] for a in E.legal_actions(s, 0))
+    assert zmove((0, 0), (1, 0)) in E.legal_actions(s, 0)
