@@ -723,8 +723,8 @@ def _move(s: State, player: int, die: int, source: int, target: int, events: lis
             {
                 "type": "move",
                 "die": die,
-                "from": _square_json(source, size),
-                "to": _square_json(target, size),
+                "from": [source // size, source % size],
+                "to": [target // size, target % size],
             }
         )
         _end_turn(s, events)
@@ -906,7 +906,7 @@ def _dice_left(s: State) -> int:
 
 def _end_turn(s: State, events: list) -> None:
     """The turn is over: the refinement's count (R7), then the next seat still in."""
-    if s.attacked or _dice_left(s) > REFINEMENT_DICE:
+    if s.attacked or DICE - s.pos.count(-1) > REFINEMENT_DICE:
         s.quiet = 0
     else:
         s.quiet += 1
@@ -922,11 +922,10 @@ def _next_seat(s: State, events: list) -> None:
     s.extra = False
     s.attacked = False
     s.turn += 1
-    seat = s.actor
-    for _ in range(s.seats):
-        seat = (seat + 1) % s.seats
-        if not s.out[seat]:
-            break
+    seats, out = s.seats, s.out
+    seat = (s.actor + 1) % seats
+    while out[seat]:  # a seat out by forfeit is skipped (at least two seats are in)
+        seat = (seat + 1) % seats
     s.actor = seat
     events.append({"type": "turn", "turn": s.turn, "seat": seat})
 
