@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import collections
+import json
+import random
+
 import pytest
 
 from games.engines import engine_for
@@ -456,3 +460,18 @@ def test_r16_zombie_bars_are_by_square():
     s, _ = play(with_rolls(s, [6, 2]), 0, zmove((3, 0), (4, 0)))
     assert s.extra and not any(a.get("from") == [4, 0] for a in E.legal_actions(s, 0))
     assert zmove((0, 0), (1, 0)) in E.legal_actions(s, 0)
+
+
+def test_random_action_draws_every_legal_action_and_only_those():
+    positions = [
+        E.new_game({"game_id": "g", "seats": 2}, "s"),
+        attack([6, 2])[0],  # an extra go: end_turn is one of the choices
+        scenario(ZOMBIE, keep=[20, 21, 35], at={21: (3, 0)}, zombies={(3, 0): 1, (0, 0): 2}),
+    ]
+    rng = random.Random(3)
+    for s in positions:
+        legal = E.legal_actions(s, s.actor)
+        counts = collections.Counter(
+            json.dumps(E.random_action(s, s.actor, rng)) for _ in range(40 * len(legal))
+        )
+        assert set(counts) == {json.dumps(a) for a in legal}

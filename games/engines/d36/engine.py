@@ -526,8 +526,7 @@ def random_action(state: State, player, rng) -> dict | None:
     if state.over or player != state.actor:
         return None
     if state.zombies is not None:
-        legal = legal_actions(state, player)
-        return legal[int(rng.random() * len(legal))]
+        return _random_zombie_action(state, rng)
     a = state.prev_moved
     b = state.just_moved if state.extra else -1
     pos = state.pos
@@ -545,6 +544,49 @@ def random_action(state: State, player, rng) -> dict | None:
         target = steps[sq][slot & 3]
         if target >= 0:
             return {"kind": "move", "die": die, "to": [target // SIZE, target % SIZE]}
+
+
+def _random_zombie_action(state: State, rng) -> dict:
+    """``random_action`` with zombies: slots for dice steps (die, direction), zombie steps
+    (square, direction) and bites (square), drawn until a legal one comes up; every legal
+    action has exactly one slot, so the draw is uniform."""
+    a, b = _forbidden(state)
+    pos, zombies, at = state.pos, state.zombies, state.at
+    steps = state.geo.steps
+    size = state.geo.size
+    squares = state.geo.squares
+    dice_slots = DICE * 4
+    zombie_slots = dice_slots + squares * 4
+    bite_slots = zombie_slots + squares
+    slots = bite_slots + (1 if state.extra else 0)
+    draw = rng.random
+    while True:
+        slot = int(draw() * slots)
+        if slot < dice_slots:
+            die = slot >> 2
+            sq = pos[die]
+            if sq < 0 or die in (a, b):
+                continue
+            target = steps[sq][slot & 3]
+            if target >= 0:
+                return {"kind": "move", "die": die, "to": [target // size, target % size]}
+        elif slot < zombie_slots:
+            sq, direction = divmod(slot - dice_slots, 4)
+            if not zombies[sq] or ZOMBIE + sq in (a, b):
+                continue
+            target = steps[sq][direction]
+            if target >= 0 and not zombies[target]:
+                return {
+                    "kind": "zombie",
+                    "from": [sq // size, sq % size],
+                    "to": [target // size, target % size],
+                }
+        elif slot < bite_slots:
+            sq = slot - zombie_slots
+            if zombies[sq] and ZOMBIE + sq not in (a, b) and at[sq] >= 0:
+                return {"kind": "bite", "at": [sq // size, sq % size]}
+        else:
+            return {"kind": "end_turn"}
 
 
 def _has_move(state: State) -> bool:
