@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import types
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -128,13 +129,8 @@ def test_replay_and_json_reproduce_every_state(name, data):
     assert engine.replay(game["config"], game["seed"], log) == s
 
 
-@pytest.mark.parametrize("name", NAMES)
-@RELAXED
-@given(data=st.data())
-def test_views_never_show_what_the_viewer_may_not_see(name, data):
-    engine = ENGINES[name]
-    game = data.draw(games(engine))
-    viewers = [*seats_of(engine, game), engine.SPECTATOR]
+def views_check(engine, viewers):
+    """The per-state check of hidden information (``on_state`` for ``play_random``)."""
 
     def on_state(s, rng):
         for viewer in viewers:
@@ -155,7 +151,17 @@ def test_views_never_show_what_the_viewer_may_not_see(name, data):
                     ), kind
         assert engine.view(s, engine.JUDGE)["seed"] == s.seed
 
-    play_random(engine, game, on_state)
+    return on_state
+
+
+@pytest.mark.parametrize("name", NAMES)
+@RELAXED
+@given(data=st.data())
+def test_views_never_show_what_the_viewer_may_not_see(name, data):
+    engine = ENGINES[name]
+    game = data.draw(games(engine))
+    viewers = [*seats_of(engine, game), engine.SPECTATOR]
+    play_random(engine, game, views_check(engine, viewers))
 
 
 def mutations(action, rng, pool):
@@ -183,13 +189,8 @@ def mutations(action, rng, pool):
     return out
 
 
-@pytest.mark.parametrize("name", NAMES)
-@RELAXED
-@given(data=st.data())
-def test_every_offered_action_is_accepted_and_unoffered_ones_refused(name, data):
-    engine = ENGINES[name]
-    game = data.draw(games(engine))
-    seats = list(seats_of(engine, game))
+def actions_check(engine, seats):
+    """The per-state check of legal actions (``on_state`` for ``play_random``)."""
     pool: list = []
 
     def on_state(s, rng):
@@ -220,7 +221,16 @@ def test_every_offered_action_is_accepted_and_unoffered_ones_refused(name, data)
             engine.apply(s, len(seats), {"kind": "anything"})
         assert s.to_dict() == before
 
-    play_random(engine, game, on_state)
+    return on_state
+
+
+@pytest.mark.parametrize("name", NAMES)
+@RELAXED
+@given(data=st.data())
+def test_every_offered_action_is_accepted_and_unoffered_ones_refused(name, data):
+    engine = ENGINES[name]
+    game = data.draw(games(engine))
+    play_random(engine, game, actions_check(engine, list(seats_of(engine, game))))
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -268,3 +278,34 @@ def test_bots_finish_games_at_every_seat_count(name):
             seat = min(engine.to_act(s))
             s, _ = engine.apply(s, seat, bots[seat].choose(s, seat))
         assert sorted(engine.placings(s))[0] == 1
+
+
+def broken(engine, **replaced):
+    """The engine with some of its contract replaced (to show the checks catch faults)."""
+    namespace = types.SimpleNamespace(**{n: getattr(engine, n) for n in CONTRACT})
+    for key, value in replaced.items():
+        setattr(namespace, key, value)
+    return namespace
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_checks_catch_a_leak_and_a_false_offer(name):
+    engine = ENGINES[name]
+    game = {
+        "config": engine.random_config(random.Random(1), game_id="teeth"),
+        "seed": "teeth",
+        "choices": 1,
+    }
+    seats = list(seats_of(engine, game))
+    leaky = broken(engine, view=lambda s, v: {**engine.view(s, v), "seed": s.seed})
+    with pytest.raises(AssertionError):
+        play_random(leaky, game, views_check(leaky, [*seats, engine.SPECTATOR]))
+    bad_offer = {"kind": "no-such-kind"}
+    offering = broken(
+        engine,
+        legal_actions=lambda s, p: (
+            [*engine.legal_actions(s, p), bad_offer] if p in engine.to_act(s) else []
+        ),
+    )
+    with pytest.raises(engine.IllegalAction):
+        play_random(engine, game, actions_check(offering, seats))
