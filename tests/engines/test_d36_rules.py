@@ -9,6 +9,7 @@ import random
 import pytest
 
 from games.engines import engine_for
+from games.engines.d36 import WORDS
 from games.engines.d36 import engine as E
 from games.engines.d36.testing import move, scenario, sq, with_rolls
 
@@ -475,3 +476,13 @@ def test_random_action_draws_every_legal_action_and_only_those():
             json.dumps(E.random_action(s, s.actor, rng)) for _ in range(40 * len(legal))
         )
         assert set(counts) == {json.dumps(a) for a in legal}
+
+
+def test_every_phase_decision_and_end_reason_has_words():
+    s, _ = attack([6, 2])
+    assert E.view(s, 0)["phase"] in WORDS["phases"]
+    assert E.view(s, 0)["decision"]["kind"] in WORDS["decisions"]
+    s, _ = E.enable_sudden_death(s)
+    assert E.view(s, 0)["phase"] in WORDS["phases"]
+    assert E.result(s)["reason"] in WORDS["end_reasons"]
+    assert {"one_die_left", "no_attacks", "time_limit", "forfeit"} == set(WORDS["end_reasons"])

@@ -1066,6 +1066,7 @@ def view(state: State, viewer) -> dict:
         "seats": state.seats,
         "teams": teams(state.config),
         "turn": state.turn,
+        "phase": "over" if state.over else "extra_go" if state.extra else "move",
         "to_act": sorted(to_act(state)),
         "decision": None
         if state.over
