@@ -5,6 +5,8 @@ from __future__ import annotations
 import collections
 import json
 import random
+import re
+from pathlib import Path
 
 import pytest
 
@@ -486,3 +488,11 @@ def test_every_phase_decision_and_end_reason_has_words():
     assert E.view(s, 0)["phase"] in WORDS["phases"]
     assert E.result(s)["reason"] in WORDS["end_reasons"]
     assert {"one_die_left", "no_attacks", "time_limit", "forfeit"} == set(WORDS["end_reasons"])
+
+
+def test_the_docs_example_runs():
+    text = (Path(__file__).resolve().parents[2] / "docs" / "engine.md").read_text()
+    example = re.search(r"<!-- example-36d6 -->\n```python\n(.*?)```", text, re.S).group(1)
+    namespace = {}
+    exec(compile(example, "docs/engine.md", "exec"), namespace)
+    assert sorted(namespace["placings"]) in ([1, 1, 2, 2], [1, 1, 1, 1])
