@@ -1,23 +1,31 @@
 """Pure Python game engines, one package a game, no Django imports.
 
 Every engine is a package under games/engines/ that exposes the same contract at its
-top level (docs/engine.md): ``new_game(config, seed)``, ``to_act``, ``legal_actions``,
-``apply``, ``view``, ``is_over``, ``result``, ``default_action``, ``replay``,
-``verify``, ``enable_sudden_death``, ``State`` (with ``from_dict``/``to_dict``),
-``new_seed``, ``commitment``, the viewer constants ``JUDGE``/``SPECTATOR``/``SYSTEM``,
-the errors ``ConfigError``/``IllegalAction``, ``BOTS`` (bot classes by kind, each
-choosing from the seat's own view) and ``SIMULATED_LIMIT_TURN`` (the turn from which a
-game of two bots played whole at once, with no time passing, is under sudden death),
-``WORDS`` (the game's words for people: phases, decisions, end reasons, marked for
-translation) and ``bonus_amounts(colour)`` (what a colour bonus adds to each target). The online layer (games/) reaches an engine only
-through ``engine_for(session.engine)``, so a new game is one more entry in ``ENGINES``.
+top level (docs/engine.md, "The contract"), for any number of seats: ``new_game(config,
+seed)`` (the config names the seats), ``to_act`` (every seat that decides now: several
+during simultaneous decisions), ``legal_actions``, ``apply``, ``view`` (for a seat, the
+judge or a spectator), ``is_over``, ``result``, ``placings`` (each seat's placing, ties
+shared), ``default_action``, ``random_action``, ``replay``, ``verify``,
+``enable_sudden_death`` (the games layer's time limit), ``State`` (with
+``from_dict``/``to_dict`` and ``turn``), ``new_seed``, ``commitment``, the viewer
+constants ``JUDGE``/``SPECTATOR``/``SYSTEM``, the errors ``ConfigError``/
+``IllegalAction``, ``BOTS`` (bot classes by kind, each choosing from the seat's own view),
+``SIMULATED_LIMIT_TURN`` (the turn from which a game of bots played whole at once is
+under the time limit), ``WORDS`` (the game's words for people), ``bonus_amounts(colour)``
+(IRONDIE's colour bonuses; empty elsewhere), ``GAME`` (its name), ``SEATS`` (the fewest
+and most seats), ``seat_count(config)``, ``teams(config)`` (each seat's team),
+``random_config(rng, seats=None, game_id=...)`` (a random playable config) and
+``alter_hidden(state, viewer)`` (a copy with everything the viewer may not see changed:
+the conformance suite checks views with it). The online layer (games/) reaches an engine
+only through ``engine_for(session.engine)``, so a new game is one more entry in
+``ENGINES``; tests/engines/test_conformance.py runs over every entry.
 """
 
 from __future__ import annotations
 
 from types import ModuleType
 
-from . import irondie
+from . import d36, irondie
 
 CONTRACT = (
     "new_game",
@@ -43,9 +51,17 @@ CONTRACT = (
     "SIMULATED_LIMIT_TURN",
     "WORDS",
     "bonus_amounts",
+    "GAME",
+    "SEATS",
+    "seat_count",
+    "teams",
+    "placings",
+    "random_action",
+    "random_config",
+    "alter_hidden",
 )
 
-ENGINES: dict[str, ModuleType] = {"irondie": irondie}
+ENGINES: dict[str, ModuleType] = {"irondie": irondie, "36d6": d36}
 
 
 class UnknownEngine(LookupError):

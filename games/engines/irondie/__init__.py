@@ -26,6 +26,7 @@ from .engine import (
     view,
 )
 from .randomness import commitment, new_seed
+from .seats import GAME, SEATS, alter_hidden, placings, random_config, seat_count, teams
 from .verify import verify
 from .words import WORDS, bonus_amounts
 
@@ -33,6 +34,13 @@ from .words import WORDS, bonus_amounts
 BOTS = {"heuristic": HeuristicBot, "random": RandomBot}
 
 __all__ = [
+    "GAME",
+    "SEATS",
+    "alter_hidden",
+    "placings",
+    "random_config",
+    "seat_count",
+    "teams",
     "BOTS",
     "WORDS",
     "bonus_amounts",

@@ -1,0 +1,315 @@
+"""The engine contract, checked the same way on every registered engine (docs/engine.md,
+"The contract"): random games terminate with placings, replay and JSON reproduce every
+state, a view never shows what its viewer may not see (and the bots decide from their
+view only), every offered action is accepted and unoffered ones refused, verify
+re-derives every roll. A new entry in ``ENGINES`` is checked here without more code.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import types
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engines import CONTRACT, ENGINES, missing_from_contract
+from tests.hypothesis_profiles import examples
+
+NAMES = sorted(ENGINES)
+RELAXED = settings(
+    max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+MAX_DECISIONS = 5000
+
+
+@st.composite
+def games(draw, engine):
+    low, high = engine.SEATS
+    seats = draw(st.integers(low, high))
+    config_seed = draw(st.integers(0, 2**32))
+    return {
+        "config": engine.random_config(random.Random(config_seed), seats=seats, game_id="conf"),
+        "seed": draw(st.text(min_size=1, max_size=12)),
+        "choices": draw(st.integers(0, 2**32)),
+    }
+
+
+def roundtrip(obj):
+    return json.loads(json.dumps(obj))
+
+
+def seats_of(engine, game):
+    return range(engine.seat_count(game["config"]))
+
+
+def play_random(engine, game, on_state=None):
+    """A random game; ``on_state(state, rng)`` before every decision and at the end.
+    The games layer's time limit comes at ``SIMULATED_LIMIT_TURN``, as for bots."""
+    rng = random.Random(game["choices"])
+    s = engine.new_game(game["config"], game["seed"])
+    limited = False
+    for _ in range(MAX_DECISIONS):
+        if engine.is_over(s):
+            break
+        if not limited and s.turn >= engine.SIMULATED_LIMIT_TURN:
+            s, events = engine.enable_sudden_death(s)
+            assert roundtrip(events) == events
+            limited = True
+            continue
+        if on_state:
+            on_state(s, rng)
+        seat = rng.choice(sorted(engine.to_act(s)))
+        action = rng.choice(engine.legal_actions(s, seat))
+        s, events = engine.apply(s, seat, roundtrip(action))
+        assert roundtrip(events) == events
+    else:
+        raise AssertionError("the game did not end")
+    if on_state:
+        on_state(s, rng)
+    return s
+
+
+def test_every_registered_engine_provides_the_contract():
+    for name in NAMES:
+        assert missing_from_contract(ENGINES[name]) == [], name
+        assert name == ENGINES[name].GAME
+    assert "placings" in CONTRACT and "teams" in CONTRACT
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_bad_config_is_a_config_error(name):
+    engine = ENGINES[name]
+    for bad in (None, {"seats": "many", "sets": "none"}, {"surprise": True}):
+        with pytest.raises(engine.ConfigError):
+            engine.new_game(bad, "seed")
+
+
+@pytest.mark.parametrize("name", NAMES)
+@RELAXED
+@given(data=st.data())
+def test_random_games_terminate_with_placings(name, data):
+    engine = ENGINES[name]
+    game = data.draw(games(engine))
+    s = play_random(engine, game)
+    seats = list(seats_of(engine, game))
+    assert engine.to_act(s) == set()
+    assert all(engine.legal_actions(s, seat) == [] for seat in seats)
+    assert all(engine.default_action(s, seat) is None for seat in seats)
+    places = engine.placings(s)
+    assert len(places) == len(seats) and min(places) == 1
+    # A team shares one placing; placings rank the teams, ties shared (1, 1, 3).
+    team = engine.teams(game["config"])
+    by_team = {}
+    for seat in seats:
+        assert by_team.setdefault(team[seat], places[seat]) == places[seat]
+    for t, place in by_team.items():
+        assert place == 1 + sum(1 for other in by_team.values() if other < place), t
+    outcome = engine.result(s)
+    assert roundtrip(outcome) == outcome
+
+
+@pytest.mark.parametrize("name", NAMES)
+@RELAXED
+@given(data=st.data())
+def test_replay_and_json_reproduce_every_state(name, data):
+    engine = ENGINES[name]
+    game = data.draw(games(engine))
+
+    def on_state(s, rng):
+        restored = engine.State.from_dict(roundtrip(s.to_dict()))
+        assert restored == s
+        for seat in engine.to_act(s):
+            assert engine.legal_actions(restored, seat) == engine.legal_actions(s, seat)
+
+    s = play_random(engine, game, on_state)
+    log = roundtrip(s.to_dict()["log"])
+    assert engine.replay(game["config"], game["seed"], log) == s
+
+
+def views_check(engine, viewers):
+    """The per-state check of hidden information (``on_state`` for ``play_random``)."""
+
+    def on_state(s, rng):
+        # The seats to act, one other seat and the spectator (all of them is slow at 8).
+        acting = engine.to_act(s)
+        others = [v for v in viewers if v not in acting and v != engine.SPECTATOR]
+        chosen = [*sorted(acting), engine.SPECTATOR, *rng.sample(others, min(1, len(others)))]
+        for viewer in chosen:
+            visible = engine.view(s, viewer)
+            assert roundtrip(visible) == visible
+            altered = engine.alter_hidden(s, viewer)
+            assert engine.view(altered, viewer) == visible
+            if not engine.is_over(s):
+                assert visible["seed"] is None
+                # The alteration is real: the judge sees the difference.
+                assert engine.view(altered, engine.JUDGE) != engine.view(s, engine.JUDGE)
+            if viewer in engine.to_act(s):
+                # Bots decide from their own view: hidden changes change nothing.
+                for kind, bot in engine.BOTS.items():
+                    seed = rng.randrange(1000)
+                    assert bot(seed=seed).choose(s, viewer) == bot(seed=seed).choose(
+                        altered, viewer
+                    ), kind
+        assert engine.view(s, engine.JUDGE)["seed"] == s.seed
+
+    return on_state
+
+
+@pytest.mark.parametrize("name", NAMES)
+@RELAXED
+@given(data=st.data())
+def test_views_never_show_what_the_viewer_may_not_see(name, data):
+    engine = ENGINES[name]
+    game = data.draw(games(engine))
+    viewers = [*seats_of(engine, game), engine.SPECTATOR]
+    play_random(engine, game, views_check(engine, viewers))
+
+
+def mutations(action, rng, pool):
+    """Actions near ``action`` (one field changed, a key added or dropped, another kind)
+    and actions offered elsewhere in the game (``pool``)."""
+    out = [{**action, "extra": 1}, {**action, "kind": "no-such-kind"}, {}]
+    keys = [k for k in action if k != "kind"]
+    if keys:
+        out.append({k: v for k, v in action.items() if k != keys[0]})
+    for key in keys:
+        value = action[key]
+        if isinstance(value, bool) or value is None:
+            changed = [1, "x"]
+        elif isinstance(value, int):
+            changed = [value + 1, value - 1, -1, 99, str(value), True]
+        elif isinstance(value, list):
+            changed = [[], [*value, value[-1] if value else 0], value[:-1], "x"]
+            if value and isinstance(value[0], int) and not isinstance(value[0], bool):
+                changed.append([value[0] + 1, *value[1:]])
+                changed.append([-1, *value[1:]])
+        else:
+            changed = [None, 0]
+        out += [{**action, key: c} for c in changed]
+    out += rng.sample(pool, min(4, len(pool)))
+    return out
+
+
+def actions_check(engine, seats):
+    """The per-state check of legal actions (``on_state`` for ``play_random``)."""
+    pool: list = []
+
+    def on_state(s, rng):
+        before = s.to_dict()
+        acting = engine.to_act(s)
+        for seat in seats:
+            legal = engine.legal_actions(s, seat)
+            if seat not in acting:
+                assert legal == [] and engine.default_action(s, seat) is None
+                continue
+            assert legal, "a seat to act has something to do"
+            for action in rng.sample(legal, min(4, len(legal))):
+                engine.apply(s, seat, action)
+            assert engine.default_action(s, seat) in legal
+            assert engine.random_action(s, seat, rng) in legal
+            candidates = mutations(rng.choice(legal), rng, pool)
+            for candidate in candidates:
+                if candidate in legal:
+                    continue
+                with pytest.raises(engine.IllegalAction):
+                    engine.apply(s, seat, candidate)
+            for other in seats:
+                if other not in acting:
+                    with pytest.raises(engine.IllegalAction):
+                        engine.apply(s, other, rng.choice(legal))
+            pool.extend(rng.sample(legal, min(2, len(legal))))
+        with pytest.raises(engine.IllegalAction):
+            engine.apply(s, len(seats), {"kind": "anything"})
+        assert s.to_dict() == before
+
+    return on_state
+
+
+@pytest.mark.parametrize("name", NAMES)
+@RELAXED
+@given(data=st.data())
+def test_every_offered_action_is_accepted_and_unoffered_ones_refused(name, data):
+    engine = ENGINES[name]
+    game = data.draw(games(engine))
+    play_random(engine, game, actions_check(engine, list(seats_of(engine, game))))
+
+
+@pytest.mark.parametrize("name", NAMES)
+@RELAXED
+@given(data=st.data())
+def test_verify_re_derives_every_roll(name, data):
+    engine = ENGINES[name]
+    game = data.draw(games(engine))
+    s = play_random(engine, game)
+    record = engine.view(s, engine.SPECTATOR)
+    report = engine.verify(roundtrip(record))
+    assert report["ok"], report["problems"]
+    assert report["rolls_checked"] == len(s.rolls)
+    assert report["result"] == engine.result(s)
+    assert not engine.verify(record, seed=game["seed"] + "x")["ok"]
+    if s.rolls:
+        index = data.draw(st.integers(0, len(s.rolls) - 1))
+        tampered = roundtrip(record)
+        tampered["rolls"][index] = tampered["rolls"][index] % 6 + 1
+        assert not engine.verify(tampered)["ok"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=examples(10), deadline=None)
+@given(data=st.data())
+def test_same_seed_and_actions_give_the_same_game(name, data):
+    engine = ENGINES[name]
+    game = data.draw(games(engine))
+    assert play_random(engine, game) == play_random(engine, game)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_bots_finish_games_at_every_seat_count(name):
+    engine = ENGINES[name]
+    low, high = engine.SEATS
+    for seats in range(low, high + 1):
+        rng = random.Random(seats)
+        config = engine.random_config(rng, seats=seats, game_id=f"bots-{seats}")
+        s = engine.new_game(config, f"seed-{seats}")
+        bots = [engine.BOTS[("heuristic", "random")[seat % 2]](seed=seat) for seat in range(seats)]
+        while not engine.is_over(s):
+            if s.turn >= engine.SIMULATED_LIMIT_TURN and s.sudden_death_from is None:
+                s, _ = engine.enable_sudden_death(s)
+                continue
+            seat = min(engine.to_act(s))
+            s, _ = engine.apply(s, seat, bots[seat].choose(s, seat))
+        assert sorted(engine.placings(s))[0] == 1
+
+
+def broken(engine, **replaced):
+    """The engine with some of its contract replaced (to show the checks catch faults)."""
+    namespace = types.SimpleNamespace(**{n: getattr(engine, n) for n in CONTRACT})
+    for key, value in replaced.items():
+        setattr(namespace, key, value)
+    return namespace
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_checks_catch_a_leak_and_a_false_offer(name):
+    engine = ENGINES[name]
+    game = {
+        "config": engine.random_config(random.Random(1), game_id="teeth"),
+        "seed": "teeth",
+        "choices": 1,
+    }
+    seats = list(seats_of(engine, game))
+    leaky = broken(engine, view=lambda s, v: {**engine.view(s, v), "seed": s.seed})
+    with pytest.raises(AssertionError):
+        play_random(leaky, game, views_check(leaky, [*seats, engine.SPECTATOR]))
+    bad_offer = {"kind": "no-such-kind"}
+    offering = broken(
+        engine,
+        legal_actions=lambda s, p: (
+            [*engine.legal_actions(s, p), bad_offer] if p in engine.to_act(s) else []
+        ),
+    )
+    with pytest.raises(engine.IllegalAction):
+        play_random(engine, game, actions_check(offering, seats))
