@@ -6,8 +6,9 @@ game is over, or ``State.to_dict()``) can run ``verify(record)``.
 
 from __future__ import annotations
 
+from ..verifying import verify_record
 from .engine import IllegalAction, apply, new_game, result
-from .randomness import commitment, roll_sequence
+from .randomness import roll_sequence
 
 
 def verify(record: dict, seed: str | None = None) -> dict:
@@ -17,41 +18,12 @@ def verify(record: dict, seed: str | None = None) -> dict:
     ``seed`` or the record's "seed". Returns {"ok", "problems", "rolls_checked",
     "result"}: ``problems`` lists every mismatch in plain words (empty when all is well).
     """
-    problems: list[str] = []
-    seed = seed if seed is not None else record.get("seed")
-    if not seed:
-        return {
-            "ok": False,
-            "problems": ["The seed is not revealed yet."],
-            "rolls_checked": 0,
-            "result": None,
-        }
-    if commitment(seed) != record.get("commitment"):
-        problems.append("The seed does not match the published commitment.")
-    config = record["config"]
-    recorded = list(record.get("rolls", []))
-    derived = roll_sequence(seed, config.get("game_id", ""), len(recorded))
-    for index, (got, expected) in enumerate(zip(recorded, derived, strict=True)):
-        if got != expected:
-            problems.append(f"Roll {index} was {got}; the seed gives {expected}.")
-    state = new_game(config, seed)
-    for index, (actor, action) in enumerate(record.get("log", [])):
-        try:
-            state, _events = apply(state, actor, action)
-        except IllegalAction as exc:
-            problems.append(f"Log entry {index} is not legal on replay: {exc}")
-            break
-    if state.rolls != recorded:
-        problems.append(
-            f"Replaying the log uses {len(state.rolls)} rolls; the record lists {len(recorded)}"
-            + (" with different values." if len(state.rolls) == len(recorded) else ".")
-        )
-    replayed = result(state)
-    if "result" in record and record["result"] != replayed:
-        problems.append(f"The recorded result {record['result']} differs from the replay's.")
-    return {
-        "ok": not problems,
-        "problems": problems,
-        "rolls_checked": len(recorded),
-        "result": replayed,
-    }
+    return verify_record(
+        record,
+        seed,
+        derive_rolls=roll_sequence,
+        new_game=new_game,
+        apply=apply,
+        result=result,
+        illegal=IllegalAction,
+    )

@@ -1,0 +1,64 @@
+"""Checking a finished game of any engine: the seed matches its commitment, it re-derives
+every recorded roll, and replaying the action log uses exactly those rolls and gives the
+recorded result. Each engine's ``verify`` passes its own pieces (engines/<game>/verify.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .seeded import commitment
+
+
+def verify_record(
+    record: dict,
+    seed: str | None,
+    *,
+    derive_rolls: Callable[[str, str, int], list[int]],
+    new_game: Callable,
+    apply: Callable,
+    result: Callable,
+    illegal: type[Exception],
+) -> dict:
+    """``record`` needs "config", "commitment", "log" and "rolls"; the seed comes from
+    ``seed`` or the record's "seed"; ``derive_rolls(seed, game_id, count)`` is the engine's
+    roll stream. Returns {"ok", "problems", "rolls_checked", "result"}: ``problems`` lists
+    every mismatch in plain words (empty when all is well)."""
+    problems: list[str] = []
+    seed = seed if seed is not None else record.get("seed")
+    if not seed:
+        return {
+            "ok": False,
+            "problems": ["The seed is not revealed yet."],
+            "rolls_checked": 0,
+            "result": None,
+        }
+    if commitment(seed) != record.get("commitment"):
+        problems.append("The seed does not match the published commitment.")
+    config = record["config"]
+    recorded = list(record.get("rolls", []))
+    derived = derive_rolls(seed, config.get("game_id", ""), len(recorded))
+    for index, (got, expected) in enumerate(zip(recorded, derived, strict=True)):
+        if got != expected:
+            problems.append(f"Roll {index} was {got}; the seed gives {expected}.")
+    state = new_game(config, seed)
+    for index, (actor, action) in enumerate(record.get("log", [])):
+        try:
+            state, _events = apply(state, actor, action)
+        except illegal as exc:
+            problems.append(f"Log entry {index} is not legal on replay: {exc}")
+            break
+    if state.rolls != recorded:
+        problems.append(
+            f"Replaying the log uses {len(state.rolls)} rolls; the record lists {len(recorded)}"
+            + (" with different values." if len(state.rolls) == len(recorded) else ".")
+        )
+    replayed = result(state)
+    if "result" in record and record["result"] != replayed:
+        problems.append(f"The recorded result {record['result']} differs from the replay's.")
+    return {
+        "ok": not problems,
+        "problems": problems,
+        "rolls_checked": len(recorded),
+        "result": replayed,
+    }
