@@ -97,11 +97,12 @@ def _error_text(exc: ValidationError) -> str:
     return " ".join(exc.messages)
 
 
-def _form_errors(form, exc: ValidationError):
+def _form_errors(form, exc: ValidationError, rename: dict | None = None):
     """Put a service's ValidationError on the form: field errors inline when the field
-    exists, the rest at the top."""
+    exists (``rename`` maps a service's field names to the form's), the rest at the top."""
     if hasattr(exc, "error_dict"):
         for field, errors in exc.message_dict.items():
+            field = (rename or {}).get(field, field)
             for error in errors:
                 form.add_error(field if field in form.fields else None, error)
     else:
@@ -484,7 +485,8 @@ def register(request, pk):
 
 
 # Service error fields -> the walk-in form's fields (the rest go at the top of the form).
-WALK_IN_FIELDS = {"display_name": "display_name", "user": "username", "name": "name"}
+# The service names the account "user"; the form's field is "username".
+WALK_IN_FIELDS = {"user": "username"}
 
 
 @login_required
@@ -512,11 +514,7 @@ def walk_in(request, pk):
                 additional_dice=data["additional_dice"],
             )
         except ValidationError as exc:
-            for field, errors in (
-                exc.message_dict.items() if hasattr(exc, "error_dict") else [(None, exc.messages)]
-            ):
-                for error in errors:
-                    form.add_error(WALK_IN_FIELDS.get(field), error)
+            _form_errors(form, exc, rename=WALK_IN_FIELDS)
         else:
             message = _("%(name)s registered.") % {"name": registration.player.display_name}
             if registration.late_entry_round:

@@ -1,4 +1,4 @@
-"""Verifiable seeded rolls shared by the engines (IRONDIE keeps its own copy, same scheme).
+"""Verifiable seeded rolls shared by the engines (IRONDIE's randomness.py names its streams).
 
 The roll stream of a game is the concatenation of HMAC-SHA256(seed,
 "<game>/<game_id>/<block>") for block = 0, 1, 2, ...; each byte below 252 gives the roll

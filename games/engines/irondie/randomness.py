@@ -9,45 +9,23 @@ reveals the seed once it is over, so anyone can re-derive every roll.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import secrets
-from functools import lru_cache
+from .. import seeded
+from ..seeded import ACCEPT_BELOW, BLOCK_BYTES, commitment, new_seed
 
-BLOCK_BYTES = 32
-# 252 is the largest multiple of 6 not above 256: rejecting 252-255 removes the bias.
-ACCEPT_BELOW = 252
+__all__ = ["ACCEPT_BELOW", "BLOCK_BYTES", "commitment", "new_seed", "next_roll", "roll_sequence"]
+# The scheme is every engine's (engines/seeded.py); IRONDIE's streams are named "irondie".
+GAME = "irondie"
 
 
-def new_seed() -> str:
-    """A fresh 256-bit server seed (hex). Short seeds could be brute-forced from the commitment."""
-    return secrets.token_hex(32)
-
-
-def commitment(seed: str) -> str:
-    """The published hash of a seed: hex SHA-256 of its UTF-8 bytes."""
-    return hashlib.sha256(seed.encode()).hexdigest()
-
-
-@lru_cache(maxsize=8192)
 def stream_block(seed: str, game_id: str, block: int) -> bytes:
-    return hmac.digest(seed.encode(), f"irondie/{game_id}/{block}".encode(), "sha256")
+    return seeded.stream_block(GAME, seed, game_id, block)
 
 
 def next_roll(seed: str, game_id: str, position: int) -> tuple[int, int]:
     """The roll at byte ``position`` of the stream: (value 1-6, position after it)."""
-    while True:
-        block, offset = divmod(position, BLOCK_BYTES)
-        byte = stream_block(seed, game_id, block)[offset]
-        position += 1
-        if byte < ACCEPT_BELOW:
-            return byte % 6 + 1, position
+    return seeded.next_roll(GAME, seed, game_id, position)
 
 
 def roll_sequence(seed: str, game_id: str, count: int) -> list[int]:
     """The first ``count`` rolls of a game's stream, derived independently of the engine."""
-    rolls, position = [], 0
-    for _ in range(count):
-        value, position = next_roll(seed, game_id, position)
-        rolls.append(value)
-    return rolls
+    return seeded.roll_sequence(GAME, seed, game_id, count)
