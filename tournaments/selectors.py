@@ -96,19 +96,66 @@ def match_records(tournament, registrations, matches) -> list[MatchRecord]:
     return records
 
 
+def _standings_input(tournament) -> tuple[list[PlayerEntry], list[MatchRecord]]:
+    """The players and the confirmed Swiss results, read as plain values (two queries):
+    an event of 16,384 players has a quarter of a million results, and building a model
+    instance for each costs far more than the standings themselves."""
+    registrations = list(
+        Registration.objects.filter(tournament=tournament).values_list(
+            "pk", "player__display_name", "dropped", "late_entry_round"
+        )
+    )
+    players = [PlayerEntry(pk, name, dropped=dropped) for pk, name, dropped, _ in registrations]
+    confirmed = (
+        Match.objects.filter(
+            round__tournament=tournament,
+            round__stage=Round.Stage.SWISS,
+            status=Match.Status.CONFIRMED,
+        )
+        .exclude(round__status=Round.Status.DRAFT)
+        .order_by("round__number", "table")
+        .values_list(
+            "round__number",
+            "player_a_id",
+            "player_b_id",
+            "games_a",
+            "games_b",
+            "games_drawn",
+            "match_loss_a",
+            "match_loss_b",
+        )
+    )
+    bye, record = MatchRecord.bye, MatchRecord
+    records = [
+        record(*values) if values[2] is not None else bye(values[0], values[1])
+        for values in confirmed
+    ]
+    if tournament.late_entry == Tournament.LateEntry.LOSSES:
+        for pk, _, _, late_entry_round in registrations:
+            for number in range(1, (late_entry_round or 1)):
+                records.append(MatchRecord.missed_round_loss(number, pk))
+    return players, records
+
+
 def standings(
     tournament, *, registrations=None, matches=None, as_of_round: int | None = None
 ) -> Standings:
-    """Standings of the Swiss stage: two queries whatever the size of the event.
+    """Standings of the Swiss stage: two queries whatever the size of the event (none
+    when the caller gives the registrations, with their players, and the matches).
     ``as_of_round`` = N: the table as it stood after round N (when N+1 was paired)."""
-    registrations = (
-        registrations
-        if registrations is not None
-        else list(Registration.objects.filter(tournament=tournament).select_related("player"))
-    )
-    matches = matches if matches is not None else _swiss_matches(tournament)
-    players = [PlayerEntry(r.pk, r.player.display_name, dropped=r.dropped) for r in registrations]
-    records = match_records(tournament, registrations, matches)
+    if registrations is None and matches is None:
+        players, records = _standings_input(tournament)
+    else:
+        registrations = (
+            registrations
+            if registrations is not None
+            else list(Registration.objects.filter(tournament=tournament).select_related("player"))
+        )
+        matches = matches if matches is not None else _swiss_matches(tournament)
+        players = [
+            PlayerEntry(r.pk, r.player.display_name, dropped=r.dropped) for r in registrations
+        ]
+        records = match_records(tournament, registrations, matches)
     options = {
         "conventions": conventions_of(tournament),
         "tiebreakers": usable_tiebreakers(tournament.tiebreakers),
@@ -232,20 +279,20 @@ def bracket(tournament):
     return record_winners(result, [w for w in winners if w is not None])
 
 
-def placings(tournament) -> tuple[Placing, ...] | None:
+def placings(tournament, *, table: Standings | None = None) -> tuple[Placing, ...] | None:
     """The final placings (tournaments.placings) once the event is finished, else None:
-    the top cut first, then the Swiss order. Three queries, four with a top cut."""
+    the top cut first, then the Swiss order. Three queries, four with a top cut; one
+    less with ``table``, the current standings the caller already has."""
     if tournament.status != Tournament.Status.FINISHED:
         return None
-    registrations = list(
-        Registration.objects.filter(tournament=tournament).select_related("player")
-    )
-    table = standings(tournament, registrations=registrations)
+    if table is None or table.as_of_round is not None:
+        table = standings(tournament)
+    disqualified = Registration.objects.filter(tournament=tournament, disqualified=True).order_by()
     return final_placings(
         table.rows,
         bracket(tournament) if tournament.top_cut_seeds else None,
         bracket_losers=BracketLosers(tournament.bracket_losers),
-        disqualified={r.pk for r in registrations if r.disqualified},
+        disqualified=set(disqualified.values_list("pk", flat=True)),
     )
 
 

@@ -29,6 +29,7 @@ urlpatterns = [
     path("<int:pk>/rounds/<int:number>/slips/", views.match_slips, name="slips"),
     path("<int:pk>/rounds/<int:number>/pairings.csv", views.pairings_csv, name="pairings_csv"),
     path("<int:pk>/standings/", views.standings, name="standings"),
+    path("<int:pk>/standings/<int:registration>/", views.standings_row, name="standings_row"),
     path("<int:pk>/standings.csv", views.standings_csv, name="standings_csv"),
     path("<int:pk>/placings.csv", views.placings_csv, name="placings_csv"),
     path("<int:pk>/sets/", views.dice_sets, name="sets"),
