@@ -21,6 +21,7 @@ from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 
 from config.dbtime import db_now
+from config.gcpause import gc_paused
 from config.params import int_param
 from players.models import Player
 from tournaments import csv_exports, selectors, services, visibility
@@ -338,6 +339,7 @@ class TournamentViewSet(
         responses=s.StandingsSerializer,
     )
     @action(detail=True, methods=["get"])
+    @gc_paused
     def standings(self, request, pk=None):
         """Swiss standings: rank, points, record, MWP/GWP/OMW/OGW as exact fractions and
         rounded percentages; each row's arithmetic with `?explain=1`, or one row's at
@@ -365,6 +367,7 @@ class TournamentViewSet(
         responses=s.ExplainedStandingsRowSerializer,
     )
     @action(detail=True, methods=["get"], url_path=r"standings/(?P<registration>[0-9]+)")
+    @gc_paused
     def standings_row(self, request, pk=None, registration=None):
         """One player's row of the standings with its arithmetic (`explanation`): what the
         standings page shows when a row is opened. Hidden standings are a 404."""
@@ -383,6 +386,7 @@ class TournamentViewSet(
         responses={(200, "text/csv"): OpenApiTypes.STR},
     )
     @action(detail=True, methods=["get"], url_path="standings/csv")
+    @gc_paused
     def standings_csv(self, request, pk=None):
         """The standings as CSV (organisers and judges; the public while published)."""
         tournament, table = self._standings(request)

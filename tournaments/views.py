@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.dbtime import db_now
+from config.gcpause import gc_paused
 from games.models import GameSession
 from players.models import Player
 from tournaments import (
@@ -557,6 +558,7 @@ def _requested_round(request, tournament) -> int | None:
         raise BadRequest(str(error)) from None
 
 
+@gc_paused
 def standings(request, pk):
     tournament = _visible_tournament(request, pk)
     _require(visibility.can_see_standings(request.user, tournament))
@@ -585,6 +587,7 @@ def _round_query(as_of_round: int | None) -> str:
     return f"?round={as_of_round}" if as_of_round is not None else ""
 
 
+@gc_paused
 def standings_row(request, pk, registration):
     """One row of the standings with its arithmetic: where the table's rows link to (and
     what their script shows in place when a row opens). Seen by those who see the table."""
@@ -615,6 +618,7 @@ def standings_row(request, pk, registration):
     return render(request, "tournaments/standings_row.html", context)
 
 
+@gc_paused
 def standings_csv(request, pk):
     tournament = _visible_tournament(request, pk)
     _require(visibility.can_see_standings(request.user, tournament))
