@@ -224,6 +224,7 @@ def bench_views(sizes: list[tuple[int, int]], runs: int, seed: int, rebuild: boo
     setup_django()
     from django.test import Client
 
+    from tournaments import selectors
     from tournaments.models import Registration
 
     client = Client()
@@ -237,8 +238,25 @@ def bench_views(sizes: list[tuple[int, int]], runs: int, seed: int, rebuild: boo
             .values_list("pk", flat=True)[players // 2]
         )
         print(
-            f"{players} players x {rounds} rounds (tournament {tournament.pk}, ready in {built:.1f} s)"
+            f"{players} players x {rounds} rounds (tournament {tournament.pk}, "
+            f"ready in {built:.1f} s)"
         )
+        # For scale on a machine of unknown speed: the pure computation alone, and the
+        # selector (two queries, then the computation), in this process, now.
+        entries, records = simulate(players, rounds, seed)
+        for label, work, argument in (
+            ("compute_standings", compute_standings, (entries, records)),
+            ("selectors.standings", selectors.standings, (tournament,)),
+        ):
+            timings = []
+            for _ in range(runs):
+                start = time.perf_counter()
+                work(*argument)
+                timings.append(time.perf_counter() - start)
+            print(
+                f"  {label:20} best {min(timings) * 1000:7.1f} ms, "
+                f"median {statistics.median(timings) * 1000:7.1f} ms"
+            )
         pages = [
             ("page", f"/tournaments/{tournament.pk}/standings/"),
             ("API", f"/api/tournaments/{tournament.pk}/standings/"),
@@ -251,10 +269,10 @@ def bench_views(sizes: list[tuple[int, int]], runs: int, seed: int, rebuild: boo
             try:
                 timings, queries, size = time_requests(client, url, runs)
             except AssertionError as error:
-                print(f"  {label:15} {url}: {error}")
+                print(f"  {label:20} {url}: {error}")
                 continue
             print(
-                f"  {label:15} best {min(timings) * 1000:7.1f} ms, "
+                f"  {label:20} best {min(timings) * 1000:7.1f} ms, "
                 f"median {statistics.median(timings) * 1000:7.1f} ms, "
                 f"{queries} queries, {size / 1024:,.0f} KiB"
             )

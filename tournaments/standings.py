@@ -1216,40 +1216,66 @@ def _rows(
     conventions: StandingsConventions,
     others: dict[str, list],
 ) -> tuple[StandingsRow, ...]:
-    """One row per player in standings order, percentages as exact Fractions."""
+    """One row per player in standings order, percentages as exact Fractions.
+
+    The hot loop of a large table: lists bound to locals, each row built from a plain
+    tuple, and the players' own MW% and GW%, which take few distinct values, built as
+    Fractions once per value."""
     player_ids = [entry.player_id for entry in entries]
     mwp_denominator, gwp_denominator = keys.mwp_denominator, keys.gwp_denominator
+    mwp_scaled, gwp_own_scaled = keys.mwp_scaled, keys.gwp_own_scaled
+    omw_sum, ogw_sum = keys.omw_sum, keys.ogw_sum
+    match_points, rounds_played, game_points = (
+        totals.match_points,
+        totals.rounds_played,
+        totals.game_points,
+    )
+    opponents = tally.opponents
+    wins, losses, draws, byes = tally.wins, tally.losses, tally.draws, tally.byes
+    games_won, games_lost, games_drawn = tally.games_won, tally.games_lost, tally.games_drawn
     no_opponents = conventions.opponents_value_when_none
+    id_of = player_ids.__getitem__
+    match_wins: dict[int, Fraction] = {}
+    game_wins: dict[int, Fraction] = {}
+    no_values = StandingsRow._field_defaults["tiebreak_values"]
+    make = StandingsRow._make
     rows = []
     for rank, i in zip(ranks, ranking, strict=True):
         entry = entries[i]
-        k = len(tally.opponents[i])
+        met = opponents[i]
+        k = len(met)
+        scaled = mwp_scaled[i]
+        match_win = match_wins.get(scaled)
+        if match_win is None:
+            match_win = match_wins[scaled] = Fraction(scaled, mwp_denominator)
+        scaled = gwp_own_scaled[i]
+        game_win = game_wins.get(scaled)
+        if game_win is None:
+            game_win = game_wins[scaled] = Fraction(scaled, gwp_denominator)
         rows.append(
-            StandingsRow(
-                rank=rank,
-                player_id=entry.player_id,
-                name=entry.name,
-                dropped=entry.dropped,
-                match_points=totals.match_points[i],
-                wins=tally.wins[i],
-                losses=tally.losses[i],
-                draws=tally.draws[i],
-                byes=tally.byes[i],
-                rounds_played=totals.rounds_played[i],
-                games_won=tally.games_won[i],
-                games_lost=tally.games_lost[i],
-                games_drawn=tally.games_drawn[i],
-                game_points=totals.game_points[i],
-                opponent_ids=tuple(map(player_ids.__getitem__, tally.opponents[i])),
-                match_win=Fraction(keys.mwp_scaled[i], mwp_denominator),
-                game_win=Fraction(keys.gwp_own_scaled[i], gwp_denominator),
-                opponents_match_win=(
-                    Fraction(keys.omw_sum[i], mwp_denominator * k) if k else no_opponents
-                ),
-                opponents_game_win=(
-                    Fraction(keys.ogw_sum[i], gwp_denominator * k) if k else no_opponents
-                ),
-                tiebreak_values={name: values[i] for name, values in others.items()},
+            make(
+                (
+                    rank,
+                    entry.player_id,
+                    entry.name,
+                    entry.dropped,
+                    match_points[i],
+                    wins[i],
+                    losses[i],
+                    draws[i],
+                    byes[i],
+                    rounds_played[i],
+                    games_won[i],
+                    games_lost[i],
+                    games_drawn[i],
+                    game_points[i],
+                    tuple(map(id_of, met)),
+                    match_win,
+                    game_win,
+                    Fraction(omw_sum[i], mwp_denominator * k) if k else no_opponents,
+                    Fraction(ogw_sum[i], gwp_denominator * k) if k else no_opponents,
+                    {name: values[i] for name, values in others.items()} if others else no_values,
+                )
             )
         )
     return tuple(rows)
