@@ -35,7 +35,9 @@ def rows_html(table: Standings, *, row_url: str, query: str = "") -> SafeString:
     """One ``<tr>`` per row, in standings order. ``row_url`` is the address of a row's
     own page without the registration ("/tournaments/7/standings/"); ``query`` what
     follows it ("?round=3" or "")."""
-    percent = percentage_formatter(table.conventions.decimals - 2)
+    places = table.conventions.decimals - 2
+    # Own GW% repeats (points over games), the opponents' averages hardly ever.
+    own_percent = percentage_formatter(places)
     others = table.other_tiebreakers
 
     dropped_badge = f' <span class="badge">{escape(_("dropped"))}</span>'
@@ -56,7 +58,8 @@ def rows_html(table: Standings, *, row_url: str, query: str = "") -> SafeString:
             f'<td><details data-row="{registration}"><summary>{escape(row.name)}{badge}'
             f'</summary><a href="{prefix}{registration}/{suffix}">{show}</a></details></td>'
             f"<td>{row.match_points}</td><td>{row.wins}-{row.losses}-{row.draws}</td>"
-            f"<td>{percent(row.opponents_match_win)}</td><td>{percent(row.game_win)}</td>"
-            f"<td>{percent(row.opponents_game_win)}</td>{cells}</tr>"
+            f"<td>{format_percentage(row.opponents_match_win, places)}</td>"
+            f"<td>{own_percent(row.game_win)}</td>"
+            f"<td>{format_percentage(row.opponents_game_win, places)}</td>{cells}</tr>"
         )
     return mark_safe("\n".join(parts))  # every text cell is escaped above
