@@ -344,13 +344,13 @@ class TournamentViewSet(
         """Swiss standings: rank, points, record, MWP/GWP/OMW/OGW as exact fractions and
         rounded percentages; each row's arithmetic with `?explain=1`, or one row's at
         standings/{registration}/."""
+        explain = _explain_asked(request)
         tournament, table = self._standings(request)
         answer = {
             "published": table is not None,
             "detail": STANDINGS_HIDDEN if table is None else None,
             "standings": table,
         }
-        explain = _explain_asked(request)
         return Response(s.StandingsSerializer(answer, context={"explain": explain}).data)
 
     @extend_schema(
