@@ -96,23 +96,23 @@ def match_records(tournament, registrations, matches) -> list[MatchRecord]:
     return records
 
 
-def _standings_input(tournament) -> tuple[list[PlayerEntry], list[MatchRecord]]:
+def _standings_input(
+    tournament, number_of: dict[int, int] | None = None
+) -> tuple[list[PlayerEntry], list[MatchRecord]]:
     """The players and the confirmed Swiss results, read as plain values (three queries):
     an event of 16,384 players has a quarter of a million results, and building a model
     instance for each costs far more than the standings themselves. The results are
     asked by their rounds' ids, which lets PostgreSQL read them by the round index
-    rather than join every match of every event with its round."""
+    rather than join every match of every event with its round. ``number_of``: those
+    rounds (id -> number) when the caller has read them already."""
     registrations = list(
         Registration.objects.filter(tournament=tournament).values_list(
             "pk", "player__display_name", "dropped", "late_entry_round"
         )
     )
     players = [PlayerEntry(pk, name, dropped=dropped) for pk, name, dropped, _ in registrations]
-    number_of = dict(
-        Round.objects.filter(tournament=tournament, stage=Round.Stage.SWISS)
-        .exclude(status=Round.Status.DRAFT)
-        .values_list("pk", "number")
-    )
+    if number_of is None:
+        number_of = {pk: number for pk, number, _ in swiss_rounds(tournament)}
     confirmed = (
         Match.objects.filter(round__in=list(number_of), status=Match.Status.CONFIRMED)
         .order_by("round_id", "table")
@@ -142,13 +142,20 @@ def _standings_input(tournament) -> tuple[list[PlayerEntry], list[MatchRecord]]:
 
 
 def standings(
-    tournament, *, registrations=None, matches=None, as_of_round: int | None = None
+    tournament,
+    *,
+    registrations=None,
+    matches=None,
+    as_of_round: int | None = None,
+    rounds: list[tuple[int, int, str]] | None = None,
 ) -> Standings:
     """Standings of the Swiss stage: three queries whatever the size of the event (none
     when the caller gives the registrations, with their players, and the matches).
-    ``as_of_round`` = N: the table as it stood after round N (when N+1 was paired)."""
+    ``as_of_round`` = N: the table as it stood after round N (when N+1 was paired).
+    ``rounds``: ``swiss_rounds(tournament)`` when the caller has read it (one query less)."""
     if registrations is None and matches is None:
-        players, records = _standings_input(tournament)
+        number_of = None if rounds is None else {pk: number for pk, number, _ in rounds}
+        players, records = _standings_input(tournament, number_of)
     else:
         registrations = (
             registrations
@@ -174,16 +181,27 @@ def standings(
     return compute_standings(players, records, **options)
 
 
-def requested_round(tournament, raw: str | None) -> int | None:
+def requested_round(tournament, raw: str | None, played: list[int] | None = None) -> int | None:
     """The ``?round=N`` of a standings request: None for the current table, else a Swiss
-    round with published pairings. ValueError with a message a person reads otherwise."""
+    round with published pairings (``played``: their numbers, when the caller has them).
+    ValueError with a message a person reads otherwise."""
     if raw is None or raw == "":
         return None
-    played = swiss_rounds_played(tournament)
+    played = swiss_rounds_played(tournament) if played is None else played
     if not raw.isascii() or not raw.isdigit() or int(raw) not in played:
         choices = ", ".join(map(str, played)) or "none yet"
         raise ValueError(f"round must be the number of a Swiss round played ({choices}).")
     return int(raw)
+
+
+def swiss_rounds(tournament) -> list[tuple[int, int, str]]:
+    """The Swiss rounds with published pairings as (id, number, status), by number."""
+    return list(
+        Round.objects.filter(tournament=tournament, stage=Round.Stage.SWISS)
+        .exclude(status=Round.Status.DRAFT)
+        .order_by("number")
+        .values_list("pk", "number", "status")
+    )
 
 
 def swiss_rounds_played(tournament) -> list[int]:

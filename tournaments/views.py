@@ -551,9 +551,9 @@ def pairings(request, pk, number):
     return render(request, "tournaments/pairings.html", context)
 
 
-def _requested_round(request, tournament) -> int | None:
+def _requested_round(request, tournament, played: list[int] | None = None) -> int | None:
     try:
-        return selectors.requested_round(tournament, request.GET.get("round"))
+        return selectors.requested_round(tournament, request.GET.get("round"), played)
     except ValueError as error:
         raise BadRequest(str(error)) from None
 
@@ -562,8 +562,11 @@ def _requested_round(request, tournament) -> int | None:
 def standings(request, pk):
     tournament = _visible_tournament(request, pk)
     _require(visibility.can_see_standings(request.user, tournament))
-    as_of_round = _requested_round(request, tournament)
-    table = selectors.standings(tournament, as_of_round=as_of_round)
+    # One read of the rounds for the selector, the closed count and the standings.
+    rounds = selectors.swiss_rounds(tournament)
+    played = [number for _, number, _ in rounds]
+    as_of_round = _requested_round(request, tournament, played)
+    table = selectors.standings(tournament, as_of_round=as_of_round, rounds=rounds)
     context = _roles(request, tournament)
     context["rows"] = standings_page.rows_html(
         table,
@@ -571,11 +574,9 @@ def standings(request, pk):
         query=_round_query(as_of_round),
     )
     context["tiebreak_columns"] = [REGISTRY[name].label for name in table.other_tiebreakers]
-    context["rounds_closed"] = tournament.rounds.filter(
-        stage=Round.Stage.SWISS, status=Round.Status.CLOSED
-    ).count()
+    context["rounds_closed"] = sum(status == Round.Status.CLOSED for _, _, status in rounds)
     context["as_of_round"] = as_of_round
-    context["swiss_rounds"] = selectors.swiss_rounds_played(tournament)
+    context["swiss_rounds"] = played
     # Final placings above the Swiss table once the event is finished (not on an earlier
     # round's table); they name the champion, so they need the results to be visible too.
     if as_of_round is None and _results_visible(request, tournament):
@@ -608,7 +609,6 @@ def standings_row(request, pk, registration):
             "omw": format_percentage(row.opponents_match_win, places),
             "gwp": format_percentage(row.game_win, places),
             "ogw": format_percentage(row.opponents_game_win, places),
-            "mwp": format_percentage(row.match_win, places),
         },
         lines=explanation.lines(places),
         as_of_round=as_of_round,
