@@ -102,6 +102,10 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # PostgreSQL's JIT compiler is for long analytic queries: on an event of thousands of
+    # players a join's row estimate passes its threshold and a query of a few
+    # milliseconds spent up to two seconds being compiled (docs/benchmarks.md).
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("options", "-c jit=off")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL", "")

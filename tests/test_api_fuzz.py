@@ -159,6 +159,13 @@ def _cases(operation, mode, ids):
     named = known.flatmap(
         lambda pk: operation.as_strategy(generation_mode=mode, path_parameters={"id": pk})
     )
+    if "{registration}" in operation.path:  # a standings row: a registration too
+        named = st.tuples(known, st.sampled_from(ids["registration"])).flatmap(
+            lambda pair: operation.as_strategy(
+                generation_mode=mode,
+                path_parameters={"id": pair[0], "registration": pair[1]},
+            )
+        )
     return st.one_of(generated, named)
 
 

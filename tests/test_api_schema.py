@@ -28,7 +28,7 @@ from players.demo import random_valid_set
 from tests.tournaments.conftest import play_round_by_judge
 from tournaments import clocks, selectors, services
 from tournaments import serializers as tournament_serializers
-from tournaments.models import Match, ResultSubmission, Tournament
+from tournaments.models import Match, Registration, ResultSubmission, Tournament
 from tournaments.online import open_match
 from tournaments.standings import tiebreaker_names
 
@@ -246,8 +246,20 @@ def _get_operations(schema) -> list[str]:
 def _addresses(path, ids) -> list[str]:
     if "{id}" not in path:
         return [path]
+    if "{registration}" in path:  # a tournament's row: the first registration of each
+        first = {}
+        registrations = Registration.objects.filter(pk__in=ids["registration"]).order_by("pk")
+        for tournament, registration in registrations.values_list("tournament", "pk"):
+            first.setdefault(tournament, registration)
+        return [
+            path.replace("{id}", str(tournament)).replace("{registration}", str(registration))
+            for tournament, registration in sorted(first.items())
+        ]
     kind = RESOURCES[path.strip("/").split("/")[1]]
-    return [path.replace("{id}", str(pk)) for pk in sorted(ids[kind])]
+    addresses = [path.replace("{id}", str(pk)) for pk in sorted(ids[kind])]
+    if path.endswith("/standings/"):  # each row's arithmetic on demand
+        addresses += [f"{address}?explain=1" for address in addresses]
+    return addresses
 
 
 # --- the tests ------------------------------------------------------------------------
@@ -361,9 +373,18 @@ def test_answers_built_directly_equal_what_their_declared_fields_build(world):
     assert starting.represent(matches[0]) == starting.by_fields(matches[0])
     for tournament in Tournament.objects.filter(pk__in=ids["tournament"]):
         table = selectors.standings(tournament)
-        rows = tournament_serializers.StandingsRowSerializer(context={"standings": table})
+        for explain in (False, True):
+            context = {"standings": table, "explain": explain}
+            rows = tournament_serializers.StandingsRowSerializer(context=context)
+            for row in table:
+                assert rows.represent(row) == rows.by_fields(row)
+                assert ("explanation" in rows.represent(row)) is explain
+        explained = tournament_serializers.ExplainedStandingsRowSerializer(
+            context={"standings": table}
+        )
         for row in table:
-            assert rows.represent(row) == rows.by_fields(row)
+            assert explained.represent(row) == explained.by_fields(row)
+
 
 
 def test_the_schema_is_valid_openapi_without_warnings(tmp_path):

@@ -68,6 +68,7 @@ def demo(db):
         "registrations": Registration.objects.first().pk,
         "number": round_.number,
         "registration_id": Registration.objects.first().pk,
+        "registration": Registration.objects.filter(tournament=tournament).first().pk,
         "match_id": match.pk,
         "action": "pause",
         "uidb64": "MQ",

@@ -385,6 +385,11 @@ def _objects(w):
 
         return lambda v: v.page_status(f"/tournaments/{t.pk}/standings/"), in_api
 
+    def standings_row(t, registration):
+        """One row's arithmetic: its own page and its API answer."""
+        path = f"/tournaments/{t.pk}/standings/{registration}/"
+        return lambda v: v.page_status(path), lambda v: v.api_status(f"/api{path}")
+
     def pairings_of_event(t):
         def in_api(v):
             data = v.api_json(f"/api/tournaments/{t.pk}/rounds/")
@@ -436,6 +441,13 @@ def _objects(w):
         ("penalties", STAFF, *judges_page(live, "penalties", "penalties"), ()),
         ("standings, public", EVERYONE, *standings(live), ()),
         ("standings, not public", STAFF, *standings(quiet), ()),
+        ("a row's arithmetic, public", EVERYONE, *standings_row(live, m_play.player_a_id), ()),
+        (
+            "a row's arithmetic, not public",
+            STAFF,
+            *standings_row(quiet, quiet_match.player_a_id),
+            (),
+        ),
         (
             "registered sets, event started",
             EVERYONE,

@@ -10,7 +10,8 @@ Who sees what:
 """
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, OuterRef, Prefetch, Subquery
+from django.db.models.functions import Coalesce
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -20,6 +21,7 @@ from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 
 from config.dbtime import db_now
+from config.gcpause import gc_paused
 from config.params import int_param
 from players.models import Player
 from tournaments import csv_exports, records, selectors, services, visibility
@@ -45,6 +47,12 @@ PLACINGS_HIDDEN = "The organiser has not made the standings and results public."
 PLACINGS_NOT_FINAL = "Final placings are shown once the event is finished."
 STANDINGS_ROUND_PARAMETER = OpenApiParameter(
     "round", int, description="The standings as they stood after this Swiss round; default: now"
+)
+STANDINGS_EXPLAIN_PARAMETER = OpenApiParameter(
+    "explain",
+    bool,
+    description="1: every row carries its `explanation` (the arithmetic behind it; costly "
+    "for a large event: ask one row's at standings/{registration}/ instead); default: none",
 )
 RESULTS_HIDDEN = "The organiser has not made the results public."
 
@@ -79,6 +87,30 @@ def _flag(value) -> bool:
     return (value or "").lower() in ("1", "true", "yes")
 
 
+def _explain_asked(request) -> bool:
+    """``?explain=1`` (or true/yes); 0, false, no or nothing: no; anything else is a 400."""
+    raw = (request.query_params.get("explain") or "").lower()
+    if raw in ("", "0", "false", "no"):
+        return False
+    if raw in ("1", "true", "yes"):
+        return True
+    raise ValidationError({"explain": ["explain must be 1 (each row's arithmetic) or 0."]})
+
+
+def _player_count():
+    """The players still in, as a subquery: a join with the registrations grouped by
+    tournament makes PostgreSQL expect millions of rows for an event of thousands of
+    players, and compile the query (JIT) for seconds before running it in milliseconds."""
+    players = (
+        Registration.objects.filter(tournament=OuterRef("pk"), dropped=False)
+        .order_by()
+        .values("tournament")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    return Coalesce(Subquery(players), 0)
+
+
 def _visible_rounds(request, tournament):
     rounds = visibility.visible_rounds(request.user, tournament)
     return rounds.prefetch_related(Prefetch("matches", queryset=_matches_queryset()))
@@ -110,7 +142,7 @@ class TournamentViewSet(
                     "co_organisers", queryset=get_user_model().objects.select_related("player")
                 ),
             )
-            .annotate(player_count=Count("registrations", filter=Q(registrations__dropped=False)))
+            .annotate(player_count=_player_count())
             .order_by("-date", "name", "id")
             .filter(visibility.visible_q(user))
         )
@@ -303,20 +335,50 @@ class TournamentViewSet(
 
     @extend_schema(
         request=None,
-        parameters=[STANDINGS_ROUND_PARAMETER],
+        parameters=[STANDINGS_ROUND_PARAMETER, STANDINGS_EXPLAIN_PARAMETER],
         responses=s.StandingsSerializer,
     )
     @action(detail=True, methods=["get"])
+    @gc_paused
     def standings(self, request, pk=None):
         """Swiss standings: rank, points, record, MWP/GWP/OMW/OGW as exact fractions and
-        rounded percentages, and each row's arithmetic."""
+        rounded percentages; each row's arithmetic with `?explain=1`, or one row's at
+        standings/{registration}/."""
+        explain = _explain_asked(request)
         tournament, table = self._standings(request)
         answer = {
             "published": table is not None,
             "detail": STANDINGS_HIDDEN if table is None else None,
             "standings": table,
         }
-        return Response(s.StandingsSerializer(answer).data)
+        return Response(s.StandingsSerializer(answer, context={"explain": explain}).data)
+
+    @extend_schema(
+        request=None,
+        parameters=[
+            OpenApiParameter(
+                "registration",
+                int,
+                OpenApiParameter.PATH,
+                description="The player's registration in this tournament.",
+            ),
+            STANDINGS_ROUND_PARAMETER,
+        ],
+        responses=s.ExplainedStandingsRowSerializer,
+    )
+    @action(detail=True, methods=["get"], url_path=r"standings/(?P<registration>[0-9]+)")
+    @gc_paused
+    def standings_row(self, request, pk=None, registration=None):
+        """One player's row of the standings with its arithmetic (`explanation`): what the
+        standings page shows when a row is opened. Hidden standings are a 404."""
+        _, table = self._standings(request)
+        if table is None:
+            raise Http404(STANDINGS_HIDDEN)
+        try:
+            row = table.row(int(registration))
+        except (KeyError, ValueError):
+            raise Http404("No such registration in this tournament.") from None
+        return Response(s.ExplainedStandingsRowSerializer(row, context={"standings": table}).data)
 
     @extend_schema(
         request=None,
@@ -324,6 +386,7 @@ class TournamentViewSet(
         responses={(200, "text/csv"): OpenApiTypes.STR},
     )
     @action(detail=True, methods=["get"], url_path="standings/csv")
+    @gc_paused
     def standings_csv(self, request, pk=None):
         """The standings as CSV (organisers and judges; the public while published)."""
         tournament, table = self._standings(request)

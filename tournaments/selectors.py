@@ -98,24 +98,86 @@ def match_records(tournament, registrations, matches) -> list[MatchRecord]:
     return records
 
 
-def standings(
-    tournament, *, registrations=None, matches=None, as_of_round: int | None = None
-) -> Standings:
-    """Standings of the Swiss stage: two queries whatever the size of the event.
-    ``as_of_round`` = N: the table as it stood after round N (when N+1 was paired)."""
-    registrations = (
-        registrations
-        if registrations is not None
-        else list(Registration.objects.filter(tournament=tournament).select_related("player"))
-    )
-    matches = matches if matches is not None else _swiss_matches(tournament)
-    players = [
-        PlayerEntry(
-            r.pk, r.player.display_name, dropped=r.dropped, cut_after_round=r.cut_after_round
+def _standings_input(
+    tournament, number_of: dict[int, int] | None = None
+) -> tuple[list[PlayerEntry], list[MatchRecord]]:
+    """The players and the confirmed Swiss results, read as plain values (three queries):
+    an event of 16,384 players has a quarter of a million results, and building a model
+    instance for each costs far more than the standings themselves. The results are
+    asked by their rounds' ids, which lets PostgreSQL read them by the round index
+    rather than join every match of every event with its round. ``number_of``: those
+    rounds (id -> number) when the caller has read them already."""
+    registrations = list(
+        Registration.objects.filter(tournament=tournament).values_list(
+            "pk", "player__display_name", "dropped", "late_entry_round", "cut_after_round"
         )
-        for r in registrations
+    )
+    players = [
+        PlayerEntry(pk, name, dropped=dropped, cut_after_round=cut)
+        for pk, name, dropped, _, cut in registrations
     ]
-    records = match_records(tournament, registrations, matches)
+    if number_of is None:
+        number_of = {pk: number for pk, number, _ in swiss_rounds(tournament)}
+    confirmed = (
+        Match.objects.filter(round__in=list(number_of), status=Match.Status.CONFIRMED)
+        .order_by("round_id", "table")
+        .values_list(
+            "round_id",
+            "player_a_id",
+            "player_b_id",
+            "games_a",
+            "games_b",
+            "games_drawn",
+            "match_loss_a",
+            "match_loss_b",
+        )
+    )
+    bye, record = MatchRecord.bye, MatchRecord
+    records = [
+        record(number_of[r], a, b, won_a, won_b, drawn, loss_a, loss_b)
+        if b is not None
+        else bye(number_of[r], a)
+        for r, a, b, won_a, won_b, drawn, loss_a, loss_b in confirmed
+    ]
+    if tournament.late_entry == Tournament.LateEntry.LOSSES:
+        for pk, _, _, late_entry_round, _ in registrations:
+            for number in range(1, (late_entry_round or 1)):
+                records.append(MatchRecord.missed_round_loss(number, pk))
+    return players, records
+
+
+def standings(
+    tournament,
+    *,
+    registrations=None,
+    matches=None,
+    as_of_round: int | None = None,
+    rounds: list[tuple[int, int, str]] | None = None,
+) -> Standings:
+    """Standings of the Swiss stage: three queries whatever the size of the event (none
+    when the caller gives the registrations, with their players, and the matches).
+    ``as_of_round`` = N: the table as it stood after round N (when N+1 was paired).
+    ``rounds``: ``swiss_rounds(tournament)`` when the caller has read it (one query less)."""
+    if registrations is None and matches is None:
+        number_of = None if rounds is None else {pk: number for pk, number, _ in rounds}
+        players, records = _standings_input(tournament, number_of)
+    else:
+        registrations = (
+            registrations
+            if registrations is not None
+            else list(Registration.objects.filter(tournament=tournament).select_related("player"))
+        )
+        matches = matches if matches is not None else _swiss_matches(tournament)
+        players = [
+            PlayerEntry(
+                r.pk,
+                r.player.display_name,
+                dropped=r.dropped,
+                cut_after_round=r.cut_after_round,
+            )
+            for r in registrations
+        ]
+        records = match_records(tournament, registrations, matches)
     options = {
         "conventions": conventions_of(tournament),
         "tiebreakers": usable_tiebreakers(tournament.tiebreakers),
@@ -142,16 +204,27 @@ def not_advanced_names(tournament, round_: Round) -> list[str]:
     )
 
 
-def requested_round(tournament, raw: str | None) -> int | None:
+def requested_round(tournament, raw: str | None, played: list[int] | None = None) -> int | None:
     """The ``?round=N`` of a standings request: None for the current table, else a Swiss
-    round with published pairings. ValueError with a message a person reads otherwise."""
+    round with published pairings (``played``: their numbers, when the caller has them).
+    ValueError with a message a person reads otherwise."""
     if raw is None or raw == "":
         return None
-    played = swiss_rounds_played(tournament)
+    played = swiss_rounds_played(tournament) if played is None else played
     if not raw.isascii() or not raw.isdigit() or int(raw) not in played:
         choices = ", ".join(map(str, played)) or "none yet"
         raise ValueError(f"round must be the number of a Swiss round played ({choices}).")
     return int(raw)
+
+
+def swiss_rounds(tournament) -> list[tuple[int, int, str]]:
+    """The Swiss rounds with published pairings as (id, number, status), by number."""
+    return list(
+        Round.objects.filter(tournament=tournament, stage=Round.Stage.SWISS)
+        .exclude(status=Round.Status.DRAFT)
+        .order_by("number")
+        .values_list("pk", "number", "status")
+    )
 
 
 def swiss_rounds_played(tournament) -> list[int]:
@@ -279,20 +352,20 @@ def bracket(tournament):
     return record_winners(result, [w for w in winners if w is not None])
 
 
-def placings(tournament) -> tuple[Placing, ...] | None:
+def placings(tournament, *, table: Standings | None = None) -> tuple[Placing, ...] | None:
     """The final placings (tournaments.placings) once the event is finished, else None:
-    the top cut first, then the Swiss order. Three queries, four with a top cut."""
+    the top cut first, then the Swiss order. Three queries, four with a top cut; one
+    less with ``table``, the current standings the caller already has."""
     if tournament.status != Tournament.Status.FINISHED:
         return None
-    registrations = list(
-        Registration.objects.filter(tournament=tournament).select_related("player")
-    )
-    table = standings(tournament, registrations=registrations)
+    if table is None or table.as_of_round is not None:
+        table = standings(tournament)
+    disqualified = Registration.objects.filter(tournament=tournament, disqualified=True).order_by()
     return final_placings(
         table.rows,
         bracket(tournament) if tournament.top_cut_seeds else None,
         bracket_losers=BracketLosers(tournament.bracket_losers),
-        disqualified={r.pk for r in registrations if r.disqualified},
+        disqualified=set(disqualified.values_list("pk", flat=True)),
     )
 
 

@@ -38,6 +38,7 @@ from tournaments.placings import Stage as PlacingStage
 from tournaments.standings import (
     PRESETS,
     format_percentage,
+    percentage_formatter,
     tiebreaker_names,
     tiebreaker_order_errors,
 )
@@ -815,6 +816,17 @@ def percentage_answer(value, places: int = 2) -> dict:
     return {"fraction": str(value), "percent": format_percentage(value, places)}
 
 
+class _PercentageAnswers:
+    """percentage_answer for a whole table: rows share few distinct percentages (a
+    player's MW% is points over rounds), so each is formatted once."""
+
+    def __init__(self, places: int) -> None:
+        self._percent = percentage_formatter(places)
+
+    def __call__(self, value) -> dict:
+        return {"fraction": str(value), "percent": self._percent(value)}
+
+
 class OpponentLineSerializer(serializers.Serializer):
     round = serializers.IntegerField(source="round_number")
     registration = serializers.IntegerField(source="opponent_id")
@@ -861,11 +873,22 @@ class ChosenTiebreakValuesField(serializers.SerializerMethodField):
         return super().get_attribute(row)
 
 
+class AskedExplanationField(serializers.SerializerMethodField):
+    """Left out of a row unless the context asks for explanations (``explain``)."""
+
+    def get_attribute(self, row):
+        if not self.context.get("explain"):
+            raise SkipField
+        return super().get_attribute(row)
+
+
 class StandingsRowSerializer(DirectOutput, serializers.Serializer):
     """One row of the standings (tournaments.standings.StandingsRow). Context:
-    ``standings`` (the table, which explains each row)."""
+    ``standings`` (the table, which explains each row) and ``explain``: whether each row
+    carries its arithmetic (``?explain=1``; building it costs ten times the row)."""
 
-    OPTIONAL_OUTPUT = ("tiebreak_values",)  # when such tiebreakers are chosen
+    # tiebreak_values: when such tiebreakers are chosen; explanation: when asked for.
+    OPTIONAL_OUTPUT = ("tiebreak_values", "explanation")
 
     rank = serializers.IntegerField()
     registration = serializers.IntegerField(source="player_id")
@@ -893,7 +916,7 @@ class StandingsRowSerializer(DirectOutput, serializers.Serializer):
     opponents_match_win = PercentageSerializer()
     opponents_game_win = PercentageSerializer()
     tiebreak_values = ChosenTiebreakValuesField()
-    explanation = serializers.SerializerMethodField()
+    explanation = AskedExplanationField()
 
     def get_phase(self, row) -> int:
         return self.context["standings"].phase(row.player_id)
@@ -912,17 +935,18 @@ class StandingsRowSerializer(DirectOutput, serializers.Serializer):
         # One instance for every row: building a serializer copies its fields.
         return ExplanationSerializer()
 
+    @cached_property
+    def _percentage(self) -> _PercentageAnswers:
+        return _PercentageAnswers(self.context["standings"].conventions.decimals - 2)
+
     def represent(self, row) -> dict:
-        table = self.context["standings"]
-        explanation = table.explain(row.player_id)
-        places = table.conventions.decimals - 2
-        optional = {"tiebreak_values": tiebreak_values_answer(row)} if row.tiebreak_values else {}
-        return {
+        percentage = self._percentage
+        answer = {
             "rank": row.rank,
             "registration": row.player_id,
             "name": row.name,
             "dropped": row.dropped,
-            "phase": table.phase(row.player_id),
+            "phase": self.context["standings"].phase(row.player_id),
             "cut_after_round": row.cut_after_round,
             "match_points": row.match_points,
             "record": row.record,
@@ -932,27 +956,47 @@ class StandingsRowSerializer(DirectOutput, serializers.Serializer):
             "byes": row.byes,
             "rounds_played": row.rounds_played,
             "game_points": row.game_points,
-            "match_win": percentage_answer(row.match_win, places),
-            "game_win": percentage_answer(row.game_win, places),
-            "opponents_match_win": percentage_answer(row.opponents_match_win, places),
-            "opponents_game_win": percentage_answer(row.opponents_game_win, places),
-            **optional,
-            "explanation": {
-                "lines": explanation.lines(places),
-                "opponents": [
-                    {
-                        "round": line.round_number,
-                        "registration": line.opponent_id,
-                        "name": line.opponent_name,
-                        "match_win": str(line.match_win),
-                        "match_win_floored": line.match_win_floored,
-                        "game_win": str(line.game_win),
-                        "game_win_floored": line.game_win_floored,
-                    }
-                    for line in explanation.opponents
-                ],
-            },
+            "match_win": percentage(row.match_win),
+            "game_win": percentage(row.game_win),
+            "opponents_match_win": percentage(row.opponents_match_win),
+            "opponents_game_win": percentage(row.opponents_game_win),
         }
+        if row.tiebreak_values:
+            answer["tiebreak_values"] = tiebreak_values_answer(row)
+        if self.context.get("explain"):
+            answer["explanation"] = self._explanation_answer(row)
+        return answer
+
+    def _explanation_answer(self, row) -> dict:
+        table = self.context["standings"]
+        explanation = table.explain(row.player_id)
+        return {
+            "lines": explanation.lines(table.conventions.decimals - 2),
+            "opponents": [
+                {
+                    "round": line.round_number,
+                    "registration": line.opponent_id,
+                    "name": line.opponent_name,
+                    "match_win": str(line.match_win),
+                    "match_win_floored": line.match_win_floored,
+                    "game_win": str(line.game_win),
+                    "game_win_floored": line.game_win_floored,
+                }
+                for line in explanation.opponents
+            ],
+        }
+
+
+class ExplainedStandingsRowSerializer(StandingsRowSerializer):
+    """One row of the standings with its arithmetic (always present here)."""
+
+    OPTIONAL_OUTPUT = ("tiebreak_values",)
+
+    explanation = serializers.SerializerMethodField()
+
+    def __init__(self, *args, **kwargs):
+        kwargs["context"] = {**kwargs.get("context", {}), "explain": True}
+        super().__init__(*args, **kwargs)
 
 
 class StandingsSerializer(serializers.Serializer):
@@ -966,7 +1010,9 @@ class StandingsSerializer(serializers.Serializer):
     as_of_round = serializers.SerializerMethodField(
         help_text="The Swiss round these standings stand after (?round=N); null: now."
     )
-    rows = serializers.SerializerMethodField()
+    rows = serializers.SerializerMethodField(
+        help_text="Each row carries its `explanation` only with `?explain=1`."
+    )
 
     def get_as_of_round(self, answer) -> int | None:
         table = answer["standings"]
@@ -985,7 +1031,8 @@ class StandingsSerializer(serializers.Serializer):
         table = answer["standings"]
         if table is None:
             return []
-        return StandingsRowSerializer(table, many=True, context={"standings": table}).data
+        context = {"standings": table, "explain": self.context.get("explain", False)}
+        return StandingsRowSerializer(table, many=True, context=context).data
 
 
 # --- final placings ---------------------------------------------------------------------

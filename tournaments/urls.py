@@ -42,6 +42,7 @@ urlpatterns = [
         name="match_clock",
     ),
     path("<int:pk>/standings/", views.standings, name="standings"),
+    path("<int:pk>/standings/<int:registration>/", views.standings_row, name="standings_row"),
     path("<int:pk>/standings.csv", views.standings_csv, name="standings_csv"),
     path("<int:pk>/placings.csv", views.placings_csv, name="placings_csv"),
     path("<int:pk>/sets/", views.dice_sets, name="sets"),

@@ -1,7 +1,6 @@
 """Tournament pages: thin views over tournaments.services (writes) and
 tournaments.selectors (reads). Every list page runs a fixed number of queries."""
 
-from fractions import Fraction
 from functools import wraps
 
 from django.contrib import messages
@@ -19,6 +18,7 @@ from django.views.decorators.http import require_POST
 
 from config.confirm import ask, is_confirmed
 from config.dbtime import db_now
+from config.gcpause import gc_paused
 from games.models import GameSession
 from players.models import Player
 from tournaments import (
@@ -28,6 +28,7 @@ from tournaments import (
     records,
     selectors,
     services,
+    standings_page,
     visibility,
     words,
 )
@@ -56,7 +57,6 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.permissions import can_judge, can_manage
-from tournaments.serializers import StandingsRowSerializer
 from tournaments.standings import format_percentage
 from tournaments.tiebreakers import REGISTRY
 
@@ -825,58 +825,74 @@ def pairings(request, pk, number):
     return render(request, "tournaments/pairings.html", context)
 
 
-def _standings_rows(tournament, as_of_round: int | None = None) -> list[dict]:
-    """The rows of GET /api/tournaments/{id}/standings/ (one producer for both)."""
-    table = selectors.standings(tournament, as_of_round=as_of_round)
-    return StandingsRowSerializer(table, many=True, context={"standings": table}).data
-
-
-def _tiebreak_columns(rows: list[dict]) -> list[str]:
-    """The labels of the chosen tiebreakers outside the MTR set, and each row's figures
-    for them (``row["tiebreak_cells"]``) formatted for the page."""
-    names = list(rows[0].get("tiebreak_values", ())) if rows else []
-    for row in rows:
-        row["tiebreak_cells"] = [
-            _tiebreak_cell(name, row["tiebreak_values"][name]) for name in names
-        ]
-    return [REGISTRY[name].label for name in names]
-
-
-def _tiebreak_cell(name: str, exact: str) -> str:
-    value = Fraction(exact)
-    if REGISTRY[name].percentage:
-        return format_percentage(value)
-    if value.denominator == 1:
-        return str(value.numerator)
-    return format_percentage(value / 100).removesuffix("%")  # two decimals, half up
-
-
-def _requested_round(request, tournament) -> int | None:
+def _requested_round(request, tournament, played: list[int] | None = None) -> int | None:
     try:
-        return selectors.requested_round(tournament, request.GET.get("round"))
+        return selectors.requested_round(tournament, request.GET.get("round"), played)
     except ValueError as error:
         raise BadRequest(str(error)) from None
 
 
+@gc_paused
 def standings(request, pk):
     tournament = _visible_tournament(request, pk)
     _require(visibility.can_see_standings(request.user, tournament))
-    as_of_round = _requested_round(request, tournament)
+    # One read of the rounds for the selector, the closed count and the standings.
+    rounds = selectors.swiss_rounds(tournament)
+    played = [number for _, number, _ in rounds]
+    as_of_round = _requested_round(request, tournament, played)
+    table = selectors.standings(tournament, as_of_round=as_of_round, rounds=rounds)
     context = _roles(request, tournament)
-    context["rows"] = _standings_rows(tournament, as_of_round)
-    context["tiebreak_columns"] = _tiebreak_columns(context["rows"])
-    context["rounds_closed"] = tournament.rounds.filter(
-        stage=Round.Stage.SWISS, status=Round.Status.CLOSED
-    ).count()
+    context["rows"] = standings_page.rows_html(
+        table,
+        row_url=reverse("tournaments:standings", args=[tournament.pk]),
+        query=_round_query(as_of_round),
+    )
+    context["tiebreak_columns"] = [REGISTRY[name].label for name in table.other_tiebreakers]
+    context["rounds_closed"] = sum(status == Round.Status.CLOSED for _, _, status in rounds)
     context["as_of_round"] = as_of_round
-    context["swiss_rounds"] = selectors.swiss_rounds_played(tournament)
+    context["swiss_rounds"] = played
     # Final placings above the Swiss table once the event is finished (not on an earlier
     # round's table); they name the champion, so they need the results to be visible too.
     if as_of_round is None and _results_visible(request, tournament):
-        context["placings"] = selectors.placings(tournament)
+        context["placings"] = selectors.placings(tournament, table=table)
     return render(request, "tournaments/standings.html", context)
 
 
+def _round_query(as_of_round: int | None) -> str:
+    return f"?round={as_of_round}" if as_of_round is not None else ""
+
+
+@gc_paused
+def standings_row(request, pk, registration):
+    """One row of the standings with its arithmetic: where the table's rows link to (and
+    what their script shows in place when a row opens). Seen by those who see the table."""
+    tournament = _visible_tournament(request, pk)
+    _require(visibility.can_see_standings(request.user, tournament))
+    as_of_round = _requested_round(request, tournament)
+    table = selectors.standings(tournament, as_of_round=as_of_round)
+    try:
+        explanation = table.explain(registration)
+    except KeyError:
+        raise Http404("No such player in these standings.") from None
+    places = table.conventions.decimals - 2
+    row = explanation.row
+    context = _roles(request, tournament)
+    context.update(
+        row=row,
+        percent={
+            "omw": format_percentage(row.opponents_match_win, places),
+            "gwp": format_percentage(row.game_win, places),
+            "ogw": format_percentage(row.opponents_game_win, places),
+        },
+        lines=explanation.lines(places),
+        as_of_round=as_of_round,
+        table_url=reverse("tournaments:standings", args=[tournament.pk])
+        + _round_query(as_of_round),
+    )
+    return render(request, "tournaments/standings_row.html", context)
+
+
+@gc_paused
 def standings_csv(request, pk):
     tournament = _visible_tournament(request, pk)
     _require(visibility.can_see_standings(request.user, tournament))

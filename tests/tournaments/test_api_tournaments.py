@@ -241,7 +241,12 @@ def test_publish_switches(tournament, register_players, organiser, judge):
     for path in paths:
         assert anon().get(t_url(event, path)).status_code == 200
     rows = anon().get(t_url(event, "standings/")).json()["rows"]
-    assert len(rows) == 8 and rows[0]["rank"] == 1 and rows[0]["explanation"]["lines"]
+    assert len(rows) == 8 and rows[0]["rank"] == 1 and "explanation" not in rows[0]
+    explained = anon().get(t_url(event, "standings/?explain=1")).json()["rows"]
+    assert all(row["explanation"]["lines"] for row in explained)
+    first = rows[0]["registration"]
+    one = anon().get(t_url(event, f"standings/{first}/"))
+    assert one.status_code == 200 and one.json() == explained[0]
     csv_text = anon().get(t_url(event, "standings/csv/"))
     assert csv_text["Content-Type"].startswith("text/csv")
     assert csv_text.content.decode().splitlines()[0].startswith("rank,name")
@@ -255,6 +260,10 @@ def test_publish_switches(tournament, register_players, organiser, judge):
         assert "not made the pairings public" in rounds["detail"]
         standings = client.get(t_url(event, "standings/")).json()
         assert standings["published"] is False and standings["rows"] == []
+        hidden_row = client.get(t_url(event, f"standings/{first}/"))
+        assert hidden_row.status_code == 404 and "not made the standings public" in str(
+            hidden_row.json()
+        )
         assert client.get(t_url(event, "standings/csv/")).status_code == 404
         assert client.get(t_url(event, "pairings/csv/")).status_code == 404
         some_round = Round.objects.filter(tournament=event).first()
@@ -264,6 +273,7 @@ def test_publish_switches(tournament, register_players, organiser, judge):
     for user in (organiser, judge):
         assert api_as(user).get(t_url(event, "rounds/")).json()["published"] is True
         assert len(api_as(user).get(t_url(event, "standings/")).json()["rows"]) == 8
+        assert api_as(user).get(t_url(event, f"standings/{first}/")).status_code == 200
         assert api_as(user).get(t_url(event, "pairings/csv/")).status_code == 200
     # Pairings public, results not: no scores.
     Tournament.objects.filter(pk=event.pk).update(publish_pairings=True)
@@ -278,7 +288,9 @@ def test_standings_values_are_exact_fractions(tournament, register_players, orga
     assert row["match_points"] == 6 and row["record"] == "2-0-0"
     assert row["match_win"] == {"fraction": "1", "percent": "100.00%"}
     assert "/" in row["opponents_match_win"]["fraction"] or row["opponents_match_win"]["fraction"]
-    assert len(row["explanation"]["opponents"]) == 2
+    explained = api_as(judge).get(t_url(event, f"standings/{row['registration']}/")).json()
+    assert {**explained, "explanation": None} == {**row, "explanation": None}
+    assert len(explained["explanation"]["opponents"]) == 2
 
 
 def test_audit_and_queue_for_judges_only(tournament, register_players, organiser, judge, make_user):
@@ -334,7 +346,8 @@ def test_list_endpoints_run_in_constant_queries(
         t_url(event, "rounds/"): 6,
         t_url(event, "standings/"): 6,
         t_url(event, "standings/csv/"): 6,
-        t_url(event, "pairings/csv/"): 7,  # with each player's points (the standings)
+        # With each player's points: the standings read registrations, rounds, results.
+        t_url(event, "pairings/csv/"): 8,
         t_url(event, "audit/"): 8,
         t_url(event, "queue/"): 8,
         t_url(event, "bracket/"): 6,

@@ -1,9 +1,13 @@
 """In a real browser, on a phone-sized screen: an organiser pairs and publishes a round
 (confirming it on the way), a player reports the result and the opponent confirms it;
-a player drops after confirming."""
+a player drops after confirming; a standings row opened shows its arithmetic."""
+
+import random
 
 import pytest
 
+from tests.tournaments.conftest import play_round_by_judge
+from tournaments import selectors, services
 from tournaments.models import Match, Round
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -95,3 +99,34 @@ def test_a_player_drops_after_confirming_without_javascript(
         assert "Drop from the tournament" not in page.content()
     finally:
         context.close()
+
+
+def test_opening_a_standings_row_shows_its_arithmetic(
+    live_server, page, tournament, register_players, organiser, judge
+):
+    register_players(tournament, 6)
+    rng = random.Random(4)
+    for _ in range(2):
+        round_ = services.pair_next_round(tournament=tournament, by=organiser)
+        services.publish_round(round_=round_, by=organiser)
+        play_round_by_judge(round_, judge, rng)
+        services.close_round(round_=round_, by=organiser)
+    table = selectors.standings(tournament)
+    second = table.rows[1]
+    lines = table.explain(second.player_id).lines()
+
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/standings/")
+    row = page.locator(f'details[data-row="{second.player_id}"]')
+    # Closed, the row holds only the link to its own page (what works without script).
+    assert row.locator("ul.explain").count() == 0
+    assert row.locator("a").get_attribute("href") == (
+        f"/tournaments/{tournament.pk}/standings/{second.player_id}/"
+    )
+    row.locator("summary").click()
+    row.locator("ul.explain li").first.wait_for()
+    assert row.locator("ul.explain li").all_inner_texts() == lines
+    assert row.locator("a").count() == 0
+    # Closing and opening again asks nothing more and keeps the lines.
+    row.locator("summary").click()
+    row.locator("summary").click()
+    assert row.locator("ul.explain li").all_inner_texts() == lines

@@ -2,6 +2,7 @@
 release switches, query counts that do not grow with the field."""
 
 import csv
+import html
 import io
 import random
 import re
@@ -10,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from tests.tournaments.conftest import play_round_by_judge
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import Round, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -117,8 +118,17 @@ def test_standings_explain_each_row_and_csv(client, tournament, organiser, judge
     response = client.get(url("standings", tournament))
     assert response.status_code == 200
     body = response.content.decode()
-    assert body.count("<details>") == 6
-    assert "OMW = " in body and "Match-win %" in body and "dropped" in body
+    assert body.count("<details data-row=") == 6 and "dropped" in body
+    # Each row links to its arithmetic, which is not in the table itself.
+    assert "OMW = " not in body
+    table = selectors.standings(tournament)
+    for row in table:
+        link = f'href="/tournaments/{tournament.pk}/standings/{row.player_id}/"'
+        assert link in body
+        page = client.get(url("standings_row", tournament, row.player_id)).content.decode()
+        lines = table.explain(row.player_id).lines()
+        assert lines[0] in page and "Match-win %" in page
+        assert all(html.escape(line) in page for line in lines)
     exported = client.get(url("standings_csv", tournament))
     assert exported["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(exported.content.decode())))

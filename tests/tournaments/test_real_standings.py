@@ -7,7 +7,6 @@ decimals, and the rank wherever it is defined (players tied on every figure shar
 """
 
 import json
-from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -154,7 +153,7 @@ def test_two_phases_take_each_row_at_the_end_of_the_players_last_phase():
     final = compute_standings(players, records)
     assert [row.player_id for row in rows] == [ann, bob, cat, dan]
     # Cat met Ann and Bob, both 2-0 after round 2: OMW 1 (the full table says 5/6).
-    assert by_id[cat] == replace(day_one.row(cat), rank=3)
+    assert by_id[cat] == day_one.row(cat)._replace(rank=3)
     assert by_id[cat].opponents_match_win == Fraction(1)
     assert final.row(cat).opponents_match_win == Fraction(5, 6)
     # Bob's row is the final one: Cat 1/3 (floored), Dan 1/3 (floored), Ann 1: 5/9.
@@ -323,7 +322,7 @@ def test_swiss_phases_as_a_setting(vestland_in_the_database, organiser, api):
     erik = expected.rows[-1]
     assert Fraction(rows[-1]["opponents_match_win"]["fraction"]) == erik.opponents_match_win
     day_one = compute_standings(players, records, conventions=PRESETS["melee-2024"], as_of_round=3)
-    assert erik == replace(day_one.row(erik.player_id), rank=len(rows))
+    assert erik == day_one.row(erik.player_id)._replace(rank=len(rows))
     assert erik.opponents_match_win != Fraction(str(event["standings"][-1]["omwp"]))
 
 
