@@ -386,7 +386,6 @@ def test_answers_built_directly_equal_what_their_declared_fields_build(world):
             assert explained.represent(row) == explained.by_fields(row)
 
 
-
 def test_the_schema_is_valid_openapi_without_warnings(tmp_path):
     """drf-spectacular's own validation (OpenAPI 3 meta-schema) with warnings as errors:
     an all-optional answer object once produced ``"required": []``, which is invalid."""

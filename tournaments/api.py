@@ -365,6 +365,7 @@ class TournamentViewSet(
             STANDINGS_ROUND_PARAMETER,
         ],
         responses=s.ExplainedStandingsRowSerializer,
+        operation_id="tournaments_standings_row_retrieve",
     )
     @action(detail=True, methods=["get"], url_path=r"standings/(?P<registration>[0-9]+)")
     @gc_paused

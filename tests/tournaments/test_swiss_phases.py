@@ -2,7 +2,6 @@
 last round closes, the next phase paired without the cut players, their rows frozen at
 the phase end, the audit log, the placings (docs/standings.md, "Swiss phases")."""
 
-from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -76,7 +75,7 @@ def test_a_cut_player_is_listed_after_the_players_who_advanced_before_the_next_r
     later = compute_phased_standings(players, records, phase_ends=[1, 2])
     assert [row.name for row in later.rows] == ["A", "C", "D", "B"]
     assert [later.phase(pid) for pid in (1, 3, 4, 2)] == [2, 2, 2, 1]
-    assert later.row(2) == replace(table.row(2), rank=4)
+    assert later.row(2) == table.row(2)._replace(rank=4)
     assert compute_standings(players, records).phase(2) == 1
 
 
