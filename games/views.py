@@ -11,10 +11,12 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import selectors, services, visibility
 from games.engines import engine_for
+from games.engines.irondie.words import COLOUR_NAMES, SECTOR_NAMES, TYPE_NAMES
 from games.models import GameSession
 from players.demo import random_valid_set
 from players.dice_svg import die_svg
@@ -66,7 +68,11 @@ def _die(d: dict, *, size=44) -> dict:
     return {
         **d,
         "svg": die_svg(d["type"], d["colour"], d["rare"], d["value"], size),
-        "label": f"{d['colour']} {d['type'].replace('_', ' ')}"
+        "label": _("%(type)s, %(colour)s")
+        % {
+            "type": _(TYPE_NAMES.get(d["type"], d["type"])),
+            "colour": _(COLOUR_NAMES.get(d["colour"], d["colour"])),
+        }
         + (f" {d['value']}" if d["value"] is not None else ""),
     }
 
@@ -74,7 +80,14 @@ def _die(d: dict, *, size=44) -> dict:
 def _side(board, seat) -> dict:
     dice = [_die(d) for d in board["dice"] if d["owner"] == seat]
     zones = {zone: [d for d in dice if d["zone"] == zone] for zone in ZONES}
-    battle = {sector: [d for d in zones["battle"] if d["class"] == sector] for sector in SECTORS}
+    battle = [
+        {
+            "sector": sector,
+            "name": _(SECTOR_NAMES[sector]),
+            "dice": [d for d in zones["battle"] if d["class"] == sector],
+        }
+        for sector in SECTORS
+    ]
     return {"seat": seat, "zones": zones, "battle": battle}
 
 

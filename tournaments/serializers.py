@@ -8,6 +8,7 @@ import json
 from functools import cached_property
 
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.fields import SkipField
@@ -225,7 +226,7 @@ class TournamentSerializer(serializers.ModelSerializer):
     def validate_swiss_phase_ends(self, value):
         if value != sorted(set(value)):
             raise serializers.ValidationError(
-                ["Phase ends must be in order, each later than the one before."]
+                [_("Phase ends must be in order, each later than the one before.")]
             )
         return value
 
@@ -234,7 +235,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             ends = attrs.pop("swiss_phase_ends")
             if "swiss_phases" in attrs:
                 raise serializers.ValidationError(
-                    {"swiss_phase_ends": ["Give swiss_phases or swiss_phase_ends, not both."]}
+                    {"swiss_phase_ends": [_("Give swiss_phases or swiss_phase_ends, not both.")]}
                 )
             known = {
                 item["ends_after_round"]: item

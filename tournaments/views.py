@@ -896,7 +896,7 @@ def placings_csv(request, pk):
     )
     placings = selectors.placings(tournament)
     if placings is None:
-        raise Http404("Final placings are shown once the event is finished.")
+        raise Http404(_("Final placings are shown once the event is finished."))
     return csv_exports.placings_csv(tournament, placings)
 
 
