@@ -116,6 +116,7 @@ class TournamentForm(forms.ModelForm):
             self.initial["swiss_phases"] = format_phases(self.instance.swiss_phases)
 
         self.fields["floor_own_game_win"] = forms.TypedChoiceField(
+            # xgettext:no-python-format
             label=_("Own GW% floored in the table"),
             choices=[("True", _("Yes (MTR)")), ("False", _("No"))],
             coerce=lambda value: value == "True",
