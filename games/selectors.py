@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from config.dbtime import db_now
 from games import clocks, hosts, services
+from games.bots import shown_name
 from games.engines import engine_for
 from games.engines.irondie.words import COLOUR_NAMES, TYPE_NAMES
 from games.models import GameAction, GameSession
@@ -117,7 +118,8 @@ def players(session: GameSession, viewer) -> list[dict]:
     return [
         {
             "seat": seat,
-            "name": session.names[seat] or _("Player %(seat)s") % {"seat": SEAT_LABELS[seat]},
+            "name": shown_name(session.names[seat])
+            or _("Player %(seat)s") % {"seat": SEAT_LABELS[seat]},
             "bot": session.seat_bot(seat) or None,
             "you": viewer == seat,
         }

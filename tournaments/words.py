@@ -6,9 +6,11 @@ into sentences; every string is marked for translation. Pages reach it through t
 
 from __future__ import annotations
 
+import re
+
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from players.models import Player
 from players.people import person_label
@@ -482,3 +484,92 @@ def game_outcome_in_words(outcome: str, match: Match) -> str:
     if outcome in ("a", "b"):
         return _("%(name)s won") % {"name": side_name(match, outcome)}
     return _("Drawn")
+
+
+# --- why a pairing is what it is -------------------------------------------------------
+
+# The pairer (pure Python, tournaments/pairing/) stores each reason as a code, figures and
+# an English sentence. A page shows the sentence in the reader's language: each known
+# sentence, read back with its figures, is written again from a translated pattern.
+_REASON_PATTERNS = [
+    (
+        re.compile(r"same point group \((?P<points>-?\d+) points\)"),
+        gettext_noop("same point group (%(points)s points)"),
+    ),
+    (
+        re.compile(r"paired down from (?P<high>-?\d+) to (?P<low>-?\d+) points"),
+        gettext_noop("paired down from %(high)s to %(low)s points"),
+    ),
+    (re.compile(r"rematch impossible to avoid"), gettext_noop("rematch impossible to avoid")),
+    (
+        re.compile(r"repeat bye: no player with fewer byes could sit out without an extra rematch"),
+        gettext_noop(
+            "repeat bye: no player with fewer byes could sit out without an extra rematch"
+        ),
+    ),
+    (
+        re.compile(
+            r"bye: the (?P<n>\d+) player\(s\) on fewer points with no more byes could not "
+            r"sit out without an extra rematch"
+        ),
+        gettext_noop(
+            "bye: the players on fewer points with no more byes (%(n)s) could not sit out "
+            "without an extra rematch"
+        ),
+    ),
+    (
+        re.compile(
+            r"bye: the (?P<n>\d+) lower-ranked player\(s\) on (?P<points>-?\d+) points with no "
+            r"more byes could not sit out without a rematch or a bigger pair-down"
+        ),
+        gettext_noop(
+            "bye: the lower-ranked players on %(points)s points with no more byes (%(n)s) "
+            "could not sit out without a rematch or a bigger pair-down"
+        ),
+    ),
+    (
+        re.compile(r"bye: lowest-ranked player without a bye"),
+        gettext_noop("bye: lowest-ranked player without a bye"),
+    ),
+    (
+        re.compile(
+            r"repeat bye: every active player has had (?P<n>\d+) or more; "
+            r"lowest-ranked among those with the fewest"
+        ),
+        gettext_noop(
+            "repeat bye: every active player has had %(n)s or more; lowest-ranked among "
+            "those with the fewest"
+        ),
+    ),
+    (
+        re.compile(r"repeat bye: every active player has had (?P<n>\d+) or more"),
+        gettext_noop("repeat bye: every active player has had %(n)s or more"),
+    ),
+    (
+        re.compile(r"seed (?P<n>\d+) of (?P<m>\d+), the lowest rating, has the bye"),
+        gettext_noop("seed %(n)s of %(m)s, the lowest rating, has the bye"),
+    ),
+    (
+        re.compile(r"paired by rating: seed (?P<a>\d+) v seed (?P<b>\d+)"),
+        gettext_noop("paired by rating: seed %(a)s v seed %(b)s"),
+    ),
+]
+
+
+def reason_in_words(text: str) -> str:
+    """A stored pairing reason in the reader's language; an unknown one as stored."""
+    for pattern, words in _REASON_PATTERNS:
+        found = pattern.fullmatch(text or "")
+        if found:
+            return _(words) % found.groupdict()
+    return text
+
+
+# Notes the server writes itself (a reason in the audit log, a result version's note).
+SYSTEM_NOTES = {"bye": gettext_noop("bye")}
+
+
+def note_in_words(note: str) -> str:
+    """A stored note or reason: the server's own in the reader's language, a person's as
+    they wrote it."""
+    return _(SYSTEM_NOTES[note]) if note in SYSTEM_NOTES else note

@@ -84,8 +84,15 @@ COLOUR_NAMES = {
 
 CLASS_NAMES = {
     "attack": gettext_noop("ATTACK"),
-    "defense": gettext_noop("DEFENCE"),
+    "defense": gettext_noop("DEFENSE"),
     "life": gettext_noop("LIFE"),
+}
+
+# A die's class inside a sentence ("red Assault (attack)").
+CLASS_WORDS = {
+    "attack": gettext_noop("attack"),
+    "defense": gettext_noop("defense"),
+    "life": gettext_noop("life"),
 }
 
 SYMBOL_NAMES = {
@@ -96,6 +103,6 @@ SYMBOL_NAMES = {
 
 SECTOR_NAMES = {
     "attack": gettext_noop("Attack"),
-    "defense": gettext_noop("Defence"),
+    "defense": gettext_noop("Defense"),
     "life": gettext_noop("Life"),
 }
