@@ -424,4 +424,4 @@ def poll(request, pk):
     try:
         return JsonResponse(selectors.poll(pk))
     except Http404:
-        return JsonResponse({"detail": "No such game."}, status=404)
+        return JsonResponse({"detail": _("No such game.")}, status=404)
