@@ -22,7 +22,6 @@ from config.dbtime import db_now
 from games import clocks, hosts, services
 from games.bots import shown_name
 from games.engines import engine_for
-from games.engines.irondie.words import COLOUR_NAMES, TYPE_NAMES
 from games.models import GameAction, GameSession
 from players.demo import random_valid_set
 from players.models import DiceSet
@@ -300,14 +299,31 @@ def verification(session: GameSession) -> dict:
 # --- words for the play page -----------------------------------------------------------
 
 
+def type_word(code: str) -> str:
+    """A die type in the reader's language. The engine marks each type's name for
+    translation under the code's own spelling ("power_booster": "Power Booster"), so the
+    page reaches it without importing the engine (games/engines/irondie/words.py)."""
+    return gettext(code.replace("_", " ").title())
+
+
+def colour_word(code: str) -> str:
+    """A die colour in the reader's language ("red"; marked the same way)."""
+    return gettext(code)
+
+
+def sector_word(code: str) -> str:
+    """A sector of the battle zone in the reader's language ("attack": "Attack")."""
+    return gettext(code.capitalize())
+
+
 def die_name(board, die_id) -> str:
     """A die in words: "Shooter (red, A)", its type, colour and whose it is."""
     if die_id is None:
         return _("nothing")
     d = board["dice"][die_id]
     return _("%(type)s (%(colour)s, %(seat)s)") % {
-        "type": _(TYPE_NAMES.get(d["type"], d["type"])),
-        "colour": _(COLOUR_NAMES.get(d["colour"], d["colour"])),
+        "type": type_word(d["type"]),
+        "colour": colour_word(d["colour"]),
         "seat": SEAT_LABELS[d["owner"]],
     }
 
@@ -368,7 +384,7 @@ def describe_bonus(board, engine, die, targets) -> str:
         else:
             parts.append(gettext("%(amount)s to %(die)s") % values)
     return gettext("%(colour)s bonus: %(parts)s") % {
-        "colour": capfirst(gettext(COLOUR_NAMES.get(colour, colour))),
+        "colour": capfirst(colour_word(colour)),
         "parts": ", ".join(parts),
     }
 

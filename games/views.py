@@ -16,7 +16,6 @@ from django.views.decorators.http import require_POST
 
 from games import selectors, services, visibility
 from games.engines import engine_for
-from games.engines.irondie.words import COLOUR_NAMES, SECTOR_NAMES, TYPE_NAMES
 from games.models import GameSession
 from players.demo import random_valid_set
 from players.dice_svg import die_svg
@@ -70,8 +69,8 @@ def _die(d: dict, *, size=44) -> dict:
         "svg": die_svg(d["type"], d["colour"], d["rare"], d["value"], size),
         "label": _("%(type)s, %(colour)s")
         % {
-            "type": _(TYPE_NAMES.get(d["type"], d["type"])),
-            "colour": _(COLOUR_NAMES.get(d["colour"], d["colour"])),
+            "type": selectors.type_word(d["type"]),
+            "colour": selectors.colour_word(d["colour"]),
         }
         + (f" {d['value']}" if d["value"] is not None else ""),
     }
@@ -83,7 +82,7 @@ def _side(board, seat) -> dict:
     battle = [
         {
             "sector": sector,
-            "name": _(SECTOR_NAMES[sector]),
+            "name": selectors.sector_word(sector),
             "dice": [d for d in zones["battle"] if d["class"] == sector],
         }
         for sector in SECTORS
