@@ -25,6 +25,7 @@ KEPT = {
     "GWP",
     "OGW",
     "MW",
+    "MWP",
     "GW",
     "MTR",  # the tournament rules' name
     "CSV",  # file formats
@@ -56,13 +57,14 @@ def english_left(text: str) -> list[str]:
 
 
 def read(page) -> str:
-    """What a reader sees and what a screen reader says: the text, the page title and the
-    labels and hints of controls."""
+    """What a reader sees and what a screen reader says: the page title, all the text
+    (folded details too, not scripts or styles), and the labels and hints of controls."""
     return page.evaluate(
-        """() => [document.title, document.body.innerText,
+        """() => { document.querySelectorAll('details').forEach(d => { d.open = true; });
+            return [document.title, document.body.innerText,
             ...[...document.querySelectorAll('[title],[aria-label],[placeholder]')].map(e =>
               [e.getAttribute('title'), e.getAttribute('aria-label'),
-               e.getAttribute('placeholder')].filter(Boolean).join(' '))].join('\\n')"""
+               e.getAttribute('placeholder')].filter(Boolean).join(' '))].join('\\n'); }"""
     )
 
 

@@ -7,6 +7,7 @@ into sentences; every string is marked for translation. Pages reach it through t
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
@@ -23,6 +24,12 @@ from tournaments.models import (
     Round,
     SetSwap,
     Tournament,
+)
+from tournaments.standings import (
+    POINTS_PER_GAME_WIN,
+    POINTS_PER_MATCH_DRAW,
+    POINTS_PER_MATCH_WIN,
+    format_percentage,
 )
 
 # --- matches and results --------------------------------------------------------------
@@ -573,3 +580,110 @@ def note_in_words(note: str) -> str:
     """A stored note or reason: the server's own in the reader's language, a person's as
     they wrote it."""
     return _(SYSTEM_NOTES[note]) if note in SYSTEM_NOTES else note
+
+
+# --- a standings row's arithmetic ------------------------------------------------------
+
+# The other tiebreak systems' names (tournaments/tiebreakers.py, pure Python, keeps them
+# in English), by code.
+TIEBREAK_LABELS = {
+    "buchholz": gettext_noop("Buchholz"),
+    "median_buchholz": gettext_noop("Median Buchholz"),
+    "cut1_buchholz": gettext_noop("Buchholz cut 1"),
+    "sonneborn_berger": gettext_noop("Sonneborn-Berger"),
+    "head_to_head": gettext_noop("Head-to-head"),
+    "cumulative_score": gettext_noop("Cumulative score"),
+    "opponents_opponents_match_win": gettext_noop("OOMW"),
+    "random": gettext_noop("Random draw"),
+}
+
+
+def _fraction(value) -> str:
+    value = Fraction(value)
+    return str(value.numerator) if value.denominator == 1 else str(value)
+
+
+def _percentage_line(label: str, arithmetic, places: int) -> str:
+    pct = format_percentage
+    if arithmetic.unfloored is None:
+        return _("%(label)s: nothing played, so %(value)s") % {
+            "label": label,
+            "value": pct(arithmetic.value, places),
+        }
+    text = _("%(label)s = %(earned)s / %(possible)s = %(value)s") % {
+        "label": label,
+        "earned": arithmetic.earned,
+        "possible": arithmetic.possible,
+        "value": pct(arithmetic.unfloored, places),
+    }
+    if arithmetic.floored:
+        text += _(", raised to the floor %(floor)s") % {"floor": pct(arithmetic.floor, places)}
+    return text
+
+
+def explanation_lines(explanation, places: int = 2) -> list[str]:
+    """A standings row's arithmetic as short sentences in the reader's language, one per
+    figure (the words of ``RowExplanation.lines`` in tournaments/standings.py)."""
+    row = explanation.row
+    pct = format_percentage
+    out = [
+        _(
+            "Record %(record)s (%(byes)s bye(s)): match points %(wins)s x %(win)s + "
+            "%(draws)s x %(draw)s = %(points)s"
+        )
+        % {
+            "record": row.record,
+            "byes": row.byes,
+            "wins": row.wins,
+            "win": POINTS_PER_MATCH_WIN,
+            "draws": row.draws,
+            "draw": POINTS_PER_MATCH_DRAW,
+            "points": row.match_points,
+        },
+        _percentage_line(_("Match-win %"), explanation.match_win, places),
+        _(
+            "Games %(won)s-%(lost)s-%(drawn)s: game points %(won)s x %(win)s + "
+            "%(drawn)s x %(draw)s = %(points)s"
+        )
+        % {
+            "won": row.games_won,
+            "lost": row.games_lost,
+            "drawn": row.games_drawn,
+            "win": POINTS_PER_GAME_WIN,
+            "draw": explanation.game_draw_points,
+            "points": row.game_points,
+        },
+        _percentage_line(_("Game-win %"), explanation.game_win, places),
+    ]
+    for name, value in row.tiebreak_values.items():
+        label = _(TIEBREAK_LABELS[name]) if name in TIEBREAK_LABELS else name
+        out.append(f"{label}: {_fraction(value)}")
+    count = len(explanation.opponents)
+    if count == 0:
+        out.append(
+            _("No opponents: OMW and OGW are %(value)s")
+            % {"value": pct(explanation.opponents_match_win, places)}
+        )
+        return out
+    floored = _(" (floored)")
+    for line in explanation.opponents:
+        out.append(
+            _("Round %(round)s v %(name)s: MWP %(mwp)s%(mark_m)s, GWP %(gwp)s%(mark_g)s")
+            % {
+                "round": line.round_number,
+                "name": line.opponent_name,
+                "mwp": pct(line.match_win, places),
+                "mark_m": floored if line.match_win_floored else "",
+                "gwp": pct(line.game_win, places),
+                "mark_g": floored if line.game_win_floored else "",
+            }
+        )
+    out.append(
+        f"OMW = {_fraction(explanation.opponents_match_win_sum)} / {count} = "
+        f"{pct(explanation.opponents_match_win, places)}"
+    )
+    out.append(
+        f"OGW = {_fraction(explanation.opponents_game_win_sum)} / {count} = "
+        f"{pct(explanation.opponents_game_win, places)}"
+    )
+    return out
