@@ -134,7 +134,9 @@ class Reader:
 
     def check(self, url, *, go=True):
         if go:
-            self.page.goto(f"{self.base}{url}")
+            response = self.page.goto(f"{self.base}{url}")
+            wanted = 404 if url == "/no-such-page/" else 200
+            assert response.status == wanted, (url, response.status)
         assert self.page.locator("html").get_attribute("lang") == "ru", url
         left = english_left(read(self.page))
         if left:

@@ -18,6 +18,7 @@ from config.dbtime import db_now
 from players.api import DieSerializer
 from players.models import DiceSet, Player
 from players.people import PersonField, person_label
+from tournaments import words
 from tournaments.clocks import match_clock, round_clock
 from tournaments.conventions import CONVENTION_FIELDS
 from tournaments.match_rules import format_score
@@ -833,7 +834,7 @@ class ExplanationSerializer(serializers.Serializer):
     opponents = OpponentLineSerializer(many=True)
 
     def get_lines(self, explanation) -> list[str]:
-        return explanation.lines()
+        return words.explanation_lines(explanation)  # in the reader's language
 
 
 class TiebreakValuesSerializer(serializers.Serializer):
@@ -939,7 +940,7 @@ class StandingsRowSerializer(DirectOutput, serializers.Serializer):
             "opponents_game_win": percentage_answer(row.opponents_game_win, places),
             **optional,
             "explanation": {
-                "lines": explanation.lines(places),
+                "lines": words.explanation_lines(explanation, places),
                 "opponents": [
                     {
                         "round": line.round_number,

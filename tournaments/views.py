@@ -841,7 +841,7 @@ def _tiebreak_columns(rows: list[dict]) -> list[str]:
         row["tiebreak_cells"] = [
             _tiebreak_cell(name, row["tiebreak_values"][name]) for name in names
         ]
-    return [REGISTRY[name].label for name in names]
+    return [words.tiebreak_label(name) for name in names]
 
 
 def _tiebreak_cell(name: str, exact: str) -> str:

@@ -598,6 +598,11 @@ TIEBREAK_LABELS = {
 }
 
 
+def tiebreak_label(name: str) -> str:
+    """A tiebreak system's name in the reader's language (the code if unknown)."""
+    return _(TIEBREAK_LABELS[name]) if name in TIEBREAK_LABELS else name
+
+
 def _fraction(value) -> str:
     value = Fraction(value)
     return str(value.numerator) if value.denominator == 1 else str(value)
@@ -656,8 +661,7 @@ def explanation_lines(explanation, places: int = 2) -> list[str]:
         _percentage_line(_("Game-win %"), explanation.game_win, places),
     ]
     for name, value in row.tiebreak_values.items():
-        label = _(TIEBREAK_LABELS[name]) if name in TIEBREAK_LABELS else name
-        out.append(f"{label}: {_fraction(value)}")
+        out.append(f"{tiebreak_label(name)}: {_fraction(value)}")
     count = len(explanation.opponents)
     if count == 0:
         out.append(

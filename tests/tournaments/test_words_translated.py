@@ -7,6 +7,7 @@ from django.utils import translation
 from tests.tournaments.test_standings import CAT, five_player_event, ogw_event
 from tournaments import words
 from tournaments.standings import MatchRecord, PlayerEntry, compute_standings
+from tournaments.tiebreakers import REGISTRY
 
 
 def explanations():
@@ -45,3 +46,12 @@ def test_pairing_reasons_in_russian_and_unknown_ones_as_stored():
         assert words.reason_in_words("same point group (3 points)") == (
             "same point group (3 points)"
         )
+
+
+def test_every_tiebreak_system_has_its_name_in_both_languages():
+    with translation.override("en"):
+        assert {name: words.tiebreak_label(name) for name in REGISTRY} == {
+            name: system.label for name, system in REGISTRY.items()
+        }
+    with translation.override("ru"):
+        assert words.tiebreak_label("buchholz") == "Бухгольц"

@@ -35,10 +35,3 @@ def reason_text(text):
 def note_text(note):
     """``{{ entry.reason|note_text }}``: the server's own notes in the reader's language."""
     return words.note_in_words(note)
-
-
-@register.filter
-def explanation_lines(explanation):
-    """``{{ r.explanation|explanation_lines }}``: a standings row's arithmetic, one
-    sentence per figure, in the reader's language."""
-    return words.explanation_lines(explanation)
