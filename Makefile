@@ -18,9 +18,11 @@ lint: $(VENV)/.installed-dev
 $(VENV)/.installed: requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(BIN)/python manage.py compiletranslations
 	touch $@
 
 $(VENV)/.installed-dev: requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	$(BIN)/python manage.py compiletranslations
 	touch $(VENV)/.installed $@

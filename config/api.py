@@ -4,6 +4,7 @@ import logging
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.response import Response
@@ -33,7 +34,7 @@ def exception_handler(exc, context):
         )
     if isinstance(exc, ObjectDoesNotExist):
         # A row read by id inside a service vanished (deleted by a concurrent request).
-        exc = exceptions.NotFound("That no longer exists: it was changed or deleted meanwhile.")
+        exc = exceptions.NotFound(_("That no longer exists: it was changed or deleted meanwhile."))
     response = drf_exception_handler(exc, context)
     if response is None:
         return _internal_error(exc, context)

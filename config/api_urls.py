@@ -2,6 +2,7 @@
 
 from django.http import JsonResponse
 from django.urls import path
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework.routers import DefaultRouter
 from rest_framework.settings import api_settings
@@ -32,7 +33,7 @@ router.register("games", GameViewSet, basename="game")
 def not_found(request):
     """An address under /api/ that names nothing (e.g. /api/rounds/abc/) answers in the
     API's JSON error format, not with the site's HTML page."""
-    return JsonResponse({"detail": "Not found: no API address matches this path."}, status=404)
+    return JsonResponse({"detail": _("Not found: no API address matches this path.")}, status=404)
 
 
 urlpatterns = [

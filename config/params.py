@@ -8,6 +8,7 @@ is 1 to 18 ASCII digits, within the bounds the caller gives.
 
 import re
 
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import ValidationError
 
 _DIGITS = re.compile(r"[0-9]{1,18}", re.ASCII)
@@ -35,6 +36,11 @@ def int_param(
     value = strict_int(text, min_value=min_value, max_value=max_value)
     if value is None:
         raise ValidationError(
-            {name: [f"Give a whole number from {min_value} to {max_value} (digits 0-9 only)."]}
+            {
+                name: [
+                    _("Give a whole number from %(min_value)s to %(max_value)s (digits 0-9 only).")
+                    % {"min_value": min_value, "max_value": max_value}
+                ]
+            }
         )
     return value

@@ -12,6 +12,7 @@ import json
 import re
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
@@ -57,13 +58,18 @@ class SafeJSONParser(JSONParser):
         try:
             text = stream.read().decode(encoding) if stream is not None else ""
         except UnicodeDecodeError:
-            raise ParseError(f"The request body is not valid {encoding} text.") from None
+            raise ParseError(
+                _("The request body is not valid %(encoding)s text.") % {"encoding": encoding}
+            ) from None
         if nesting_depth_exceeds(text):
-            raise ParseError(f"JSON nested more than {MAX_DEPTH} levels deep is not accepted.")
+            raise ParseError(
+                _("JSON nested more than %(MAX_DEPTH)s levels deep is not accepted.")
+                % {"MAX_DEPTH": MAX_DEPTH}
+            )
         try:
             data = json.loads(text, parse_constant=_reject_constant)
         except ValueError as exc:
-            raise ParseError(f"JSON parse error - {exc}") from None
+            raise ParseError(_("JSON parse error - %(exc)s") % {"exc": exc}) from None
         if contains_nul(data):
             raise ParseError(NUL_MESSAGE)
         return data
@@ -107,7 +113,10 @@ def refuse_repeated_fields(data) -> None:
         return
     for name, values in lists():
         if len(values) > 1 and name not in list_field_names():
-            raise ParseError(f"The field “{name}” is given {len(values)} times; give it once.")
+            raise ParseError(
+                _("The field “%(name)s” is given %(value1)s times; give it once.")
+                % {"name": name, "value1": len(values)}
+            )
 
 
 class SingleValueFormParser(FormParser):
@@ -142,7 +151,9 @@ class StrictMultiPartParser(MultiPartParser):
                 length = 0
             if length > len(boundary) + 8:  # "--" boundary "--" CRLF, plus slack
                 raise ParseError(
-                    "The multipart body has no named field "
-                    '(each part needs Content-Disposition: form-data; name="...").'
+                    _(
+                        "The multipart body has no named field "
+                        '(each part needs Content-Disposition: form-data; name="...").'
+                    )
                 )
         return parsed

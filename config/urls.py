@@ -8,6 +8,7 @@ from drf_spectacular.views import SpectacularAPIView
 from config.api_docs import RedocView, SwaggerView
 from config.api_urls import not_found as api_not_found
 from config.health import healthz
+from players.language import set_language
 from tournaments.views import player_page
 
 
@@ -23,6 +24,7 @@ urlpatterns = [
     path("favicon.ico", favicon),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("i18n/setlang/", set_language, name="set_language"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/", include("config.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -9,6 +9,7 @@ Errors: 400 ``{"detail", "errors"}`` for a refused action, 403 for the wrong per
 import random
 
 from django.http import Http404, JsonResponse
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
 from drf_spectacular.utils import extend_schema, extend_schema_field
@@ -231,7 +232,12 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         if status_ := params.get("status"):
             if status_ not in GameSession.Status.values:
                 raise ApiValidationError(
-                    {"status": [f"Choose one of {', '.join(GameSession.Status.values)}."]}
+                    {
+                        "status": [
+                            _("Choose one of %(value1)s.")
+                            % {"value1": ", ".join(GameSession.Status.values)}
+                        ]
+                    }
                 )
             queryset = queryset.filter(status=status_)
         if self.request.query_params.get("mine") and self.request.user.is_authenticated:
@@ -244,7 +250,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
 
     def _watched(self, session) -> GameSession:
         if not visibility.can_watch(self.request.user, session):
-            raise NotFound("No such game.")
+            raise NotFound(_("No such game."))
         return session
 
     def _target(self) -> GameSession:
@@ -253,11 +259,11 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         try:
             return GameSession(pk=int(self.kwargs["pk"]))
         except (TypeError, ValueError):
-            raise NotFound("No such game.") from None
+            raise NotFound(_("No such game.")) from None
 
     def handle_exception(self, exc):
         if isinstance(exc, GameSession.DoesNotExist):
-            exc = NotFound("No such game.")
+            exc = NotFound(_("No such game."))
         return super().handle_exception(exc)
 
     def _state(self, session, *, code=200):
@@ -284,7 +290,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             host = hosts.host_for_kind(GameSession.Kind.TOURNAMENT)
             session = host.open_session(data.get("match"), by=request.user)
             if session is None:
-                raise ApiValidationError({"match": ["No such match."]})
+                raise ApiValidationError({"match": [_("No such match.")]})
         elif data["kind"] == "demo":
             rng = random.Random()
             sets = [[d.to_dict() for d in random_valid_set(rng)] for _ in range(2)]
@@ -292,7 +298,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         else:
             playing_dice = selectors.practice_dice(request.user, data.get("dice_set"))
             if playing_dice is None:
-                raise NotFound("You have no dice set with that id.")
+                raise NotFound(_("You have no dice set with that id."))
             session = services.create_practice_game(
                 by=request.user,
                 playing_dice=playing_dice,
@@ -418,4 +424,4 @@ def poll(request, pk):
     try:
         return JsonResponse(selectors.poll(pk))
     except Http404:
-        return JsonResponse({"detail": "No such game."}, status=404)
+        return JsonResponse({"detail": _("No such game.")}, status=404)

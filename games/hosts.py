@@ -15,6 +15,7 @@ import dataclasses
 
 from django.core.exceptions import ValidationError
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from players.roles import is_judge
 
@@ -56,7 +57,7 @@ class SessionHost:
 
     def check_concede_match(self, session) -> None:
         """Refuse a concession of the whole match when the session belongs to none."""
-        raise ValidationError({"match": ["Only a tournament game belongs to a match."]})
+        raise ValidationError({"match": [_("Only a tournament game belongs to a match.")]})
 
     def audit(self, session, by, action: str, *, after=None, reason: str = "") -> None:
         """Record a judge's action on the game in the host's audit log."""

@@ -11,6 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games.bots import shown_name
+
 
 class GameSession(models.Model):
     class Kind(models.TextChoices):
@@ -114,6 +116,14 @@ class GameSession(models.Model):
     @property
     def names(self) -> list[str]:
         return [self.name_0, self.name_1]
+
+    @property
+    def shown_name_0(self) -> str:
+        return shown_name(self.name_0)
+
+    @property
+    def shown_name_1(self) -> str:
+        return shown_name(self.name_1)
 
     @property
     def is_over(self) -> bool:

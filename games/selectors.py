@@ -14,10 +14,13 @@ from django.db import connection
 from django.db.models import DateTimeField, Func
 from django.http import Http404
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.text import capfirst
+from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext as _
 
 from config.dbtime import db_now
 from games import clocks, hosts, services
+from games.bots import shown_name
 from games.engines import engine_for
 from games.models import GameAction, GameSession
 from players.demo import random_valid_set
@@ -66,7 +69,7 @@ def poll(pk) -> dict:
             .get()
         )
     except (GameSession.DoesNotExist, TypeError, ValueError):
-        raise Http404("No such game.") from None
+        raise Http404(_("No such game.")) from None
     return {
         "id": row["id"],
         "version": row["version"],
@@ -88,14 +91,14 @@ def viewed_session(pk) -> GameSession:
     try:
         pk = int(pk)
     except (TypeError, ValueError):
-        raise Http404("No such game.") from None
+        raise Http404(_("No such game.")) from None
     lean = _with_server_time(
         GameSession.objects.select_related(*hosts.related()).defer("state", "config", "seed")
     )
-    for _ in range(3):
+    for _attempt in range(3):
         session = lean.filter(pk=pk).first()
         if session is None:
-            raise Http404("No such game.")
+            raise Http404(_("No such game."))
         if not session.commitment or services.cached_state(session) is not None:
             return session
         data = (
@@ -114,7 +117,8 @@ def players(session: GameSession, viewer) -> list[dict]:
     return [
         {
             "seat": seat,
-            "name": session.names[seat] or f"Player {SEAT_LABELS[seat]}",
+            "name": shown_name(session.names[seat])
+            or _("Player %(seat)s") % {"seat": SEAT_LABELS[seat]},
             "bot": session.seat_bot(seat) or None,
             "you": viewer == seat,
         }
@@ -295,11 +299,43 @@ def verification(session: GameSession) -> dict:
 # --- words for the play page -----------------------------------------------------------
 
 
+def type_word(code: str) -> str:
+    """A die type in the reader's language. The engine marks each type's name for
+    translation under the code's own spelling ("power_booster": "Power Booster"), so the
+    page reaches it without importing the engine (games/engines/irondie/words.py)."""
+    return gettext(code.replace("_", " ").title())
+
+
+def colour_word(code: str) -> str:
+    """A die colour in the reader's language ("red"; marked the same way)."""
+    return gettext(code)
+
+
+def sector_word(code: str) -> str:
+    """A sector of the battle zone in the reader's language ("attack": "Attack")."""
+    return gettext(code.capitalize())
+
+
 def die_name(board, die_id) -> str:
+    """A die in words: "Shooter (red, A)", its type, colour and whose it is."""
     if die_id is None:
-        return "nothing"
+        return _("nothing")
     d = board["dice"][die_id]
-    return f"{d['colour']} {d['type'].replace('_', ' ')} ({SEAT_LABELS[d['owner']]})"
+    return _("%(type)s (%(colour)s, %(seat)s)") % {
+        "type": type_word(d["type"]),
+        "colour": colour_word(d["colour"]),
+        "seat": SEAT_LABELS[d["owner"]],
+    }
+
+
+def _dice_list(board, dice) -> str:
+    return ", ".join(die_name(board, d) for d in dice)
+
+
+def _amounts(board, amounts) -> str:
+    return ", ".join(
+        _("%(points)s on %(die)s") % {"points": p, "die": die_name(board, d)} for d, p in amounts
+    )
 
 
 def describe_action(board, action: dict, *, engine=None, bonus_die=None) -> str:
@@ -308,27 +344,31 @@ def describe_action(board, action: dict, *, engine=None, bonus_die=None) -> str:
     kind = action.get("kind")
     if kind == "split":
         thrown = action["throw"]
-        return "Throw " + (", ".join(die_name(board, d) for d in thrown) if thrown else "nothing")
+        if not thrown:
+            return _("Throw nothing")
+        return _("Throw %(dice)s") % {"dice": _dice_list(board, thrown)}
     if kind == "bonus" and engine is not None and bonus_die is not None:
         return describe_bonus(board, engine, bonus_die, action["targets"])
     if kind == "bonus":
         parts = [die_name(board, t) for t in action["targets"] if t is not None]
-        return "Bonus to " + (" and ".join(parts) if parts else "nobody")
+        if not parts:
+            return _("Bonus to nobody")
+        return _("Bonus to %(dice)s") % {"dice": _(" and ").join(parts)}
     if kind == "throw":
-        targets = ", ".join(die_name(board, t) for t in action["targets"])
-        return f"Throw {die_name(board, action['die'])} at {targets}"
+        return _("Throw %(die)s at %(targets)s") % {
+            "die": die_name(board, action["die"]),
+            "targets": _dice_list(board, action["targets"]),
+        }
     if kind == "decline":
-        return "Decline to attack"
+        return _("Decline to attack")
     if kind == "pass":
-        return "Pass"
+        return _("Pass")
     if kind == "damage":
-        return "Damage: " + ", ".join(f"{p} on {die_name(board, d)}" for d, p in action["amounts"])
+        return _("Damage: %(amounts)s") % {"amounts": _amounts(board, action["amounts"])}
     if kind == "return":
-        return (
-            "Return nothing"
-            if action["die"] is None
-            else f"Return {die_name(board, action['die'])} to hand"
-        )
+        if action["die"] is None:
+            return _("Return nothing")
+        return _("Return %(die)s to hand") % {"die": die_name(board, action["die"])}
     return kind or "?"
 
 
@@ -344,7 +384,7 @@ def describe_bonus(board, engine, die, targets) -> str:
         else:
             parts.append(gettext("%(amount)s to %(die)s") % values)
     return gettext("%(colour)s bonus: %(parts)s") % {
-        "colour": colour.capitalize(),
+        "colour": capfirst(colour_word(colour)),
         "parts": ", ".join(parts),
     }
 
@@ -358,52 +398,99 @@ def game_words(engine, kind: str, code) -> str:
     return gettext(text) if text else str(code).replace("_", " ")
 
 
+# Steps of the game that are only named.
+STEP_NAMES = {
+    "clash_started": gettext_noop("The clash begins."),
+    "clash_over": gettext_noop("The clash is over."),
+    "duel_over": gettext_noop("The duel is over."),
+    "battle_phase_over": gettext_noop("The battle phase is over."),
+    "clash_skipped": gettext_noop("No clash this turn."),
+}
+
+# Why a player has the advantage (the advantage event's "basis").
+ADVANTAGE_BASES = {
+    "reserve": gettext_noop("more dice in reserve"),
+    "life_points": gettext_noop("more life points"),
+    "roll_off": gettext_noop("roll-off"),
+}
+
+
 def describe_event(board, event: dict, names) -> str | None:
     t = event.get("type")
     who = names[event["player"]] if isinstance(event.get("player"), int) else None
+    die = event.get("die")
     if t == "turn_started":
-        return f"Turn {event.get('turn')} begins."
+        return _("Turn %(turn)s begins.") % {"turn": event.get("turn")}
     if t in ("split_committed", "damage_committed", "return_committed"):
-        return f"{who} has chosen." if who else "A player has chosen."
+        return _("%(who)s has chosen.") % {"who": who} if who else _("A player has chosen.")
     if t == "battle_throw":
-        dice = ", ".join(f"{die_name(board, d)} rolls {r}" for d, r in event.get("dice", []))
-        return f"Battle throw: {dice}." if dice else "Battle throw: no dice."
+        rolls = [
+            _("%(die)s rolls %(value)s") % {"die": die_name(board, d), "value": r}
+            for d, r in event.get("dice", [])
+        ]
+        if not rolls:
+            return _("Battle throw: no dice.")
+        return _("Battle throw: %(dice)s.") % {"dice": ", ".join(rolls)}
     if t == "advantage":
-        return f"{who} has the advantage ({event.get('basis', '').replace('_', ' ')})."
+        basis = event.get("basis", "")
+        return _("%(who)s has the advantage (%(basis)s).") % {
+            "who": who,
+            "basis": _(ADVANTAGE_BASES[basis])
+            if basis in ADVANTAGE_BASES
+            else basis.replace("_", " "),
+        }
     if t == "throw":
-        return f"{die_name(board, event.get('die'))} thrown, rolls {event.get('value')}."
+        return _("%(die)s thrown, rolls %(value)s.") % {
+            "die": die_name(board, die),
+            "value": event.get("value"),
+        }
     if t == "compare":
-        outcome = "beats" if event.get("won") else "does not beat"
-        return (
-            f"{die_name(board, event.get('die'))} {outcome} {die_name(board, event.get('target'))}."
-        )
+        values = {"die": die_name(board, die), "target": die_name(board, event.get("target"))}
+        if event.get("won"):
+            return _("%(die)s beats %(target)s.") % values
+        return _("%(die)s does not beat %(target)s.") % values
     if t == "value":
-        return f"{die_name(board, event.get('die'))} is now {event.get('value')}."
+        return _("%(die)s is now %(value)s.") % {
+            "die": die_name(board, die),
+            "value": event.get("value"),
+        }
     if t == "bonus":
-        return f"{who} gets the colour bonus of {die_name(board, event.get('die'))}."
+        return _("%(who)s gets the colour bonus of %(die)s.") % {
+            "who": who,
+            "die": die_name(board, die),
+        }
     if t == "damage":
         a, b = event.get("damage", [0, 0])
-        return f"Damage: {names[0]} takes {a}, {names[1]} takes {b}."
+        return _("Damage: %(first)s takes %(a)s, %(second)s takes %(b)s.") % {
+            "first": names[0],
+            "a": a,
+            "second": names[1],
+            "b": b,
+        }
     if t == "duel_started":
-        return f"{names[event['attacker']]} attacks: a duel begins."
+        return _("%(who)s attacks: a duel begins.") % {"who": names[event["attacker"]]}
     if t == "roll_off":
-        return f"Roll-off: {event.get('rolls')}."
+        return _("Roll-off: %(rolls)s.") % {"rolls": event.get("rolls")}
     if t == "pass":
-        return f"{who} passes."
+        return _("%(who)s passes.") % {"who": who}
     if t == "attack_declined":
-        return f"{who} declines to attack."
+        return _("%(who)s declines to attack.") % {"who": who}
     if t == "to_abyss":
-        return f"{die_name(board, event.get('die'))} goes to the abyss."
+        return _("%(die)s goes to the abyss.") % {"die": die_name(board, die)}
     if t == "damage_taken":
-        taken = ", ".join(f"{p} on {die_name(board, d)}" for d, p in event.get("amounts", []))
-        return f"{who} takes {taken or 'no damage'}."
+        amounts = event.get("amounts", [])
+        if not amounts:
+            return _("%(who)s takes no damage.") % {"who": who}
+        return _("%(who)s takes %(amounts)s.") % {"who": who, "amounts": _amounts(board, amounts)}
     if t == "sudden_death_called":
-        return f"Sudden death from turn {event.get('from_turn')}."
+        return _("Sudden death from turn %(turn)s.") % {"turn": event.get("from_turn")}
     if t == "game_over":
         winner = event.get("winner")
-        return "Game over: " + (f"{names[winner]} wins." if winner in (0, 1) else "no winner.")
-    if t in ("clash_started", "clash_over", "duel_over", "battle_phase_over", "clash_skipped"):
-        return t.replace("_", " ").capitalize() + "."
+        if winner in (0, 1):
+            return _("Game over: %(who)s wins.") % {"who": names[winner]}
+        return _("Game over: no winner.")
+    if t in STEP_NAMES:
+        return _(STEP_NAMES[t])
     return None
 
 
@@ -413,7 +500,7 @@ def log_in_words(session: GameSession, viewer, board, *, limit: int = 30) -> lis
     lines = []
     for entry in game_log(session, viewer):
         actor = entry["actor"]
-        who = names[actor] if actor in (0, 1) else "Server"
+        who = names[actor] if actor in (0, 1) else _("Server")
         bonus_die = next(
             (e.get("die") for e in entry["events"] or () if e.get("type") == "bonus"), None
         )
@@ -423,13 +510,19 @@ def log_in_words(session: GameSession, viewer, board, *, limit: int = 30) -> lis
             else describe_action(board, entry["action"], engine=engine, bonus_die=bonus_die)
         )
         if entry["hidden"]:
-            lines.append(f"{who} made a secret choice.")
+            lines.append(_("%(who)s made a secret choice.") % {"who": who})
         elif entry["cause"] in (GameAction.Cause.PLAYER, GameAction.Cause.BOT):
-            lines.append(f"{who}: {said}.")
+            lines.append(_("%(who)s: %(action)s.") % {"who": who, "action": said})
         elif entry["cause"] == GameAction.Cause.CLOCK:
-            lines.append(f"{who} ran out of time: {said[:1].lower() + said[1:]}.")
+            lines.append(
+                _("%(who)s ran out of time: %(action)s.")
+                % {"who": who, "action": said[:1].lower() + said[1:]}
+            )
         else:
-            lines.append(f"{entry['cause'].replace('_', ' ').capitalize()}: {entry['note']}.")
+            cause = entry["cause"]
+            known = cause in GameAction.Cause.values
+            label = GameAction.Cause(cause).label if known else cause.replace("_", " ").capitalize()
+            lines.append(_("%(cause)s: %(note)s.") % {"cause": label, "note": entry["note"]})
         for event in entry["events"]:
             text = describe_event(board, event, names)
             if text and event.get("type") not in ("split_committed",):

@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import selectors, services, visibility
@@ -66,7 +67,11 @@ def _die(d: dict, *, size=44) -> dict:
     return {
         **d,
         "svg": die_svg(d["type"], d["colour"], d["rare"], d["value"], size),
-        "label": f"{d['colour']} {d['type'].replace('_', ' ')}"
+        "label": _("%(type)s, %(colour)s")
+        % {
+            "type": selectors.type_word(d["type"]),
+            "colour": selectors.colour_word(d["colour"]),
+        }
         + (f" {d['value']}" if d["value"] is not None else ""),
     }
 
@@ -74,7 +79,14 @@ def _die(d: dict, *, size=44) -> dict:
 def _side(board, seat) -> dict:
     dice = [_die(d) for d in board["dice"] if d["owner"] == seat]
     zones = {zone: [d for d in dice if d["zone"] == zone] for zone in ZONES}
-    battle = {sector: [d for d in zones["battle"] if d["class"] == sector] for sector in SECTORS}
+    battle = [
+        {
+            "sector": sector,
+            "name": selectors.sector_word(sector),
+            "dice": [d for d in zones["battle"] if d["class"] == sector],
+        }
+        for sector in SECTORS
+    ]
     return {"seat": seat, "zones": zones, "battle": battle}
 
 

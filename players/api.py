@@ -1,5 +1,6 @@
 """REST API for players and dice sets. Views are thin: the services decide."""
 
+from django.utils.translation import gettext as _
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
@@ -96,18 +97,18 @@ class PlayerViewSet(viewsets.ModelViewSet):
     def perform_update(self, serializer):
         data = serializer.validated_data
         if "player_number" in data and not is_organiser(self.request.user):
-            raise PermissionDenied("Only organisers may change a player id.")
+            raise PermissionDenied(_("Only organisers may change a player id."))
         if (number := data.get("player_number")) and Player.objects.filter(
             player_number=number
         ).exclude(pk=serializer.instance.pk).exists():
             raise serializers.ValidationError(
-                {"player_number": ["This player id is already taken."]}
+                {"player_number": [_("This player id is already taken.")]}
             )
         serializer.save()
 
     def destroy(self, request, *args, **kwargs):
         if not is_organiser(request.user):
-            raise PermissionDenied("Only organisers may delete players.")
+            raise PermissionDenied(_("Only organisers may delete players."))
         services.delete_player(player=self.get_object())
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -135,14 +136,14 @@ class DiceSetViewSet(viewsets.ModelViewSet):
         if is_organiser(user):
             if requested is None:
                 raise serializers.ValidationError(
-                    {"player": ["Say which player this set belongs to."]}
+                    {"player": [_("Say which player this set belongs to.")]}
                 )
             return requested
         own = Player.objects.filter(user=user).first()
         if own is None:
-            raise PermissionDenied("Create your player profile before adding dice sets.")
+            raise PermissionDenied(_("Create your player profile before adding dice sets."))
         if requested is not None and requested.pk != own.pk:
-            raise PermissionDenied("You may only add dice sets to your own profile.")
+            raise PermissionDenied(_("You may only add dice sets to your own profile."))
         return own
 
     def create(self, request, *args, **kwargs):
@@ -165,7 +166,9 @@ class DiceSetViewSet(viewsets.ModelViewSet):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         if "player" in data and data["player"].pk != instance.player_id:
-            raise serializers.ValidationError({"player": ["A set cannot move to another player."]})
+            raise serializers.ValidationError(
+                {"player": [_("A set cannot move to another player.")]}
+            )
         dice_set = services.update_dice_set(
             dice_set=instance,
             name=data.get("name"),

@@ -4,7 +4,10 @@ editor and the play page so a die looks the same everywhere."""
 
 from html import escape
 
+from django.utils.translation import gettext as _
+
 from games.engines.irondie.dice import Colour, DieClass, DieType
+from games.engines.irondie.words import CLASS_WORDS, COLOUR_NAMES, TYPE_NAMES
 
 FILL = {
     Colour.RED: "#c62828",
@@ -97,7 +100,16 @@ def die_svg(die_type, colour, rare: bool = False, value: int | None = None, size
             '<text x="86" y="19" font-size="13" text-anchor="middle" font-family="sans-serif" '
             'font-weight="700" fill="#212121">R</text>'
         )
-    label = f"{'rare ' if rare else ''}{colour.value} {die_type.label} ({die_class.value}), showing {value}"
+    words = {
+        "colour": _(COLOUR_NAMES[colour.value]),
+        "type": _(TYPE_NAMES[die_type.value]),
+        "class": _(CLASS_WORDS[die_class.value]),
+        "value": value,
+    }
+    if rare:
+        label = _("rare %(colour)s %(type)s (%(class)s), showing %(value)s") % words
+    else:
+        label = _("%(colour)s %(type)s (%(class)s), showing %(value)s") % words
     return (
         f'<svg class="die" role="img" aria-label="{escape(label)}" viewBox="0 0 100 100" '
         f'width="{size}" height="{size}" xmlns="http://www.w3.org/2000/svg">'

@@ -2,14 +2,19 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
+from django.utils.text import capfirst, format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.engines.irondie.dice import ADDITIONAL_SET_MAX, PLAYING_SET_SIZE, Colour, DieType
+from games.engines.irondie.words import CLASS_NAMES, COLOUR_NAMES, TYPE_NAMES
 from players import services
 from players.models import Player
 
-TYPE_CHOICES = [(t.value, f"{t.label} ({t.die_class.value})") for t in DieType]
-COLOUR_CHOICES = [(c.value, c.value.title()) for c in Colour]
+TYPE_CHOICES = [
+    (t.value, format_lazy("{} ({})", _(TYPE_NAMES[t.value]), _(CLASS_NAMES[t.die_class.value])))
+    for t in DieType
+]
+COLOUR_CHOICES = [(c.value, capfirst(_(COLOUR_NAMES[c.value]))) for c in Colour]
 
 
 class SignUpForm(UserCreationForm):

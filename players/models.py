@@ -33,6 +33,13 @@ class Player(models.Model):
         _("country"), max_length=2, blank=True, help_text=_("ISO 3166 code, e.g. IT")
     )
     club = models.CharField(_("club"), max_length=80, blank=True)
+    language = models.CharField(
+        _("language"),
+        max_length=8,
+        blank=True,
+        choices=settings.LANGUAGES,
+        help_text=_("The language of the pages, set by the language switcher."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -181,7 +181,7 @@ def die_preview(request):
             request.GET.get("rare") in {"1", "true", "on"},
         )
     except ValueError:
-        return HttpResponse("Unknown die type or colour.", status=400, content_type="text/plain")
+        return HttpResponse(_("Unknown die type or colour."), status=400, content_type="text/plain")
     response = HttpResponse(svg, content_type="image/svg+xml")
     response["Cache-Control"] = "public, max-age=86400"
     return response

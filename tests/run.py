@@ -135,6 +135,8 @@ def main() -> int:
     if workers:
         args = ["-n", str(workers), "--dist", "loadgroup", *args]
         say(f"Parallel: {workers} xdist workers, each with its own database, Redis and VAR_DIR")
+    # The .mo catalogues are build output (config/translations.py): compile any stale one.
+    subprocess.call([sys.executable, "manage.py", "compiletranslations"], cwd=ROOT, env=env)
     command = [sys.executable, "-m", "pytest", *args]
     code = subprocess.call(command, cwd=ROOT, env=env)
     if code == 5:

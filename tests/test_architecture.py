@@ -42,6 +42,7 @@ LOCAL_IMPORTS_ALLOWED = {
     ),
     ("tournaments/apps.py", "tournaments.clocks"): "ready(): registers its sweep; imports models",
     ("games/apps.py", "games.enforcement"): "ready(): registers its sweep; imports models",
+    ("players/apps.py", "players.language"): "ready(): connects the log-in signal; imports models",
     # config/__init__.py loads Celery, and with it config/worker.py, before the apps are
     # ready: what imports models is imported when the worker runs.
     ("config/worker.py", "config.liveness"): "its functions import models (see above)",

@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, OuterRef, Prefetch, Subquery
 from django.db.models.functions import Coalesce
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, mixins, permissions, status, viewsets
@@ -80,7 +81,7 @@ def _own_registration_id(request, tournament) -> int | None:
 
 def _require_log_access(request, tournament):
     if not visibility.can_see_log(request.user, tournament):
-        raise PermissionDenied("Only the tournament's judges and organisers may see this.")
+        raise PermissionDenied(_("Only the tournament's judges and organisers may see this."))
 
 
 def _flag(value) -> bool:
@@ -268,7 +269,7 @@ class TournamentViewSet(
         if request.method == "GET":
             if not visibility.can_see_registered_sets(request.user, tournament):
                 raise PermissionDenied(
-                    "The registered sets are public once the Swiss rounds start."
+                    _("The registered sets are public once the Swiss rounds start.")
                 )
             queryset = tournament.registrations.select_related("player").order_by(
                 "player__display_name", "id"
@@ -280,7 +281,7 @@ class TournamentViewSet(
             player = Player.objects.filter(user=request.user).first()
             if player is None:
                 raise ValidationError(
-                    {"player": ["Create your player profile first, or say which player."]}
+                    {"player": [_("Create your player profile first, or say which player.")]}
                 )
         registration = services.register(
             tournament=tournament, player=player, dice_set=data["dice_set"], by=request.user
@@ -317,10 +318,10 @@ class TournamentViewSet(
         tournament = self.tournament()
         own = _own_registration_id(request, tournament)
         if own is None:
-            raise Http404("You are not registered in this tournament.")
+            raise Http404(_("You are not registered in this tournament."))
         match = selectors.current_match(tournament.pk, own, queryset=_matches_queryset())
         if match is None:
-            raise Http404("You have no published match yet.")
+            raise Http404(_("You have no published match yet."))
         return Response(s.MatchSerializer(match, context={"show_results": True}).data)
 
     def _standings(self, request):
@@ -413,7 +414,7 @@ class TournamentViewSet(
         else:
             round_ = rounds.order_by("-number").first()
         if round_ is None:
-            raise Http404("No such round.")
+            raise Http404(_("No such round."))
         show_results = visibility.can_see_results(request.user, tournament)
         return csv_exports.pairings_csv(
             tournament, round_, _matches_queryset().filter(round=round_), show_results=show_results
@@ -560,7 +561,7 @@ class RegistrationViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         the Swiss rounds start); before that the player's own, and the judges'."""
         registration = self.get_object()
         if not visibility.can_see_registration(request.user, registration):
-            raise PermissionDenied("The registered sets are public once the Swiss rounds start.")
+            raise PermissionDenied(_("The registered sets are public once the Swiss rounds start."))
         return Response(self.get_serializer(registration).data)
 
     def _answer(self, registration):
@@ -666,7 +667,7 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         data = _valid(s.SwapPlayersSerializer, request)
         for key in ("first", "second"):
             if data[key].tournament_id != round_.tournament_id:
-                raise ValidationError({key: ["This player is not in this tournament."]})
+                raise ValidationError({key: [_("This player is not in this tournament.")]})
         return self._answer(
             services.swap_players_in_draft(
                 round_=round_,
@@ -735,7 +736,7 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
             submission = pending.order_by("-number").first()
         if submission is None:
             raise ValidationError(
-                {"submission": ["There is no report waiting for confirmation in this match."]}
+                {"submission": [_("There is no report waiting for confirmation in this match.")]}
             )
         return submission
 
@@ -767,7 +768,7 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         """Every version of the result (who, when, what): judges and the two players."""
         match = self.get_object()
         if not visibility.can_see_submissions(request.user, match):
-            raise PermissionDenied("Only the two players and the judges see the result history.")
+            raise PermissionDenied(_("Only the two players and the judges see the result history."))
         queryset = match.submissions.select_related(
             "submitted_by__player", "confirmed_by__player"
         ).order_by("number")
@@ -818,9 +819,9 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
                 request.user, match
             )
             if registration_id is None:
-                raise PermissionDenied("Players record their own swaps.")
+                raise PermissionDenied(_("Players record their own swaps."))
             if match.side_of(registration_id) is None:
-                raise ValidationError({"registration": ["This player is not in that match."]})
+                raise ValidationError({"registration": [_("This player is not in that match.")]})
             registration = (match.player_a, match.player_b)[
                 0 if match.side_of(registration_id) == "a" else 1
             ]
@@ -860,7 +861,7 @@ class MatchViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         if request.method == "POST":
             data = _valid(s.PenaltyInSerializer, request)
             if match.side_of(data["registration"]) is None:
-                raise ValidationError({"registration": ["This player is not in that match."]})
+                raise ValidationError({"registration": [_("This player is not in that match.")]})
             registration = Registration.objects.get(pk=data["registration"])
             penalty = services.give_penalty(
                 registration=registration,
@@ -893,5 +894,5 @@ class PlayerRatingView(generics.GenericAPIView):
     def get(self, request, pk: int):
         player = self.get_queryset().filter(pk=pk).first()
         if player is None:
-            raise Http404("No such player.")
+            raise Http404(_("No such player."))
         return Response(self.get_serializer(records.player_record(player, request.user)).data)

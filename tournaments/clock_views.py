@@ -13,6 +13,7 @@ from django.http import Http404, HttpResponsePermanentRedirect
 from django.http.response import HttpResponseRedirectBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournaments import clocks
@@ -75,7 +76,7 @@ def _run(request, action):
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:
-        messages.success(request, "Clock updated.")
+        messages.success(request, _("Clock updated."))
 
 
 @login_required
@@ -105,7 +106,7 @@ def match_clock_action(request, pk, match_id):
     elif action == "resume":
         _run(request, lambda: clocks.resume_match(match=match, by=request.user))
     else:
-        messages.error(request, "Unknown clock action.")
+        messages.error(request, _("Unknown clock action."))
     return _to_judges(match.round)
 
 

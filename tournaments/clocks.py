@@ -30,6 +30,7 @@ from collections.abc import Callable
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from config.dbtime import db_now
 from config.deadlines import Deadline, time_left
@@ -88,7 +89,7 @@ def _tell_listeners(match_id: int, event: str) -> None:
 
 def _require_judge(user, round_: Round) -> None:
     if not can_judge(user, round_.tournament):
-        raise PermissionDenied("Only the tournament's judges and organisers may change clocks.")
+        raise PermissionDenied(_("Only the tournament's judges and organisers may change clocks."))
 
 
 def _running(match: Match) -> bool:
@@ -149,22 +150,27 @@ def extend_match(*, match: Match, minutes: int, reason: str, by) -> Match:
         raise ValidationError(
             {
                 "minutes": [
-                    f"A match's extensions add up to at most {TOTAL_EXTENSION_MINUTES} "
-                    f"minutes; this match has {given} already, so at most "
-                    f"{TOTAL_EXTENSION_MINUTES - given} more."
+                    _(
+                        "A match's extensions add up to at most %(TOTAL_EXTENSION_MINUTES)s minutes; this match has %(given)s already, so at most %(value1)s more."
+                    )
+                    % {
+                        "TOTAL_EXTENSION_MINUTES": TOTAL_EXTENSION_MINUTES,
+                        "given": given,
+                        "value1": TOTAL_EXTENSION_MINUTES - given,
+                    }
                 ]
             }
         )
     if not (reason or "").strip():
         raise ValidationError(
-            {"reason": ["Say why the time is extended (e.g. judge call at table 4)."]}
+            {"reason": [_("Say why the time is extended (e.g. judge call at table 4).")]}
         )
     if not _running(match):
         raise ValidationError(
-            "Time has already been called or the match is over; extensions come before time."
+            _("Time has already been called or the match is over; extensions come before time.")
         )
     if match.deadline_at is None and match.deadline_remaining is None:
-        raise ValidationError("The round has not started yet.")
+        raise ValidationError(_("The round has not started yet."))
     extra = datetime.timedelta(minutes=int(minutes))
     before = _clock_dict(match)
     match.extension += extra
@@ -206,7 +212,7 @@ def pause_match(*, match: Match, by, reason: str = "") -> Match:
     match = _locked(match)
     _require_judge(by, match.round)
     if not _pause(match, db_now()):
-        raise ValidationError("This match's clock is not running.")
+        raise ValidationError(_("This match's clock is not running."))
     audit(
         match.round.tournament, by, "clock.paused", match, after=_clock_dict(match), reason=reason
     )
@@ -218,9 +224,9 @@ def resume_match(*, match: Match, by) -> Match:
     match = _locked(match)
     _require_judge(by, match.round)
     if match.round.paused_remaining is not None:
-        raise ValidationError("The whole round is paused; resume the round.")
+        raise ValidationError(_("The whole round is paused; resume the round."))
     if not _resume(match, db_now()):
-        raise ValidationError("This match's clock is not paused.")
+        raise ValidationError(_("This match's clock is not paused."))
     audit(match.round.tournament, by, "clock.resumed", match, after=_clock_dict(match))
     return match
 
@@ -231,7 +237,7 @@ def pause_round(*, round_: Round, by, reason: str = "") -> Round:
     round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
     _require_judge(by, round_)
     if round_.ends_at is None:
-        raise ValidationError("The round clock is not running.")
+        raise ValidationError(_("The round clock is not running."))
     now = db_now()
     round_.paused_remaining = time_left(round_.ends_at, now)
     round_.ends_at = None
@@ -254,7 +260,7 @@ def resume_round(*, round_: Round, by) -> Round:
     round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
     _require_judge(by, round_)
     if round_.paused_remaining is None:
-        raise ValidationError("The round clock is not paused.")
+        raise ValidationError(_("The round clock is not paused."))
     now = db_now()
     round_.ends_at = now + round_.paused_remaining
     round_.paused_remaining = None

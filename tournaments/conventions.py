@@ -10,6 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 from tournaments.models import Tournament
 from tournaments.standings import MTR_FLOOR, PRESETS, StandingsConventions
@@ -56,7 +57,12 @@ def preset_settings(name: str) -> dict:
     except (KeyError, TypeError):
         known = ", ".join(PRESETS)
         raise ValidationError(
-            {"standings_preset": [f"Unknown standings preset {name!r}; choose one of {known}."]}
+            {
+                "standings_preset": [
+                    _("Unknown standings preset “%(name)s”; choose one of %(known)s.")
+                    % {"name": name, "known": known}
+                ]
+            }
         ) from None
     floor = Tournament.Floor.MTR if conventions.floor == MTR_FLOOR else Tournament.Floor.THIRD
     return {

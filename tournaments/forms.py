@@ -8,7 +8,9 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db.models import Q
+from django.utils.functional import lazy
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from players.forms import DiceSetForm
@@ -65,11 +67,16 @@ class TournamentForm(forms.ModelForm):
     tiebreakers = forms.CharField(
         required=False,
         label=_("Tiebreakers"),
-        help_text=_(
-            "Names in ranking order, separated by commas; empty: match_points, "
-            "opponents_match_win, game_win, opponents_game_win. Choices: %(names)s."
-        )
-        % {"names": ", ".join(tiebreaker_names())},
+        help_text=lazy(
+            lambda: (
+                gettext(
+                    "Names in ranking order, separated by commas; empty: match_points, "
+                    "opponents_match_win, game_win, opponents_game_win. Choices: %(names)s."
+                )
+                % {"names": ", ".join(tiebreaker_names())}
+            ),
+            str,
+        )(),
     )
 
     swiss_phases = forms.CharField(
@@ -97,6 +104,11 @@ class TournamentForm(forms.ModelForm):
             "percentage_floor": _("Percentage floor"),
             "bracket_losers": _("Places of bracket losers"),
             "round_one_seeding": _("Round 1 seeding"),
+            "game_draw_points": _("Points for a drawn game"),
+            "no_opponents_value": _("OMW% and OGW% with no opponent"),
+            "no_games_game_win": _("GW% with no game played"),
+            "bye_counting": _("How a bye counts"),
+            "standings_decimals": _("Decimals in the standings"),
         }
 
     def __init__(self, *args, **kwargs):
@@ -116,6 +128,7 @@ class TournamentForm(forms.ModelForm):
             self.initial["swiss_phases"] = format_phases(self.instance.swiss_phases)
 
         self.fields["floor_own_game_win"] = forms.TypedChoiceField(
+            # xgettext:no-python-format
             label=_("Own GW% floored in the table"),
             choices=[("True", _("Yes (MTR)")), ("False", _("No"))],
             coerce=lambda value: value == "True",

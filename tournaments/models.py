@@ -194,6 +194,7 @@ class Tournament(models.Model):
         blank=True,
         default="",
         validators=[validate_standings_value],
+        # xgettext:no-python-format
         help_text=_("GW% of a player who played no game; empty: the floor."),
     )
     bye_counting = models.CharField(

@@ -18,6 +18,7 @@ import logging
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from config.dbtime import db_now
 from config.params import int_param
@@ -57,7 +58,9 @@ def open_match(*, match: Match, by) -> GameSession:
         for r in (match.player_a, match.player_b)
     )
     if not mine and not permissions.can_judge(by, tournament):
-        raise PermissionDenied("Only the players of this match and its judges may open it online.")
+        raise PermissionDenied(
+            _("Only the players of this match and its judges may open it online.")
+        )
     existing = (
         GameSession.objects.filter(match_game__match=match, status__in=OPEN)
         .order_by("-match_game__number")
@@ -66,13 +69,14 @@ def open_match(*, match: Match, by) -> GameSession:
     if existing is not None:
         return existing
     if match.is_bye or match.status == Match.Status.CONFIRMED:
-        raise ValidationError("This match is over.")
+        raise ValidationError(_("This match is over."))
     if match.round.status not in (Round.Status.PUBLISHED, Round.Status.IN_PROGRESS):
-        raise ValidationError("The round has not started.")
+        raise ValidationError(_("The round has not started."))
     for registration in (match.player_a, match.player_b):
         if registration.player.user_id is None:
             raise ValidationError(
-                f"{registration.player.display_name} has no account and cannot play online."
+                _("%(display_name)s has no account and cannot play online.")
+                % {"display_name": registration.player.display_name}
             )
     return _create_match_game(match, match.next_game, db_now())
 

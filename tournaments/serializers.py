@@ -8,6 +8,7 @@ import json
 from functools import cached_property
 
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.fields import SkipField
@@ -17,6 +18,7 @@ from config.dbtime import db_now
 from players.api import DieSerializer
 from players.models import DiceSet, Player
 from players.people import PersonField, person_label
+from tournaments import words
 from tournaments.clocks import match_clock, round_clock
 from tournaments.conventions import CONVENTION_FIELDS
 from tournaments.match_rules import format_score
@@ -226,7 +228,7 @@ class TournamentSerializer(serializers.ModelSerializer):
     def validate_swiss_phase_ends(self, value):
         if value != sorted(set(value)):
             raise serializers.ValidationError(
-                ["Phase ends must be in order, each later than the one before."]
+                [_("Phase ends must be in order, each later than the one before.")]
             )
         return value
 
@@ -235,7 +237,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             ends = attrs.pop("swiss_phase_ends")
             if "swiss_phases" in attrs:
                 raise serializers.ValidationError(
-                    {"swiss_phase_ends": ["Give swiss_phases or swiss_phase_ends, not both."]}
+                    {"swiss_phase_ends": [_("Give swiss_phases or swiss_phase_ends, not both.")]}
                 )
             known = {
                 item["ends_after_round"]: item
@@ -844,7 +846,7 @@ class ExplanationSerializer(serializers.Serializer):
     opponents = OpponentLineSerializer(many=True)
 
     def get_lines(self, explanation) -> list[str]:
-        return explanation.lines()
+        return words.explanation_lines(explanation)  # in the reader's language
 
 
 class TiebreakValuesSerializer(serializers.Serializer):
@@ -971,7 +973,7 @@ class StandingsRowSerializer(DirectOutput, serializers.Serializer):
         table = self.context["standings"]
         explanation = table.explain(row.player_id)
         return {
-            "lines": explanation.lines(table.conventions.decimals - 2),
+            "lines": words.explanation_lines(explanation, table.conventions.decimals - 2),
             "opponents": [
                 {
                     "round": line.round_number,

@@ -847,7 +847,7 @@ def standings(request, pk):
         row_url=reverse("tournaments:standings", args=[tournament.pk]),
         query=_round_query(as_of_round),
     )
-    context["tiebreak_columns"] = [REGISTRY[name].label for name in table.other_tiebreakers]
+    context["tiebreak_columns"] = [words.tiebreak_label(name) for name in table.other_tiebreakers]
     context["rounds_closed"] = sum(status == Round.Status.CLOSED for _, _, status in rounds)
     context["as_of_round"] = as_of_round
     context["swiss_rounds"] = played
@@ -884,7 +884,7 @@ def standings_row(request, pk, registration):
             "gwp": format_percentage(row.game_win, places),
             "ogw": format_percentage(row.opponents_game_win, places),
         },
-        lines=explanation.lines(places),
+        lines=words.explanation_lines(explanation, places),
         as_of_round=as_of_round,
         table_url=reverse("tournaments:standings", args=[tournament.pk])
         + _round_query(as_of_round),
@@ -910,7 +910,7 @@ def placings_csv(request, pk):
     )
     placings = selectors.placings(tournament)
     if placings is None:
-        raise Http404("Final placings are shown once the event is finished.")
+        raise Http404(_("Final placings are shown once the event is finished."))
     return csv_exports.placings_csv(tournament, placings)
 
 

@@ -6,9 +6,12 @@ into sentences; every string is marked for translation. Pages reach it through t
 
 from __future__ import annotations
 
+import re
+from fractions import Fraction
+
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from players.models import Player
 from players.people import person_label
@@ -21,6 +24,12 @@ from tournaments.models import (
     Round,
     SetSwap,
     Tournament,
+)
+from tournaments.standings import (
+    POINTS_PER_GAME_WIN,
+    POINTS_PER_MATCH_DRAW,
+    POINTS_PER_MATCH_WIN,
+    format_percentage,
 )
 
 # --- matches and results --------------------------------------------------------------
@@ -482,3 +491,203 @@ def game_outcome_in_words(outcome: str, match: Match) -> str:
     if outcome in ("a", "b"):
         return _("%(name)s won") % {"name": side_name(match, outcome)}
     return _("Drawn")
+
+
+# --- why a pairing is what it is -------------------------------------------------------
+
+# The pairer (pure Python, tournaments/pairing/) stores each reason as a code, figures and
+# an English sentence. A page shows the sentence in the reader's language: each known
+# sentence, read back with its figures, is written again from a translated pattern.
+_REASON_PATTERNS = [
+    (
+        re.compile(r"same point group \((?P<points>-?\d+) points\)"),
+        gettext_noop("same point group (%(points)s points)"),
+    ),
+    (
+        re.compile(r"paired down from (?P<high>-?\d+) to (?P<low>-?\d+) points"),
+        gettext_noop("paired down from %(high)s to %(low)s points"),
+    ),
+    (re.compile(r"rematch impossible to avoid"), gettext_noop("rematch impossible to avoid")),
+    (
+        re.compile(r"repeat bye: no player with fewer byes could sit out without an extra rematch"),
+        gettext_noop(
+            "repeat bye: no player with fewer byes could sit out without an extra rematch"
+        ),
+    ),
+    (
+        re.compile(
+            r"bye: the (?P<n>\d+) player\(s\) on fewer points with no more byes could not "
+            r"sit out without an extra rematch"
+        ),
+        gettext_noop(
+            "bye: the players on fewer points with no more byes (%(n)s) could not sit out "
+            "without an extra rematch"
+        ),
+    ),
+    (
+        re.compile(
+            r"bye: the (?P<n>\d+) lower-ranked player\(s\) on (?P<points>-?\d+) points with no "
+            r"more byes could not sit out without a rematch or a bigger pair-down"
+        ),
+        gettext_noop(
+            "bye: the lower-ranked players on %(points)s points with no more byes (%(n)s) "
+            "could not sit out without a rematch or a bigger pair-down"
+        ),
+    ),
+    (
+        re.compile(r"bye: lowest-ranked player without a bye"),
+        gettext_noop("bye: lowest-ranked player without a bye"),
+    ),
+    (
+        re.compile(
+            r"repeat bye: every active player has had (?P<n>\d+) or more; "
+            r"lowest-ranked among those with the fewest"
+        ),
+        gettext_noop(
+            "repeat bye: every active player has had %(n)s or more; lowest-ranked among "
+            "those with the fewest"
+        ),
+    ),
+    (
+        re.compile(r"repeat bye: every active player has had (?P<n>\d+) or more"),
+        gettext_noop("repeat bye: every active player has had %(n)s or more"),
+    ),
+    (
+        re.compile(r"seed (?P<n>\d+) of (?P<m>\d+), the lowest rating, has the bye"),
+        gettext_noop("seed %(n)s of %(m)s, the lowest rating, has the bye"),
+    ),
+    (
+        re.compile(r"paired by rating: seed (?P<a>\d+) v seed (?P<b>\d+)"),
+        gettext_noop("paired by rating: seed %(a)s v seed %(b)s"),
+    ),
+]
+
+
+def reason_in_words(text: str) -> str:
+    """A stored pairing reason in the reader's language; an unknown one as stored."""
+    for pattern, words in _REASON_PATTERNS:
+        found = pattern.fullmatch(text or "")
+        if found:
+            return _(words) % found.groupdict()
+    return text
+
+
+# Notes the server writes itself (a reason in the audit log, a result version's note).
+SYSTEM_NOTES = {"bye": gettext_noop("bye")}
+
+
+def note_in_words(note: str) -> str:
+    """A stored note or reason: the server's own in the reader's language, a person's as
+    they wrote it."""
+    return _(SYSTEM_NOTES[note]) if note in SYSTEM_NOTES else note
+
+
+# --- a standings row's arithmetic ------------------------------------------------------
+
+# The other tiebreak systems' names (tournaments/tiebreakers.py, pure Python, keeps them
+# in English), by code.
+TIEBREAK_LABELS = {
+    "buchholz": gettext_noop("Buchholz"),
+    "median_buchholz": gettext_noop("Median Buchholz"),
+    "cut1_buchholz": gettext_noop("Buchholz cut 1"),
+    "sonneborn_berger": gettext_noop("Sonneborn-Berger"),
+    "head_to_head": gettext_noop("Head-to-head"),
+    "cumulative_score": gettext_noop("Cumulative score"),
+    "opponents_opponents_match_win": gettext_noop("OOMW"),
+    "random": gettext_noop("Random draw"),
+}
+
+
+def tiebreak_label(name: str) -> str:
+    """A tiebreak system's name in the reader's language (the code if unknown)."""
+    return _(TIEBREAK_LABELS[name]) if name in TIEBREAK_LABELS else name
+
+
+def _fraction(value) -> str:
+    value = Fraction(value)
+    return str(value.numerator) if value.denominator == 1 else str(value)
+
+
+def _percentage_line(label: str, arithmetic, places: int) -> str:
+    pct = format_percentage
+    if arithmetic.unfloored is None:
+        return _("%(label)s: nothing played, so %(value)s") % {
+            "label": label,
+            "value": pct(arithmetic.value, places),
+        }
+    text = _("%(label)s = %(earned)s / %(possible)s = %(value)s") % {
+        "label": label,
+        "earned": arithmetic.earned,
+        "possible": arithmetic.possible,
+        "value": pct(arithmetic.unfloored, places),
+    }
+    if arithmetic.floored:
+        text += _(", raised to the floor %(floor)s") % {"floor": pct(arithmetic.floor, places)}
+    return text
+
+
+def explanation_lines(explanation, places: int = 2) -> list[str]:
+    """A standings row's arithmetic as short sentences in the reader's language, one per
+    figure (the words of ``RowExplanation.lines`` in tournaments/standings.py)."""
+    row = explanation.row
+    pct = format_percentage
+    out = [
+        _(
+            "Record %(record)s (%(byes)s bye(s)): match points %(wins)s x %(win)s + "
+            "%(draws)s x %(draw)s = %(points)s"
+        )
+        % {
+            "record": row.record,
+            "byes": row.byes,
+            "wins": row.wins,
+            "win": POINTS_PER_MATCH_WIN,
+            "draws": row.draws,
+            "draw": POINTS_PER_MATCH_DRAW,
+            "points": row.match_points,
+        },
+        _percentage_line(_("Match-win %"), explanation.match_win, places),
+        _(
+            "Games %(won)s-%(lost)s-%(drawn)s: game points %(won)s x %(win)s + "
+            "%(drawn)s x %(draw)s = %(points)s"
+        )
+        % {
+            "won": row.games_won,
+            "lost": row.games_lost,
+            "drawn": row.games_drawn,
+            "win": POINTS_PER_GAME_WIN,
+            "draw": explanation.game_draw_points,
+            "points": row.game_points,
+        },
+        _percentage_line(_("Game-win %"), explanation.game_win, places),
+    ]
+    for name, value in row.tiebreak_values.items():
+        out.append(f"{tiebreak_label(name)}: {_fraction(value)}")
+    count = len(explanation.opponents)
+    if count == 0:
+        out.append(
+            _("No opponents: OMW and OGW are %(value)s")
+            % {"value": pct(explanation.opponents_match_win, places)}
+        )
+        return out
+    floored = _(" (floored)")
+    for line in explanation.opponents:
+        out.append(
+            _("Round %(round)s v %(name)s: MWP %(mwp)s%(mark_m)s, GWP %(gwp)s%(mark_g)s")
+            % {
+                "round": line.round_number,
+                "name": line.opponent_name,
+                "mwp": pct(line.match_win, places),
+                "mark_m": floored if line.match_win_floored else "",
+                "gwp": pct(line.game_win, places),
+                "mark_g": floored if line.game_win_floored else "",
+            }
+        )
+    out.append(
+        f"OMW = {_fraction(explanation.opponents_match_win_sum)} / {count} = "
+        f"{pct(explanation.opponents_match_win, places)}"
+    )
+    out.append(
+        f"OGW = {_fraction(explanation.opponents_game_win_sum)} / {count} = "
+        f"{pct(explanation.opponents_game_win, places)}"
+    )
+    return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from config.dbtime import db_now
 from games import clocks, hosts
@@ -20,7 +21,7 @@ def concede(*, session: GameSession, by, whole_match: bool = False) -> GameSessi
     session = lock(session)
     seat = session.seat_of(by)
     if seat is None:
-        raise PermissionDenied("Only the two players of this game may concede it.")
+        raise PermissionDenied(_("Only the two players of this game may concede it."))
     host = hosts.host_of(session)
     if whole_match:
         host.check_concede_match(session)
@@ -29,7 +30,7 @@ def concede(*, session: GameSession, by, whole_match: bool = False) -> GameSessi
         host.on_game_over(session, db_now(), conceded_by="ab"[seat])
         return session
     if session.is_over or session.status == GameSession.Status.WAITING:
-        raise ValidationError("There is no game in play to concede.")
+        raise ValidationError(_("There is no game in play to concede."))
     write = Write(session, state_of(session), now_of(session))
     write.apply(
         "system",
@@ -49,11 +50,11 @@ def award_game(*, session: GameSession, by, winner: int, reason: str) -> GameSes
     session = lock(session)
     require_judge(by, session)
     if winner not in SEATS or isinstance(winner, bool):
-        raise ValidationError({"winner": ["The winner is seat 0 or seat 1."]})
+        raise ValidationError({"winner": [_("The winner is seat 0 or seat 1.")]})
     if not (reason or "").strip():
-        raise ValidationError({"reason": ["Say why the game is awarded."]})
+        raise ValidationError({"reason": [_("Say why the game is awarded.")]})
     if session.status not in (GameSession.Status.ACTIVE, GameSession.Status.PAUSED):
-        raise ValidationError("Only a game in play can be awarded.")
+        raise ValidationError(_("Only a game in play can be awarded."))
     write = Write(session, state_of(session), db_now())
     write.apply(
         "system",
@@ -74,7 +75,7 @@ def pause_game(*, session: GameSession, by, reason: str = "") -> GameSession:
     session = lock(session)
     require_judge(by, session)
     if session.status != GameSession.Status.ACTIVE:
-        raise ValidationError("Only a game in play can be paused.")
+        raise ValidationError(_("Only a game in play can be paused."))
     clocks.pause(session, db_now())
     audit(session, by, "game.paused", reason=reason)
     hosts.host_of(session).pause_clock(session, by, reason=reason)
@@ -86,7 +87,7 @@ def resume_game(*, session: GameSession, by) -> GameSession:
     session = lock(session)
     require_judge(by, session)
     if session.status != GameSession.Status.PAUSED:
-        raise ValidationError("This game is not paused.")
+        raise ValidationError(_("This game is not paused."))
     clocks.resume(session, db_now())
     audit(session, by, "game.resumed")
     hosts.host_of(session).resume_clock(session, by)

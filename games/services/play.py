@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from config.dbtime import db_now
 from games import hosts
@@ -50,7 +51,7 @@ def submit_action(
     session = lock(session)
     seat = session.seat_of(by)
     if seat is None:
-        raise PermissionDenied("Only the two players of this game may act in it.")
+        raise PermissionDenied(_("Only the two players of this game may act in it."))
     require_running(session)
     to_act = engine_for(session.engine).to_act
     state = state_of(session)
@@ -63,9 +64,11 @@ def submit_action(
         ):
             raise StaleVersion(session.version)
     if seat not in to_act(state):
-        raise ValidationError({"action": ["It is not your decision now; wait for your opponent."]})
+        raise ValidationError(
+            {"action": [_("It is not your decision now; wait for your opponent.")]}
+        )
     if not isinstance(action, dict):
-        raise ValidationError({"action": ["An action is an object with a 'kind'."]})
+        raise ValidationError({"action": [_("An action is an object with a 'kind'.")]})
     write = Write(session, state, now_of(session))
     write.apply(seat, action, cause=GameAction.Cause.PLAYER, user=by)
     run_bots_inline(write)
@@ -75,11 +78,11 @@ def submit_action(
 
 def require_running(session):
     if session.status == GameSession.Status.WAITING:
-        raise ValidationError("The game has not started yet: both players must be ready.")
+        raise ValidationError(_("The game has not started yet: both players must be ready."))
     if session.status == GameSession.Status.PAUSED:
-        raise ValidationError("A judge has paused this game.")
+        raise ValidationError(_("A judge has paused this game."))
     if session.is_over:
-        raise ValidationError("The game is over.")
+        raise ValidationError(_("The game is over."))
 
 
 def apply_defaults(session, state, seats, now):

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection
 from django.db.models import DateTimeField, Func
+from django.utils.translation import gettext as _
 
 from config.dbtime import db_now
 from games import clocks, hosts
@@ -68,7 +69,7 @@ def can_judge_session(user, session: GameSession) -> bool:
 
 def require_judge(user, session):
     if not can_judge_session(user, session):
-        raise PermissionDenied("Only the judges of this game may do this.")
+        raise PermissionDenied(_("Only the judges of this game may do this."))
 
 
 def audit(session, by, action, *, after=None, reason=""):

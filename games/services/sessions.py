@@ -8,6 +8,7 @@ import logging
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from config.dbtime import db_now
 from games import clocks, hosts
@@ -46,9 +47,11 @@ def create_practice_game(
 ) -> GameSession:
     """A game against a bot outside any tournament; the bot answers at once."""
     if by is None or not by.is_authenticated:
-        raise PermissionDenied("Log in to practise.")
+        raise PermissionDenied(_("Log in to practise."))
     if bot not in BOT_NAMES:
-        raise ValidationError({"bot": [f"Choose one of: {', '.join(BOT_NAMES)}."]})
+        raise ValidationError(
+            {"bot": [_("Choose one of: %(value1)s.") % {"value1": ", ".join(BOT_NAMES)}]}
+        )
     session = _new_session(
         kind=GameSession.Kind.PRACTICE,
         user_0=by,
@@ -68,10 +71,12 @@ def create_demo_game(
     """Bot against bot, for watching; each move is a Celery task ``bot_delay`` seconds
     after the previous one (0: the whole game is played at once)."""
     if by is not None and not is_judge(by):
-        raise PermissionDenied("Only judges and organisers start demo games.")
+        raise PermissionDenied(_("Only judges and organisers start demo games."))
     for kind in bots:
         if kind not in BOT_NAMES:
-            raise ValidationError({"bots": [f"Choose from: {', '.join(BOT_NAMES)}."]})
+            raise ValidationError(
+                {"bots": [_("Choose from: %(value1)s.") % {"value1": ", ".join(BOT_NAMES)}]}
+            )
     delay = float(setting("GAMES_DEMO_BOT_DELAY", 1.5)) if bot_delay is None else bot_delay
     session = _new_session(
         kind=GameSession.Kind.DEMO,
@@ -146,9 +151,9 @@ def mark_ready(*, session: GameSession, by) -> GameSession:
     session = lock(session)
     seat = session.seat_of(by)
     if seat is None:
-        raise PermissionDenied("Only the two players of this game may start it.")
+        raise PermissionDenied(_("Only the two players of this game may start it."))
     if session.status != GameSession.Status.WAITING:
-        raise ValidationError("This game has already started.")
+        raise ValidationError(_("This game has already started."))
     ready = set(session.ready or [])
     ready.add(seat)
     session.ready = sorted(ready)

@@ -1,7 +1,9 @@
 from django import template
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 
 from games.engines.irondie.dice import DieClass, DieType
+from games.engines.irondie.words import CLASS_NAMES, SYMBOL_NAMES, TYPE_NAMES
 from players.dice_svg import die_svg, symbol_svg
 
 register = template.Library()
@@ -18,10 +20,10 @@ def dice_key():
     """``{% dice_key %}``: each die type's symbol with its name, class by class."""
     classes = [
         {
-            "name": die_class.value.upper(),
-            "value_shown_as": die_class.symbol,
+            "name": gettext(CLASS_NAMES[die_class.value]),
+            "value_shown_as": gettext(SYMBOL_NAMES[die_class.symbol]),
             "types": [
-                {"label": t.label, "symbol": mark_safe(symbol_svg(t))}
+                {"label": gettext(TYPE_NAMES[t.value]), "symbol": mark_safe(symbol_svg(t))}
                 for t in DieType
                 if t.die_class is die_class
             ],

@@ -4,10 +4,13 @@ says what it does to each target, and no match clock once the match is confirmed
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from games import selectors
 from games.engines import engine_for
 from games.engines.irondie import WORDS, bonus_amounts
+from games.engines.irondie.dice import Colour, DieClass, DieType
+from games.engines.irondie.words import COLOUR_NAMES, SECTOR_NAMES, TYPE_NAMES
 from tests.games.conftest import bot_for, play_to_end, token_client
 from tournaments import services as t_services
 from tournaments.models import Match
@@ -48,7 +51,7 @@ def test_the_black_bonus_says_plus_three_and_minus_one():
     text = selectors.describe_action(
         board, {"kind": "bonus", "targets": [1, 2]}, engine=engine, bonus_die=0
     )
-    assert text == "Black bonus: +3 to red assault (A), -1 to yellow regenerator (A)"
+    assert text == "Black bonus: +3 to Assault (red, A), -1 to Regenerator (yellow, A)"
     assert bonus_amounts("black") == (3, -1)  # the rulebook: +3 allied, -1 own life
     none = selectors.describe_action(
         board, {"kind": "bonus", "targets": [1, None]}, engine=engine, bonus_die=0
@@ -110,3 +113,17 @@ def test_the_bonus_buttons_say_what_the_bonus_does(duo, monkeypatch):
     assert "Your decision: choose where the colour bonus goes" in body
     assert "Black bonus: +3 to " in body and ", -1 to " in body
     assert "battle_bonus" not in body.replace('data-action="', "")
+
+
+def test_the_dice_words_are_marked_under_the_codes_own_spelling():
+    """The page translates a die's type, colour and sector from its code alone
+    (games/selectors.py): the engine's tables must spell each name that way."""
+    assert {t.value: t.value.replace("_", " ").title() for t in DieType} == TYPE_NAMES
+    assert {c.value: c.value for c in Colour} == COLOUR_NAMES
+    assert {c.value: c.value.capitalize() for c in DieClass} == SECTOR_NAMES
+    with translation.override("ru"):
+        assert selectors.type_word("power_booster") == "Нагнетатель мощности"
+        assert selectors.colour_word("red") == "красный"
+        assert selectors.sector_word("defense") == "Защита"
+        board = {"dice": [{"colour": "red", "type": "assault", "owner": 1}]}
+        assert selectors.die_name(board, 0) == "Штурмовой (красный, B)"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from tournaments.audit import audit
 from tournaments.conventions import CONVENTION_FIELDS, with_preset
@@ -26,7 +27,7 @@ Status = Tournament.Status
 def create_tournament(*, organiser, name: str, date, **options) -> Tournament:
     """``organiser`` creates the event and becomes its owner."""
     if not can_create_tournament(organiser):
-        raise PermissionDenied("Only organisers may create tournaments.")
+        raise PermissionDenied(_("Only organisers may create tournaments."))
     floor_judges = options.pop("floor_judges", None)
     options = with_preset(options)
     if "tiebreakers" in options:
@@ -68,7 +69,10 @@ def update_tournament(*, tournament, by, floor_judges=None, **changes) -> Tourna
     changes = with_preset(changes)
     unknown = set(changes) - set(EDITABLE_SETTINGS)
     if unknown:
-        raise ValidationError(f"These settings cannot be changed: {', '.join(sorted(unknown))}.")
+        raise ValidationError(
+            _("These settings cannot be changed: %(value1)s.")
+            % {"value1": ", ".join(sorted(unknown))}
+        )
     played = tournament.rounds.filter(stage=Round.Stage.SWISS).count()
     if (
         "swiss_rounds" in changes
@@ -78,12 +82,13 @@ def update_tournament(*, tournament, by, floor_judges=None, **changes) -> Tourna
         raise ValidationError(
             {
                 "swiss_rounds": [
-                    f"{played} Swiss rounds are already paired; choose at least that many."
+                    _("%(played)s Swiss rounds are already paired; choose at least that many.")
+                    % {"played": played}
                 ]
             }
         )
     if "top_cut_size" in changes and tournament.status in (Status.TOP_CUT, Status.FINISHED):
-        raise ValidationError({"top_cut_size": ["The top cut has already started."]})
+        raise ValidationError({"top_cut_size": [_("The top cut has already started.")]})
     if "tiebreakers" in changes:
         _check_tiebreakers(changes["tiebreakers"])
     phases_changed = (
@@ -97,7 +102,11 @@ def update_tournament(*, tournament, by, floor_judges=None, **changes) -> Tourna
         and played
     ):
         raise ValidationError(
-            {"round_one_seeding": ["Round 1 is already paired; its seeding can no longer change."]}
+            {
+                "round_one_seeding": [
+                    _("Round 1 is already paired; its seeding can no longer change.")
+                ]
+            }
         )
     before = {field: _plain(getattr(tournament, field)) for field in changes}
     for field, value in changes.items():
@@ -142,12 +151,18 @@ def add_co_organiser(*, tournament, user, by) -> Tournament:
     tournament = locked_tournament(tournament)
     require_owner(by, tournament)
     if user is None or not user.is_active:
-        raise ValidationError({"username": ["No active user by that name."]})
+        raise ValidationError({"username": [_("No active user by that name.")]})
     if user.pk == tournament.organiser_id:
-        raise ValidationError({"username": ["The owner already organises this event."]})
+        raise ValidationError({"username": [_("The owner already organises this event.")]})
     before = _co_organiser_ids(tournament)
     if user.pk in before:
-        raise ValidationError({"username": [f"{user.get_username()} is already a co-organiser."]})
+        raise ValidationError(
+            {
+                "username": [
+                    _("%(value1)s is already a co-organiser.") % {"value1": user.get_username()}
+                ]
+            }
+        )
     tournament.co_organisers.add(user)
     forget_roles(tournament)
     audit(
@@ -170,7 +185,7 @@ def remove_co_organiser(*, tournament, user, by) -> Tournament:
     if not (member and by is not None and user.pk == by.pk):
         require_owner(by, tournament)
     if not member:
-        raise ValidationError({"username": ["This user is not a co-organiser of this event."]})
+        raise ValidationError({"username": [_("This user is not a co-organiser of this event.")]})
     tournament.co_organisers.remove(user)
     forget_roles(tournament)
     audit(
@@ -199,7 +214,8 @@ def change_status(*, tournament, to: str, by) -> Tournament:
     allowed = _STATUS_FLOW.get(tournament.status, set())
     if to not in allowed:
         raise ValidationError(
-            f"A tournament in “{tournament.get_status_display()}” cannot move to “{Status(to).label}”."
+            _("A tournament in “%(value1)s” cannot move to “%(label)s”.")
+            % {"value1": tournament.get_status_display(), "label": Status(to).label}
         )
     before = tournament.status
     tournament.status = to

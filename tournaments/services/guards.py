@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Max
+from django.utils.translation import gettext as _
 
 from tournaments.models import (
     Match,
@@ -21,17 +22,17 @@ from tournaments.visibility import own_registration_id
 
 def require_manager(user, tournament):
     if not can_manage(user, tournament):
-        raise PermissionDenied("Only the tournament's organisers may do this.")
+        raise PermissionDenied(_("Only the tournament's organisers may do this."))
 
 
 def require_judge(user, tournament):
     if not can_judge(user, tournament):
-        raise PermissionDenied("Only the tournament's judges and organisers may do this.")
+        raise PermissionDenied(_("Only the tournament's judges and organisers may do this."))
 
 
 def require_owner(user, tournament):
     if not can_manage_co_organisers(user, tournament):
-        raise PermissionDenied("Only the tournament's owner may change its co-organisers.")
+        raise PermissionDenied(_("Only the tournament's owner may change its co-organisers."))
 
 
 def locked_round(round_) -> Round:
@@ -69,5 +70,5 @@ def own_registration(match: Match, by) -> Registration:
     if own is not None:
         return match.player_a if match.player_a_id == own else match.player_b
     raise PermissionDenied(
-        "Only the two players of this match and its judges may report its result."
+        _("Only the two players of this match and its judges may report its result.")
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from config.dbtime import db_now
 from games.engines.irondie.dice import Die, playing_set_errors
@@ -70,21 +71,27 @@ def _check_game_may_start(
     games_so_far: list[str] | None = None,
 ) -> None:
     if match.is_bye or match.status == Match.Status.CONFIRMED:
-        raise ValidationError("This match is over.")
+        raise ValidationError(_("This match is over."))
     if not judge and match.status != Match.Status.PENDING:
         raise ValidationError(
-            "A result has been reported for this match, so no further game starts; "
-            "ask a judge if the match goes on."
+            _(
+                "A result has been reported for this match, so no further game starts; "
+                "ask a judge if the match goes on."
+            )
         )
     if match.round.status not in (Round.Status.PUBLISHED, Round.Status.IN_PROGRESS):
-        raise ValidationError("The round has not started.")
+        raise ValidationError(_("The round has not started."))
     expected = match.next_game
     if number != expected:
         if number == match.current_game and match.current_game_started_at is not None:
-            raise ValidationError(f"Game {number} has already started.")
-        raise ValidationError(f"The next game of this match is game {expected}.")
+            raise ValidationError(_("Game %(number)s has already started.") % {"number": number})
+        raise ValidationError(
+            _("The next game of this match is game %(expected)s.") % {"expected": expected}
+        )
     if number > MAX_GAMES:
-        raise ValidationError(f"A match has at most {MAX_GAMES} games.")
+        raise ValidationError(
+            _("A match has at most %(MAX_GAMES)s games.") % {"MAX_GAMES": MAX_GAMES}
+        )
     if match.time_called_at is not None:
         _check_further_game_after_time(match, number, games_so_far=games_so_far, system=system)
 
@@ -105,9 +112,11 @@ def _check_further_game_after_time(
         raise ValidationError(
             {
                 "games_so_far": [
-                    "Time has been called: a further game starts only while the games are "
-                    "level in the top cut. Give the games played so far in order "
-                    '(each "a", "b" or "draw"; an unfinished game is left out).'
+                    _(
+                        "Time has been called: a further game starts only while the games are "
+                        "level in the top cut. Give the games played so far in order "
+                        '(each "a", "b" or "draw"; an unfinished game is left out).'
+                    )
                 ]
             }
         )
@@ -115,13 +124,14 @@ def _check_further_game_after_time(
         games_so_far = list(games_so_far)
         if any(outcome not in ("a", "b", "draw") for outcome in games_so_far):
             raise ValidationError(
-                {"games_so_far": ['Each game is won by "a" or "b", or is a "draw".']}
+                {"games_so_far": [_('Each game is won by "a" or "b", or is a "draw".')]}
             )
         if len(games_so_far) >= number:
             raise ValidationError(
                 {
                     "games_so_far": [
-                        f"Game {number} is next: at most {number - 1} games have been played."
+                        _("Game %(number)s is next: at most %(value1)s games have been played.")
+                        % {"number": number, "value1": number - 1}
                     ]
                 }
             )
@@ -168,8 +178,10 @@ def start_game(
     _check_game_may_start(match, number, judge=judge, system=system, games_so_far=games_so_far)
     if not system and _online_game_open(match):
         raise ValidationError(
-            "This match is played online: its games start when both players are ready "
-            "in the online game."
+            _(
+                "This match is played online: its games start when both players are ready "
+                "in the online game."
+            )
         )
     if side is not None:
         if getattr(match, f"ready_{side}_for_game") != number:
@@ -210,28 +222,35 @@ def record_swap(
     match = locked_match(match)
     registration = locked_registration(registration)
     if match.side_of(registration.pk) is None:
-        raise ValidationError("This player is not in that match.")
+        raise ValidationError(_("This player is not in that match."))
     if not player_or_staff(by, registration.player, match.round.tournament):
-        raise PermissionDenied("Players record their own swaps.")
+        raise PermissionDenied(_("Players record their own swaps."))
     if match.is_bye or match.status == Match.Status.CONFIRMED:
-        raise ValidationError("This match is over; swap before the next game of your next match.")
+        raise ValidationError(
+            _("This match is over; swap before the next game of your next match.")
+        )
     before_game = match.next_game
     # Up to MAX_GAMES, not 3: drawn or unfinished games lengthen a match, and a top-cut
     # match level at time gets one more game.
     if before_game > MAX_GAMES:
         raise ValidationError(
-            f"There is no further game in this match to swap for (a match has at most {MAX_GAMES} games)."
+            _(
+                "There is no further game in this match to swap for (a match has at most %(MAX_GAMES)s games)."
+            )
+            % {"MAX_GAMES": MAX_GAMES}
         )
     if len(swap_out) != len(swap_in) or not swap_out:
-        raise ValidationError("Swap as many dice out as in (at least one).")
+        raise ValidationError(_("Swap as many dice out as in (at least one)."))
     if len(set(swap_out)) != len(swap_out) or len(set(swap_in)) != len(swap_in):
-        raise ValidationError("Each die can be swapped once.")
+        raise ValidationError(_("Each die can be swapped once."))
     live = SetSwap.objects.filter(
         registration=registration, match=match, before_game=before_game, superseded=False
     ).first()
     playing, additional = selectors.current_sets(registration, exclude=live)
     if any(not 0 <= i < len(playing) for i in swap_out):
-        raise ValidationError(f"Playing-set positions run from 0 to {len(playing) - 1}.")
+        raise ValidationError(
+            _("Playing-set positions run from 0 to %(value1)s.") % {"value1": len(playing) - 1}
+        )
     if any(not 0 <= i < len(additional) for i in swap_in):
         raise ValidationError(
             f"Additional-set positions run from 0 to {len(additional) - 1}."

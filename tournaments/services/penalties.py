@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from tournaments import selectors
 from tournaments.audit import audit
@@ -103,17 +104,22 @@ def give_penalty(
     rule = PENALTY_RULES.get(kind) if isinstance(kind, str) else None
     if rule is None:
         raise ValidationError(
-            {"kind": [f"Unknown penalty {kind!r}; choose one of {', '.join(Penalty.Kind.values)}."]}
+            {
+                "kind": [
+                    _("Unknown penalty “%(kind)s”; choose one of %(known)s.")
+                    % {"kind": kind, "known": ", ".join(Penalty.Kind.values)}
+                ]
+            }
         )
     if not (reason or "").strip():
-        raise ValidationError({"reason": ["Give the reason for the penalty."]})
+        raise ValidationError({"reason": [_("Give the reason for the penalty.")]})
     match = match or selectors.match_awaiting_result(registration)
     if match is not None and match.side_of(registration.pk) is None:
-        raise ValidationError({"match": ["This player is not in that match."]})
+        raise ValidationError({"match": [_("This player is not in that match.")]})
     if rule.needs_match and match is None:
-        raise ValidationError({"match": ["A game or match loss needs the match it applies to."]})
+        raise ValidationError({"match": [_("A game or match loss needs the match it applies to.")]})
     if match is not None and match.is_bye and not rule.allowed_on_bye:
-        raise ValidationError({"match": ["A bye cannot carry a game or match loss."]})
+        raise ValidationError({"match": [_("A bye cannot carry a game or match loss.")]})
     penalty = Penalty.objects.create(
         registration=registration, match=match, kind=kind, reason=reason.strip(), judge=by
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext as _
 
 from players.models import DiceSet, Player
 from players.services import create_dice_set, create_player, freeze_dice_set
@@ -31,22 +32,25 @@ def register(*, tournament, player: Player, dice_set: DiceSet, by) -> Registrati
     """Register a player with a dice set, frozen as a snapshot. Late entries during Swiss."""
     tournament = locked_tournament(tournament)
     if not player_or_staff(by, player, tournament, staff=can_manage):
-        raise PermissionDenied("Players register themselves; organisers may register anyone.")
+        raise PermissionDenied(_("Players register themselves; organisers may register anyone."))
     if dice_set.player_id != player.pk:
-        raise ValidationError({"dice_set": ["This dice set belongs to another player."]})
+        raise ValidationError({"dice_set": [_("This dice set belongs to another player.")]})
     late_round = None
     if tournament.status == Status.SWISS:
         if not can_manage(by, tournament):
-            raise ValidationError("Registration is closed; ask the organiser for a late entry.")
+            raise ValidationError(_("Registration is closed; ask the organiser for a late entry."))
         last = tournament.rounds.aggregate(n=Max("number"))["n"] or 0
         open_round = tournament.rounds.filter(number=last, status=Round.Status.DRAFT).exists()
         late_round = last if open_round else last + 1
     elif tournament.status not in (Status.REGISTRATION, Status.CHECK_IN):
         raise ValidationError(
-            f"Registration is not open (the tournament is “{tournament.get_status_display()}”)."
+            _("Registration is not open (the tournament is “%(value1)s”).")
+            % {"value1": tournament.get_status_display()}
         )
     if Registration.objects.filter(tournament=tournament, player=player).exists():
-        raise ValidationError(f"{player.display_name} is already registered.")
+        raise ValidationError(
+            _("%(display_name)s is already registered.") % {"display_name": player.display_name}
+        )
     snapshot = freeze_dice_set(dice_set=dice_set)
     registration = Registration.objects.create(
         tournament=tournament,
@@ -89,7 +93,7 @@ def register_walk_in(
     registration. Organisers only. All or nothing: any error leaves no player, no set
     and no registration behind."""
     if not can_manage(by, tournament):
-        raise PermissionDenied("Only the event's organisers register walk-ins.")
+        raise PermissionDenied(_("Only the event's organisers register walk-ins."))
     player = create_player(
         display_name=display_name, user=user, country=country, club=club, created_by=by
     )
@@ -112,12 +116,12 @@ def check_in(*, registration: Registration, by, checked_in: bool = True) -> Regi
     registration = locked_registration(registration)
     tournament = registration.tournament
     if not player_or_staff(by, registration.player, tournament, staff=can_manage):
-        raise PermissionDenied("Only the player or an organiser may check in.")
+        raise PermissionDenied(_("Only the player or an organiser may check in."))
     if tournament.status not in (Status.REGISTRATION, Status.CHECK_IN):
-        raise ValidationError("Check-in is over: the Swiss rounds have started.")
+        raise ValidationError(_("Check-in is over: the Swiss rounds have started."))
     if registration.dropped:
         raise ValidationError(
-            "A dropped player cannot check in; an organiser can reinstate them first."
+            _("A dropped player cannot check in; an organiser can reinstate them first.")
         )
     registration.checked_in = checked_in
     registration.save(update_fields=["checked_in"])
@@ -136,9 +140,12 @@ def drop(*, registration: Registration, by, reason: str = "") -> Registration:
     registration = locked_registration(registration)
     tournament = registration.tournament
     if not player_or_staff(by, registration.player, tournament):
-        raise PermissionDenied("Only the player, a judge or an organiser may drop a player.")
+        raise PermissionDenied(_("Only the player, a judge or an organiser may drop a player."))
     if registration.dropped:
-        raise ValidationError(f"{registration.player.display_name} has already dropped.")
+        raise ValidationError(
+            _("%(display_name)s has already dropped.")
+            % {"display_name": registration.player.display_name}
+        )
     registration.dropped = True
     registration.dropped_after_round = last_round_number(tournament)
     registration.save(update_fields=["dropped", "dropped_after_round"])
@@ -158,9 +165,9 @@ def reinstate(*, registration: Registration, by, reason: str = "") -> Registrati
     registration = locked_registration(registration)
     require_manager(by, registration.tournament)
     if not registration.dropped:
-        raise ValidationError("This player has not dropped.")
+        raise ValidationError(_("This player has not dropped."))
     if registration.disqualified:
-        raise ValidationError("A disqualified player cannot be reinstated.")
+        raise ValidationError(_("A disqualified player cannot be reinstated."))
     before = {"dropped_after_round": registration.dropped_after_round}
     registration.dropped = False
     registration.dropped_after_round = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext as _
 
 from config.dbtime import db_now
 from config.errors import VersionConflict
@@ -57,9 +58,9 @@ def _next_version(match) -> int:
 def _check_round_open_for_results(match: Match, *, correction_allowed: bool):
     status = match.round.status
     if status == Round.Status.DRAFT:
-        raise ValidationError("Results cannot be entered before the pairings are published.")
+        raise ValidationError(_("Results cannot be entered before the pairings are published."))
     if status == Round.Status.CLOSED and not correction_allowed:
-        raise ValidationError("This round is closed; ask a judge to correct the result.")
+        raise ValidationError(_("This round is closed; ask a judge to correct the result."))
 
 
 def record_confirmed_result(
@@ -164,7 +165,12 @@ def _game_numbers(games: list[str], numbers: list[int] | None) -> list[int]:
         or any(not 1 <= number <= MAX_GAMES for number in numbers)
     ):
         raise ValidationError(
-            {"games": [f"Game numbers {numbers} do not fit the {len(games)} games played."]}
+            {
+                "games": [
+                    _("Game numbers %(numbers)s do not fit the %(value1)s games played.")
+                    % {"numbers": numbers, "value1": len(games)}
+                ]
+            }
         )
     return numbers
 
@@ -220,7 +226,7 @@ def report_result(
     match = locked_match(match)
     tournament = match.round.tournament
     if match.is_bye:
-        raise ValidationError("A bye has its result already.")
+        raise ValidationError(_("A bye has its result already."))
     fields = result_fields(games, intentional_draw, conceded_by)
     if can_judge(by, tournament):
         _check_round_open_for_results(match, correction_allowed=True)
@@ -231,7 +237,7 @@ def report_result(
     registration = own_registration(match, by)
     _check_round_open_for_results(match, correction_allowed=False)
     if match.status == Match.Status.CONFIRMED:
-        raise ValidationError("This result is already confirmed; ask a judge to correct it.")
+        raise ValidationError(_("This result is already confirmed; ask a judge to correct it."))
     _check_expected_version(match, expected_version)
     decide_with_penalties(match, **fields)  # validate before writing anything
     pending = (
@@ -308,9 +314,9 @@ def record_system_result(
     """
     match = locked_match(match)
     if match.is_bye:
-        raise ValidationError("A bye has its result already.")
+        raise ValidationError(_("A bye has its result already."))
     if match.status == Match.Status.CONFIRMED:
-        raise ValidationError("This match already has a confirmed result.")
+        raise ValidationError(_("This match already has a confirmed result."))
     return record_confirmed_result(
         match,
         source=ResultSubmission.Source.SYSTEM,
@@ -341,13 +347,13 @@ def confirm_result(*, submission: ResultSubmission, by) -> ResultSubmission:
     match = locked_match(submission.match)
     submission = ResultSubmission.objects.get(pk=submission.pk)
     if submission.status != ResultSubmission.Status.PENDING:
-        raise ValidationError("This report is no longer waiting for confirmation.")
+        raise ValidationError(_("This report is no longer waiting for confirmation."))
     if match.status == Match.Status.CONFIRMED:
-        raise ValidationError("This match already has a confirmed result.")
+        raise ValidationError(_("This match already has a confirmed result."))
     if not can_judge(by, match.round.tournament):
         registration = own_registration(match, by)
         if registration.pk == submission.submitted_for_id:
-            raise PermissionDenied("Your opponent must confirm the result you reported.")
+            raise PermissionDenied(_("Your opponent must confirm the result you reported."))
     fields = result_fields(submission.games, submission.intentional_draw, submission.conceded_by)
     return record_confirmed_result(
         match, source=submission.source, by=by, existing=submission, note=submission.note, **fields
@@ -360,10 +366,10 @@ def reject_result(*, submission: ResultSubmission, by, note: str = "") -> Result
     match = locked_match(submission.match)
     submission = ResultSubmission.objects.get(pk=submission.pk)
     if submission.status != ResultSubmission.Status.PENDING:
-        raise ValidationError("This report is no longer waiting for confirmation.")
+        raise ValidationError(_("This report is no longer waiting for confirmation."))
     registration = own_registration(match, by)
     if registration.pk == submission.submitted_for_id:
-        raise PermissionDenied("You cannot dispute your own report; report again to change it.")
+        raise PermissionDenied(_("You cannot dispute your own report; report again to change it."))
     submission.status = ResultSubmission.Status.REJECTED
     submission.note = (note or submission.note)[:300]
     submission.save(update_fields=["status", "note"])

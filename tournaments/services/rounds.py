@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from config.dbtime import db_now
 from tournaments import clocks, selectors
@@ -45,17 +46,23 @@ def pair_next_round(*, tournament, by, seed: str | None = None) -> Round:
     require_manager(by, tournament)
     last = tournament.rounds.order_by("-number").first()
     if last is not None and last.status != Round.Status.CLOSED:
-        raise ValidationError(f"Close round {last.number} before pairing the next one.")
+        raise ValidationError(
+            _("Close round %(number)s before pairing the next one.") % {"number": last.number}
+        )
     if tournament.status in (Status.REGISTRATION, Status.CHECK_IN):
         _start_swiss(tournament, by)
     elif tournament.status != Status.SWISS:
         raise ValidationError(
-            f"Swiss rounds cannot be paired while the tournament is “{tournament.get_status_display()}”."
+            _("Swiss rounds cannot be paired while the tournament is “%(value1)s”.")
+            % {"value1": tournament.get_status_display()}
         )
     number = (last.number if last else 0) + 1
     if number > tournament.swiss_rounds:
         raise ValidationError(
-            f"All {tournament.swiss_rounds} Swiss rounds have been played; start the top cut or finish the tournament."
+            _(
+                "All %(swiss_rounds)s Swiss rounds have been played; start the top cut or finish the tournament."
+            )
+            % {"swiss_rounds": tournament.swiss_rounds}
         )
     if number > 1:
         # The cut into this phase, as the standings now say (a result corrected since
@@ -64,7 +71,7 @@ def pair_next_round(*, tournament, by, seed: str | None = None) -> Round:
     seed = seed or secrets.token_hex(16)
     players = selectors.pairing_players(tournament, round_number=number)
     if len(players) < 2:
-        raise ValidationError("At least two active players are needed to pair a round.")
+        raise ValidationError(_("At least two active players are needed to pair a round."))
     if number == 1 and tournament.round_one_seeding == Tournament.RoundOneSeeding.RATING:
         result = pair_by_seed(players, selectors.rating_order(players, seed), number, seed)
     else:
@@ -170,10 +177,10 @@ def repair_round(*, round_: Round, by, seed: str | None = None) -> Round:
         .first()
     )
     if round_ is None:
-        raise Http404("This draft round no longer exists: it was paired again meanwhile.")
+        raise Http404(_("This draft round no longer exists: it was paired again meanwhile."))
     require_manager(by, round_.tournament)
     if round_.status != Round.Status.DRAFT or round_.stage != Round.Stage.SWISS:
-        raise ValidationError("Only a draft Swiss round can be paired again.")
+        raise ValidationError(_("Only a draft Swiss round can be paired again."))
     tournament, number = round_.tournament, round_.number
     audit(
         tournament,
@@ -194,13 +201,13 @@ def swap_players_in_draft(
     round_ = locked_round(round_)
     require_manager(by, round_.tournament)
     if round_.status != Round.Status.DRAFT:
-        raise ValidationError("Pairings can be edited by hand only while the round is a draft.")
+        raise ValidationError(_("Pairings can be edited by hand only while the round is a draft."))
     if not (reason or "").strip():
         raise ValidationError(
-            {"reason": ["Say why the pairing is changed; it goes into the audit log."]}
+            {"reason": [_("Say why the pairing is changed; it goes into the audit log.")]}
         )
     if first.pk == second.pk:
-        raise ValidationError("Choose two different players.")
+        raise ValidationError(_("Choose two different players."))
     matches = list(round_.matches.select_for_update())
     where = {}
     for match in matches:
@@ -209,10 +216,10 @@ def swap_players_in_draft(
             if reg_id in (first.pk, second.pk):
                 where[reg_id] = (match, side)
     if len(where) != 2:
-        raise ValidationError("Both players must be paired in this round.")
+        raise ValidationError(_("Both players must be paired in this round."))
     (m1, s1), (m2, s2) = where[first.pk], where[second.pk]
     if m1.pk == m2.pk:
-        raise ValidationError("These two players are already paired together.")
+        raise ValidationError(_("These two players are already paired together."))
     before = {"first": [m1.table, s1], "second": [m2.table, s2]}
     setattr(m1, f"player_{s1}_id", second.pk)
     setattr(m2, f"player_{s2}_id", first.pk)
@@ -240,7 +247,7 @@ def publish_round(*, round_: Round, by) -> Round:
     round_ = locked_round(round_)
     require_manager(by, round_.tournament)
     if round_.status != Round.Status.DRAFT:
-        raise ValidationError("This round's pairings are already published.")
+        raise ValidationError(_("This round's pairings are already published."))
     round_.status = Round.Status.PUBLISHED
     round_.save(update_fields=["status"])
     for match in round_.matches.filter(player_b__isnull=True):
@@ -257,7 +264,7 @@ def start_round(*, round_: Round, by) -> Round:
     round_ = locked_round(round_)
     require_judge(by, round_.tournament)
     if round_.status != Round.Status.PUBLISHED:
-        raise ValidationError("Publish the pairings before starting the round.")
+        raise ValidationError(_("Publish the pairings before starting the round."))
     round_.status = Round.Status.IN_PROGRESS
     round_.started_at = db_now()
     round_.save(update_fields=["status", "started_at"])
@@ -283,7 +290,8 @@ def close_round(*, round_: Round, by) -> Round:
         )
         tables = ", ".join(str(t) for t in missing)
         raise ValidationError(
-            f"Round {round_.number} still has matches without a confirmed result (tables {tables})."
+            _("Round %(number)s still has matches without a confirmed result (tables %(tables)s).")
+            % {"number": round_.number, "tables": tables}
         )
     round_.status = Round.Status.CLOSED
     round_.closed_at = db_now()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from tournaments import selectors
 from tournaments.audit import audit
@@ -24,13 +25,16 @@ def start_top_cut(*, tournament, by) -> Round:
     tournament = locked_tournament(tournament)
     require_manager(by, tournament)
     if tournament.status != Status.SWISS:
-        raise ValidationError("The top cut follows the Swiss rounds.")
+        raise ValidationError(_("The top cut follows the Swiss rounds."))
     closed = tournament.rounds.filter(stage=Round.Stage.SWISS, status=Round.Status.CLOSED).count()
     if (
         closed < (tournament.swiss_rounds or 0)
         or tournament.rounds.exclude(status=Round.Status.CLOSED).exists()
     ):
-        raise ValidationError(f"Play and close all {tournament.swiss_rounds} Swiss rounds first.")
+        raise ValidationError(
+            _("Play and close all %(swiss_rounds)s Swiss rounds first.")
+            % {"swiss_rounds": tournament.swiss_rounds}
+        )
     standings = selectors.standings(tournament)
     ranked = standings.ranked_player_ids(include_dropped=False)
     size = (
@@ -105,7 +109,7 @@ def finish_tournament(*, tournament, by) -> Tournament:
     tournament = locked_tournament(tournament)
     require_manager(by, tournament)
     if tournament.rounds.exclude(status=Round.Status.CLOSED).exists():
-        raise ValidationError("Close every round before finishing the tournament.")
+        raise ValidationError(_("Close every round before finishing the tournament."))
     tournament.status = Status.FINISHED
     tournament.save(update_fields=["status"])
     keep_final_places(tournament)

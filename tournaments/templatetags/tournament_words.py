@@ -23,3 +23,15 @@ def reader_score(match, registration_id):
 def game_outcome(game, match):
     """``{% game_outcome g match %}``: "Alice won" or "Drawn" for one game of a match."""
     return words.game_outcome_in_words(game.outcome, match)
+
+
+@register.filter
+def reason_text(text):
+    """``{{ reason.text|reason_text }}``: a pairing reason in the reader's language."""
+    return words.reason_in_words(text)
+
+
+@register.filter
+def note_text(note):
+    """``{{ entry.reason|note_text }}``: the server's own notes in the reader's language."""
+    return words.note_in_words(note)

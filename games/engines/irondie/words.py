@@ -55,3 +55,54 @@ def bonus_amounts(colour: str) -> tuple[int, ...]:
     or defence die and -1 to one of the player's own life dice."""
     parts = _BONUS_PARTS[_COLOUR_CODE[Colour(colour)]]
     return tuple(amount for amount, _classes, _relations in parts)
+
+
+# The dice: types, colours (as a die's colour), classes and how their values are drawn,
+# the zones and sectors of the board. The page translates these too.
+TYPE_NAMES = {
+    "crusher": gettext_noop("Crusher"),
+    "assault": gettext_noop("Assault"),
+    "shooter": gettext_noop("Shooter"),
+    "annulator": gettext_noop("Annulator"),
+    "barrier": gettext_noop("Barrier"),
+    "power_booster": gettext_noop("Power Booster"),
+    "absorber": gettext_noop("Absorber"),
+    "fortress": gettext_noop("Fortress"),
+    "regenerator": gettext_noop("Regenerator"),
+}
+
+COLOUR_NAMES = {
+    "red": gettext_noop("red"),
+    "blue": gettext_noop("blue"),
+    "yellow": gettext_noop("yellow"),
+    "purple": gettext_noop("purple"),
+    "green": gettext_noop("green"),
+    "orange": gettext_noop("orange"),
+    "black": gettext_noop("black"),
+    "white": gettext_noop("white"),
+}
+
+CLASS_NAMES = {
+    "attack": gettext_noop("ATTACK"),
+    "defense": gettext_noop("DEFENSE"),
+    "life": gettext_noop("LIFE"),
+}
+
+# A die's class inside a sentence ("red Assault (attack)").
+CLASS_WORDS = {
+    "attack": gettext_noop("attack"),
+    "defense": gettext_noop("defense"),
+    "life": gettext_noop("life"),
+}
+
+SYMBOL_NAMES = {
+    "triangles": gettext_noop("triangles"),
+    "dots": gettext_noop("dots"),
+    "numerals": gettext_noop("numerals"),
+}
+
+SECTOR_NAMES = {
+    "attack": gettext_noop("Attack"),
+    "defense": gettext_noop("Defense"),
+    "life": gettext_noop("Life"),
+}

@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 
 
 class Command(BaseCommand):
-    help = "Migrate, load demo data, then run web + Celery worker + beat until Ctrl-C."
+    help = "Compile translations, migrate, load demo data, then run web + Celery worker + beat until Ctrl-C."
 
     def add_arguments(self, parser):
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
@@ -35,6 +35,7 @@ class Command(BaseCommand):
             f"Database: {database['ENGINE'].rsplit('.', 1)[-1]} {database.get('NAME', '')}"
         )
         self.stdout.write(f"Broker:   {settings.CELERY_BROKER_URL.split('@')[-1]}")
+        call_command("compiletranslations", verbosity=0)
         call_command("migrate", interactive=False, verbosity=0)
         if not no_demo:
             call_command("load_demo")
