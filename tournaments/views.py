@@ -58,7 +58,6 @@ from tournaments.models import (
 )
 from tournaments.permissions import can_judge, can_manage
 from tournaments.standings import format_percentage
-from tournaments.tiebreakers import REGISTRY
 
 Status = Tournament.Status
 
