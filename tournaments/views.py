@@ -44,6 +44,7 @@ from tournaments.forms import (
     WalkInForm,
     form_error_text,
 )
+from tournaments.live import live_page
 from tournaments.match_rules import MAX_GAMES
 from tournaments.models import (
     AuditEntry,
@@ -757,6 +758,7 @@ def _opponent_of(user, match):
     return match.player_a
 
 
+@live_page
 def pairings(request, pk, number):
     """A round's pairings, phone first: search by name (as you type, or ?q= without
     script), the viewer's own table highlighted and first, the round clock, and each
@@ -860,6 +862,7 @@ def _requested_round(request, tournament) -> int | None:
         raise BadRequest(str(error)) from None
 
 
+@live_page
 def standings(request, pk):
     tournament = _visible_tournament(request, pk)
     _require(visibility.can_see_standings(request.user, tournament))
@@ -956,6 +959,7 @@ def dice_sets(request, pk):
     return render(request, "tournaments/sets.html", context)
 
 
+@live_page
 def bracket(request, pk):
     tournament = _visible_tournament(request, pk)
     _require(visibility.can_see_pairings(request.user, tournament))
@@ -973,6 +977,7 @@ def bracket(request, pk):
 
 
 @login_required
+@live_page
 def results_queue(request, pk):
     """Time called without a result first, then disputed, reported, pending; confirmed last."""
     tournament = _tournament(pk)
@@ -1154,6 +1159,7 @@ def audit_log(request, pk):
 
 
 @login_required
+@live_page
 def my_match(request, pk):
     tournament = _visible_tournament(request, pk)
     registration = _my_registration(request, tournament)
