@@ -517,6 +517,8 @@ def test_live_answers_are_the_pages(world):
             for other, tag in tags.get(url, {}).items():
                 again = viewer.page.get(url, HTTP_X_LIVE="1", HTTP_IF_NONE_MATCH=tag)
                 assert again.status_code == 200, (role, other, url)
+            # A page that follows one match names it in its first tag; then 304s.
+            answer = viewer.page.get(url, HTTP_X_LIVE="1", HTTP_IF_NONE_MATCH=answer["ETag"])
             tags.setdefault(url, {})[role] = answer["ETag"]
             assert (
                 viewer.page.get(url, HTTP_X_LIVE="1", HTTP_IF_NONE_MATCH=answer["ETag"]).status_code

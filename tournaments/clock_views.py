@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from tournaments import clocks
+from tournaments import clocks, live
 from tournaments.clock_api import round_clocks
 from tournaments.forms import ClockExtensionForm, ReasonForm, form_error_text
 from tournaments.live import live_page
@@ -43,7 +43,7 @@ def _to_judges(round_):
     return redirect("tournaments:clocks", pk=round_.tournament_id, number=round_.number)
 
 
-@live_page
+@live_page(scope=live.EVENT)
 def big_screen(request, pk, number):
     """Projector view: the round's countdown, big, counting locally from the server's time."""
     round_ = _round(request, pk, number)
@@ -55,7 +55,7 @@ def big_screen(request, pk, number):
 
 
 @login_required
-@live_page
+@live_page()
 def judges_clocks(request, pk, number):
     round_ = _round(request, pk, number)
     if not can_judge(request.user, round_.tournament):

@@ -24,6 +24,7 @@ from players.models import Player
 from tournaments import (
     clocks,
     csv_exports,
+    live,
     online,
     records,
     selectors,
@@ -758,7 +759,7 @@ def _opponent_of(user, match):
     return match.player_a
 
 
-@live_page
+@live_page()
 def pairings(request, pk, number):
     """A round's pairings, phone first: search by name (as you type, or ?q= without
     script), the viewer's own table highlighted and first, the round clock, and each
@@ -862,7 +863,7 @@ def _requested_round(request, tournament) -> int | None:
         raise BadRequest(str(error)) from None
 
 
-@live_page
+@live_page()
 def standings(request, pk):
     tournament = _visible_tournament(request, pk)
     _require(visibility.can_see_standings(request.user, tournament))
@@ -959,7 +960,7 @@ def dice_sets(request, pk):
     return render(request, "tournaments/sets.html", context)
 
 
-@live_page
+@live_page()
 def bracket(request, pk):
     tournament = _visible_tournament(request, pk)
     _require(visibility.can_see_pairings(request.user, tournament))
@@ -977,7 +978,7 @@ def bracket(request, pk):
 
 
 @login_required
-@live_page
+@live_page()
 def results_queue(request, pk):
     """Time called without a result first, then disputed, reported, pending; confirmed last."""
     tournament = _tournament(pk)
@@ -1159,7 +1160,7 @@ def audit_log(request, pk):
 
 
 @login_required
-@live_page
+@live_page(scope=None)
 def my_match(request, pk):
     tournament = _visible_tournament(request, pk)
     registration = _my_registration(request, tournament)
@@ -1172,6 +1173,7 @@ def my_match(request, pk):
         registration.pk,
         queryset=Match.objects.select_related("round", "player_a__player", "player_b__player"),
     )
+    request.live_scope = live.match_scope(match)
     context = _roles(request, tournament)
     context.update(registration=registration, match=match)
     playing, additional = selectors.current_sets(registration)

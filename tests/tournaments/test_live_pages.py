@@ -61,11 +61,21 @@ def test_my_match_moves_with_the_opponents_report_and_the_judges_decision(
     me, opponent = match.player_a.player.user, match.player_b.player.user
     client.force_login(me)
     url = f"/tournaments/{round_.tournament_id}/my-match/"
-    tag = _poll(client, url)["ETag"]
+    # The first answer names the page's scope (its match); from then on, 304s.
+    tag = _poll(client, url, _poll(client, url)["ETag"])["ETag"]
     assert _poll(client, url, tag).status_code == 304
     services.report_result(match=match, by=opponent, games=["b", "b"])
     answer = _poll(client, url, tag)
     assert answer.status_code == 200 and 'id="pending-report"' in answer.content.decode()
+    tag = answer["ETag"]
+    assert tag.startswith(f'"m{match.pk}.')
+    # Another match's report does not touch this page; the round clock does.
+    other = round_.matches.filter(player_b__isnull=False).exclude(pk=match.pk).get()
+    services.report_result(match=other, by=other.player_a.player.user, games=["a", "a"])
+    assert _poll(client, url, tag).status_code == 304
+    clocks.pause_round(round_=round_, by=judge, reason="")
+    answer = _poll(client, url, tag)
+    assert answer.status_code == 200 and "paused" in answer.content.decode()
     tag = answer["ETag"]
     match.refresh_from_db()
     services.report_result(match=match, by=judge, games=["a", "a"], expected_version=match.version)
@@ -90,6 +100,11 @@ def test_publishing_pairings_moves_the_tag_of_a_waiting_player(
     services.publish_round(round_=round_, by=organiser)
     published = _poll(client, url, draft["ETag"])
     assert published.status_code == 200 and 'id="opponent"' in published.content.decode()
+    # The page now follows its match: the first tag of the new scope matches no poll,
+    # the next one does.
+    again = _poll(client, url, published["ETag"])
+    assert again.status_code == 200 and again["ETag"].startswith('"m')
+    assert _poll(client, url, again["ETag"]).status_code == 304
 
 
 @pytest.mark.parametrize("players", [4, 16])
@@ -112,9 +127,11 @@ def test_the_tag_is_the_viewers_own_and_names_nothing(client, make_running_round
     round_ = make_running_round(4)
     url = _pages(round_)[0]
     public_tag = _poll(client, url)["ETag"]
-    marker = live.change_marker(round_.tournament_id)
-    assert marker == AuditEntry.objects.filter(tournament=round_.tournament).latest("id").pk
-    assert str(marker) not in public_tag
+    marker = live.change_marker(round_.tournament_id, live.ALL)
+    assert marker == AuditEntry.objects.filter(tournament=round_.tournament).count()
+    assert public_tag.startswith('"a.') and f".{marker}" not in public_tag
+    # A tag that names a scope it was not made for is a full answer, never a 304.
+    assert _poll(client, url, public_tag.replace('"a.', '"e.')).status_code == 200
     client.force_login(judge)
     judge_answer = _poll(client, url, public_tag)
     assert judge_answer.status_code == 200 and judge_answer["ETag"] != public_tag
@@ -141,6 +158,22 @@ def test_pages_without_the_live_header_answer_as_before(client, make_running_rou
         response = client.get(url, HTTP_IF_NONE_MATCH="*")
         assert response.status_code == 200 and not response.has_header("ETag")
         assert "data-live" in response.content.decode()
+
+
+def test_anonymous_viewers_share_one_render_per_change(
+    client, make_running_round, judge, django_assert_max_num_queries
+):
+    round_ = make_running_round(4)
+    url = _pages(round_)[0]
+    first = _poll(client, url)
+    with django_assert_max_num_queries(1):  # the marker; the page comes from the cache
+        second = _poll(client, url)
+    assert second.status_code == 200 and second.content == first.content
+    assert second["ETag"] == first["ETag"]
+    clocks.pause_round(round_=round_, by=judge, reason="")
+    third = _poll(client, url, first["ETag"])
+    assert third.status_code == 200 and third["ETag"] != first["ETag"]
+    assert "Round clock paused" in third.content.decode()
 
 
 def test_a_paused_round_reads_minutes_and_seconds_and_a_closed_one_says_so(
