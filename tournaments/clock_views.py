@@ -54,8 +54,8 @@ def big_screen(request, pk, number):
     )
 
 
-@login_required
 @live_page()
+@login_required
 def judges_clocks(request, pk, number):
     round_ = _round(request, pk, number)
     if not can_judge(request.user, round_.tournament):

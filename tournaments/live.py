@@ -61,9 +61,12 @@ def change_marker(tournament_id: int, scope: str) -> int:
 
 
 def etag(request, scope: str, marker: int) -> str:
-    user_id = request.user.pk if request.user.is_authenticated else 0
+    """The viewer is their session cookie (none: anonymous), so a 304 reads neither the
+    session nor the user: one query. A tag is only ever made from a page the view answered
+    to that session; a 304 gives them nothing they did not have."""
+    session = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
     language = getattr(request, "LANGUAGE_CODE", "")
-    text = f"{scope}|{marker}|{user_id}|{request.get_full_path()}|{language}"
+    text = f"{scope}|{marker}|{session}|{request.get_full_path()}|{language}"
     digest = hmac.new(settings.SECRET_KEY.encode(), text.encode(), hashlib.sha256).hexdigest()
     return f'"{scope}.{digest[:24]}"'
 
@@ -79,7 +82,7 @@ def _scope_asked(request) -> str | None:
 def _shared_key(request, scope, marker) -> str | None:
     """Anonymous viewers with no cookie at all see the same page: one render of it for all
     of them at one marker (the projectors and the public pairings, standings, bracket)."""
-    if request.user.is_authenticated or request.COOKIES:
+    if request.COOKIES:
         return None
     path = hashlib.sha256(request.get_full_path().encode()).hexdigest()[:32]
     return f"live:{path}:{scope}:{marker}:{getattr(request, 'LANGUAGE_CODE', '')}"
@@ -90,7 +93,8 @@ def live_page(scope: str = ALL):
     tournament's change marker for what the page shows stands still; otherwise run the
     view and tag the answer. Other requests go to the view untouched. The view's first
     argument after the request is the tournament's pk. With ``scope=None`` the view says
-    its scope in ``request.live_scope`` (my match: its match); the poll's tag names it."""
+    its scope in ``request.live_scope`` (my match: its match); the poll's tag names it.
+    It goes above ``login_required``: a 304 needs a tag the view gave this session."""
 
     def decorate(view):
         @wraps(view)

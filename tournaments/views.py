@@ -977,8 +977,8 @@ def bracket(request, pk):
 # --- judges: results, disputes, history, penalties, audit -----------------------------
 
 
-@login_required
 @live_page()
+@login_required
 def results_queue(request, pk):
     """Time called without a result first, then disputed, reported, pending; confirmed last."""
     tournament = _tournament(pk)
@@ -1159,8 +1159,8 @@ def audit_log(request, pk):
 # --- player's "my match" --------------------------------------------------------------
 
 
-@login_required
 @live_page(scope=None)
+@login_required
 def my_match(request, pk):
     tournament = _visible_tournament(request, pk)
     registration = _my_registration(request, tournament)
