@@ -498,6 +498,46 @@ def test_the_secret_swap_stays_secret_everywhere(world):
             assert f'data-swap="{secret.pk}"' not in viewer.page.get(url).content.decode()
 
 
+LIVE_NOISE = re.compile(
+    r'<ul class="messages">.*?</ul>|name="csrfmiddlewaretoken" value="[^"]*"|\d{4}-\d\d-\d\dT[\d:.]+(\+00:00|Z)?'
+)
+
+
+def test_live_answers_are_the_pages(world):
+    """A live poll (X-Live, tournaments/live.py) of every live page answers what the page
+    answers, to every role: hidden stays hidden, a 200 is the same page; a tag given to
+    one role is never a 304 for another."""
+    events = [world[name] for name in ("live", "quiet", "paired")]
+    urls = []
+    for event in events:
+        t = event.pk
+        urls += [f"/tournaments/{t}/{page}/" for page in ("standings", "bracket", "results")]
+        urls.append(f"/tournaments/{t}/my-match/")
+        urls += [f"/tournaments/{t}/rounds/1/{page}" for page in ("", "clock/", "clocks/")]
+    tags = {}
+    for role in ROLES:
+        viewer = Viewer(world["users"].get(role))
+        for url in urls:
+            page = viewer.page.get(url)
+            answer = viewer.page.get(url, HTTP_X_LIVE="1")
+            assert answer.status_code == page.status_code, (role, url)
+            if page.status_code != 200:
+                assert not answer.has_header("ETag"), (role, url)
+                continue
+            same = LIVE_NOISE.sub("", answer.content.decode())
+            assert same == LIVE_NOISE.sub("", page.content.decode()), (role, url)
+            for other, tag in tags.get(url, {}).items():
+                again = viewer.page.get(url, HTTP_X_LIVE="1", HTTP_IF_NONE_MATCH=tag)
+                assert again.status_code == 200, (role, other, url)
+            # A page that follows one match names it in its first tag; then 304s.
+            answer = viewer.page.get(url, HTTP_X_LIVE="1", HTTP_IF_NONE_MATCH=answer["ETag"])
+            tags.setdefault(url, {})[role] = answer["ETag"]
+            assert (
+                viewer.page.get(url, HTTP_X_LIVE="1", HTTP_IF_NONE_MATCH=answer["ETag"]).status_code
+                == 304
+            )
+
+
 def test_one_rule_for_lists_and_single_events(world):
     """The query that lists events and the question asked of one event agree."""
     events = [world[name] for name in ("draft", "live", "quiet", "paired", "upcoming")]

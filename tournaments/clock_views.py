@@ -16,9 +16,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournaments import clocks
+from tournaments import clocks, live
 from tournaments.clock_api import round_clocks
 from tournaments.forms import ClockExtensionForm, ReasonForm, form_error_text
+from tournaments.live import live_page
 from tournaments.models import Match, Round, Tournament
 from tournaments.permissions import can_judge
 from tournaments.visibility import can_see_round, visible_tournaments
@@ -43,6 +44,7 @@ def _to_judges(round_):
     return redirect("tournaments:clocks", pk=round_.tournament_id, number=round_.number)
 
 
+@live_page(scope=live.EVENT)
 def big_screen(request, pk, number):
     """Projector view: the round's countdown, big, counting locally from the server's time."""
     round_ = _round(request, pk, number)
@@ -53,6 +55,7 @@ def big_screen(request, pk, number):
     )
 
 
+@live_page()
 @login_required
 def judges_clocks(request, pk, number):
     round_ = _round(request, pk, number)

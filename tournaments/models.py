@@ -667,6 +667,12 @@ class AuditEntry(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name_plural = "audit entries"
+        # The live pages' change marker: a count of a tournament's entries (tournaments/live.py).
+        indexes = [
+            models.Index(
+                fields=["tournament", "object_type", "object_id"], name="audit_live_marker"
+            )
+        ]
 
     def __str__(self):
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}"

@@ -24,6 +24,7 @@ from players.models import Player
 from tournaments import (
     clocks,
     csv_exports,
+    live,
     online,
     records,
     selectors,
@@ -45,6 +46,7 @@ from tournaments.forms import (
     WalkInForm,
     form_error_text,
 )
+from tournaments.live import live_page
 from tournaments.match_rules import MAX_GAMES
 from tournaments.models import (
     AuditEntry,
@@ -754,6 +756,7 @@ def _opponent_of(user, match):
     return match.player_a
 
 
+@live_page()
 def pairings(request, pk, number):
     """A round's pairings, phone first: search by name (as you type, or ?q= without
     script), the viewer's own table highlighted and first, the round clock, and each
@@ -831,6 +834,7 @@ def _requested_round(request, tournament, played: list[int] | None = None) -> in
         raise BadRequest(str(error)) from None
 
 
+@live_page()
 @gc_paused
 def standings(request, pk):
     tournament = _visible_tournament(request, pk)
@@ -969,6 +973,7 @@ def dice_sets(request, pk):
     return render(request, "tournaments/sets.html", context)
 
 
+@live_page()
 def bracket(request, pk):
     tournament = _visible_tournament(request, pk)
     _require(visibility.can_see_pairings(request.user, tournament))
@@ -985,6 +990,7 @@ def bracket(request, pk):
 # --- judges: results, disputes, history, penalties, audit -----------------------------
 
 
+@live_page()
 @login_required
 def results_queue(request, pk):
     """Time called without a result first, then disputed, reported, pending; confirmed last."""
@@ -1166,6 +1172,7 @@ def audit_log(request, pk):
 # --- player's "my match" --------------------------------------------------------------
 
 
+@live_page(scope=None)
 @login_required
 def my_match(request, pk):
     tournament = _visible_tournament(request, pk)
@@ -1179,6 +1186,7 @@ def my_match(request, pk):
         registration.pk,
         queryset=Match.objects.select_related("round", "player_a__player", "player_b__player"),
     )
+    request.live_scope = live.match_scope(match)
     context = _roles(request, tournament)
     context.update(registration=registration, match=match)
     playing, additional = selectors.current_sets(registration)
