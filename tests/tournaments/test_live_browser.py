@@ -134,3 +134,8 @@ def test_pairings_and_standings_follow_results(live_server, page, make_running_r
     services.close_round(round_=round_, by=round_.tournament.organiser)
     page.wait_for_selector("#standings td:text-is('1-0-0')", timeout=LIVE_MS)
     not_reloaded(page)
+    # The refreshed table is a new element: a row opened now still loads its arithmetic.
+    first = page.locator("#standings details[data-row]").first
+    first.locator("summary").click()
+    first.locator("ul.explain li").first.wait_for(timeout=LIVE_MS)
+    assert first.locator("ul.explain li").count() >= 1
