@@ -8,11 +8,14 @@ import networkx as nx
 
 from tournaments.pairing.field import Field
 from tournaments.pairing.matching import sorted_matching
+from tournaments.pairing.work import STAGE_EXACT, Work, matching_work
 
 
-def solve_exact(field: Field) -> tuple[list[tuple[int, int]], int | None]:
+def solve_exact(field: Field, work: Work | None = None) -> tuple[list[tuple[int, int]], int | None]:
     """Maximum-weight perfect matching of the whole field, the bye as a dummy vertex."""
     ids = field.ids
+    if work is not None:
+        work.spend(STAGE_EXACT, matching_work(len(ids) + len(ids) % 2))
     pts = [field.players[pid].points for pid in ids]
     spread = max(pts) - min(pts)
     count = len(ids)

@@ -33,18 +33,29 @@ from tournaments.pairing.lower_bound import ChainFailure, chain_score_groups
 from tournaments.pairing.model import PairingCost, PairingError, PairingPlayer, PairingResult
 from tournaments.pairing.reasons import pairing_result
 from tournaments.pairing.windows import solve_windows
+from tournaments.pairing.work import STAGE_LOWER_BOUND, Progress, Work
 
 __all__ = ["evaluate_pairing", "pair_round", "solve"]
 
 
 def pair_round(
-    players: Sequence[PairingPlayer], round_number: int, seed: int | str
+    players: Sequence[PairingPlayer],
+    round_number: int,
+    seed: int | str,
+    *,
+    work_limit: int | None = None,
+    progress: Progress | None = None,
 ) -> PairingResult:
-    """Pair one round among the active players. Deterministic for a given seed."""
+    """Pair one round among the active players. Deterministic for a given seed.
+
+    work_limit bounds the matchings' work (tournaments/pairing/work.py): a round that
+    would need more raises PairingDeferred before running the matching that would pass
+    it. progress(stage, spent, next) is called before each tier and matching.
+    """
     field = Field(players, round_number, seed)
     if not field.ids:
         return PairingResult(round_number, seed, (), None, PairingCost(), "lower_bound")
-    matching, bye_id, method = solve(field)
+    matching, bye_id, method = solve(field, Work(work_limit, progress))
     return pairing_result(field, matching, bye_id, method)
 
 
@@ -72,9 +83,11 @@ def evaluate_pairing(
     return field.cost_of(pair_list, bye_id)
 
 
-def solve(field: Field) -> tuple[list[tuple[int, int]], int | None, str]:
+def solve(field: Field, work: Work | None = None) -> tuple[list[tuple[int, int]], int | None, str]:
     """The pairs, the bye and how optimality was proved: the first tier that succeeds of
     lower bound, certified windows and whole-field exact matching."""
+    work = work or Work()
+    work.spend(STAGE_LOWER_BOUND, 0)
     candidates = field.bye_candidates() if len(field.ids) % 2 else []
     bye_id = candidates[0] if candidates else None
     pool = [pid for pid in field.ids if pid != bye_id]
@@ -87,13 +100,13 @@ def solve(field: Field) -> tuple[list[tuple[int, int]], int | None, str]:
     except ChainFailure as failure:
         trouble = failure.group_index
     if not _must_rematch_or_move_bye(field, candidates):
-        solved = solve_windows(field, groups, points, trouble, candidates)
+        solved = solve_windows(field, groups, points, trouble, candidates, work)
     else:
         solved = None
     if solved is not None:
         pairs, bye_id = solved
         return pairs, bye_id, "window"
-    pairs, bye_id = solve_exact(field)
+    pairs, bye_id = solve_exact(field, work)
     return pairs, bye_id, "exact"
 
 
