@@ -203,6 +203,10 @@ GAMES_SWAP_WINDOW_SECONDS = env_int("GAMES_SWAP_WINDOW_SECONDS", 120, minimum=0)
 GAMES_PRACTICE_GAME_MINUTES = env_int("GAMES_PRACTICE_GAME_MINUTES", 20, minimum=1)
 GAMES_DEMO_BOT_DELAY = float(env_int("GAMES_DEMO_BOT_DELAY_MS", 1500, minimum=0)) / 1000
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# Swiss pairing (docs/pairing.md "Background pairing"): the most work, in cubed matching
+# nodes (tournaments/pairing/work.py), a request may spend pairing a round; a round that
+# needs more is paired by a background job. About 0.1 s per million on the 2-core machine.
+PAIRING_SYNC_WORK = env_int("PAIRING_SYNC_WORK", 4_000_000, minimum=0)
 
 # --- REST framework and OpenAPI -------------------------------------------------------
 REST_FRAMEWORK = {

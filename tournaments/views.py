@@ -35,6 +35,7 @@ from tournaments.match_rules import MAX_GAMES
 from tournaments.models import (
     AuditEntry,
     Match,
+    PairingJob,
     Penalty,
     Registration,
     ResultSubmission,
@@ -159,6 +160,44 @@ def staff_post(check):
     return decorator
 
 
+def _run_pairing(request, call, result):
+    """Pair (or pair again) a round: to the new draft, or to the background job's page
+    when the round takes long to pair; None when the service refused (message shown)."""
+    try:
+        call()
+    except ValidationError as exc:
+        messages.error(request, _error_text(exc))
+        return None
+    paired = result["paired"]
+    if isinstance(paired, PairingJob):
+        messages.info(
+            request,
+            _("Round %(n)s takes long to pair: it is being paired in the background.")
+            % {"n": paired.number},
+        )
+        return redirect("tournaments:pairing_job", pk=paired.tournament_id, job_id=paired.pk)
+    messages.success(request, _("Round paired as a draft: check it, then publish."))
+    return redirect("tournaments:round_manage", pk=paired.tournament_id, number=paired.number)
+
+
+# How often the page of a running pairing job reloads itself (seconds).
+PAIRING_JOB_REFRESH = 2
+
+
+@login_required
+def pairing_job(request, pk, job_id):
+    """A round being paired in the background: progress while it runs (the page reloads
+    itself), the draft when done, the error when it failed."""
+    tournament = _tournament(pk)
+    _require(visibility.can_see_log(request.user, tournament))
+    job = get_object_or_404(PairingJob, tournament=tournament, pk=job_id)
+    if job.status == PairingJob.Status.DONE and job.round_id is not None:
+        return redirect("tournaments:round_manage", pk=tournament.pk, number=job.number)
+    context = _roles(request, tournament)
+    context.update(job=job, refresh=PAIRING_JOB_REFRESH if job.active else None)
+    return render(request, "tournaments/pairing_job.html", context)
+
+
 # --- list, home, create, edit ---------------------------------------------------------
 
 
@@ -266,14 +305,21 @@ def console(request, pk):
         ).order_by("number")
     )
     last = rounds[-1] if rounds else None
+    job = tournament.pairing_jobs.first()  # the latest
+    if job is not None and not (job.active or job.status == PairingJob.Status.FAILED):
+        job = None
+    if job is not None and job.status == PairingJob.Status.FAILED and last is not None:
+        job = job if last.number < job.number else None  # a later pairing succeeded
     context.update(
+        pairing_job=job,
         registrations=registrations,
         active_count=sum(not r.dropped for r in registrations),
         checked_in_count=sum(r.checked_in and not r.dropped for r in registrations),
         rounds=rounds,
         last_round=last,
         can_pair=tournament.status in (Status.REGISTRATION, Status.CHECK_IN, Status.SWISS)
-        and (last is None or last.status == Round.Status.CLOSED),
+        and (last is None or last.status == Round.Status.CLOSED)
+        and not (job is not None and job.active),
         register_form=RegisterForm(tournament=tournament)
         if tournament.status in (Status.REGISTRATION, Status.CHECK_IN, Status.SWISS)
         else None,
@@ -327,12 +373,11 @@ def tournament_action(request, tournament, action):
         result = {}
 
         def pair():
-            result["round"] = services.pair_next_round(tournament=tournament, by=user)
+            result["paired"] = services.pair_next_round(tournament=tournament, by=user)
 
-        if _run(request, pair, _("Round paired as a draft: check it, then publish.")):
-            return redirect(
-                "tournaments:round_manage", pk=tournament.pk, number=result["round"].number
-            )
+        paired = _run_pairing(request, pair, result)
+        if paired is not None:
+            return paired
     elif action == "top_cut" and not tournament.top_cut_size:
         # services.start_top_cut raises ValueError (not ValidationError) for a cut of 0.
         messages.error(request, _("This tournament has no top cut: finish it instead."))
@@ -493,6 +538,14 @@ def round_action(request, tournament, number, action):
     if action not in actions:
         raise Http404
     call, message = actions[action]
+    if action == "repair":
+        result = {}
+
+        def repair():
+            result["paired"] = call()
+
+        paired = _run_pairing(request, repair, result)
+        return paired or redirect("tournaments:round_manage", pk=tournament.pk, number=number)
     ok = _run(request, call, message)
     if ok and action == "close":
         return redirect("tournaments:console", pk=tournament.pk)
