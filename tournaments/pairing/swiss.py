@@ -89,6 +89,22 @@ def solve(field: Field, work: Work | None = None) -> tuple[list[tuple[int, int]]
     work = work or Work()
     work.spend(STAGE_LOWER_BOUND, 0)
     candidates = field.bye_candidates() if len(field.ids) % 2 else []
+    forced = _forced_bye(field, candidates)
+    if forced is not None:
+        # Without a rematch only they can sit out: pair the others as an even field.
+        # If that needs no rematch either, no pairing is better (docs/pairing.md).
+        others = Field(
+            [p for pid, p in field.players.items() if pid != forced],
+            field.round_number,
+            field.seed,
+        )
+        pairs, _, _ = solve(others, work)
+        if not field.cost_of(pairs, forced).rematches:
+            return pairs, forced, "forced_bye"
+    if _must_rematch_or_move_bye(field, candidates):
+        # No chain or window can succeed: straight to the whole field.
+        pairs, bye_id = solve_exact(field, work)
+        return pairs, bye_id, "exact"
     bye_id = candidates[0] if candidates else None
     pool = [pid for pid in field.ids if pid != bye_id]
     groups, points = field.score_groups(pool)
@@ -99,10 +115,7 @@ def solve(field: Field, work: Work | None = None) -> tuple[list[tuple[int, int]]
         return pairs, bye_id, "lower_bound"
     except ChainFailure as failure:
         trouble = failure.group_index
-    if not _must_rematch_or_move_bye(field, candidates):
-        solved = solve_windows(field, groups, points, trouble, candidates, work)
-    else:
-        solved = None
+    solved = solve_windows(field, groups, points, trouble, candidates, work)
     if solved is not None:
         pairs, bye_id = solved
         return pairs, bye_id, "window"
@@ -116,3 +129,15 @@ def _must_rematch_or_move_bye(field: Field, candidates: list[int]) -> bool:
     only the whole-field matching can prove the optimum."""
     others = len(field.ids) - 1
     return any(len(field.opp[pid]) == others and pid not in candidates for pid in field.ids)
+
+
+def _forced_bye(field: Field, candidates: list[int]) -> int | None:
+    """In an odd field, the one player who has met every other player when they are not
+    a bye candidate: every pairing without a rematch gives them the bye."""
+    if len(field.ids) % 2 == 0:
+        return None
+    others = len(field.ids) - 1
+    met_everyone = [pid for pid in field.ids if len(field.opp[pid]) == others]
+    if len(met_everyone) != 1 or met_everyone[0] in candidates:
+        return None
+    return met_everyone[0]

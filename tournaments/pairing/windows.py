@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import networkx as nx
 
+from tournaments.pairing.exact import exact_work
 from tournaments.pairing.field import Field
 from tournaments.pairing.lower_bound import ChainFailure, chain_score_groups
-from tournaments.pairing.matching import sorted_matching
+from tournaments.pairing.matching import blossom, sorted_matching
 from tournaments.pairing.work import STAGE_WINDOWS, Work, matching_work
 
 # Players above which an exact matching of a window is not attempted.
@@ -99,7 +100,10 @@ def solve_windows(
     # Any rematch outweighs every possible total of squared differences and rank offset.
     rematch_weight = scale * ((prefix[-1] // 2 + 2) * spread * spread + 1)
     field_size = len(field.ids) + 1
-    budget = field_size**3 if field_size <= EXACT_AFFORDABLE else float("inf")
+    # Windows that have spent half of what the whole-field matching would cost hand over
+    # to it: at worst 1.5 times that matching, where trying windows until they had spent
+    # all of it gave twice (a window worth solving is usually far smaller).
+    budget = exact_work(field) // 2 if field_size <= EXACT_AFFORDABLE else float("inf")
     costs = WindowCosts(scale, rematch_weight, bye_costs, budget, work or Work())
     solved: dict[tuple[int, int], WindowPlan | str | None] = {}
     windows: list[list[int]] = [[trouble, trouble]]
@@ -357,10 +361,7 @@ def window_matching(
     # Virtual nodes are tuples of a string, whose hash (so the matching set's order)
     # changes from process to process; the order decides which floater meets which
     # target, so it must come from the seeded order of the nodes instead.
-    matching = sorted_matching(
-        nx.max_weight_matching(graph, maxcardinality=True),
-        {node: i for i, node in enumerate(nodes)},
-    )
+    matching = sorted_matching(blossom(graph, ceiling), {node: i for i, node in enumerate(nodes)})
     if 2 * len(matching) != len(nodes):
         return None
     total = sum(

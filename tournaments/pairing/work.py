@@ -53,3 +53,10 @@ class Work:
 def matching_work(nodes: int) -> int:
     """The cost model of one blossom matching of that many nodes."""
     return nodes**3
+
+
+def sparse_matching_work(nodes: int, edges: int) -> int:
+    """The cost model of a blossom matching of a sparse graph: its augmentations scan the
+    edges, and its dual updates scan the nodes (measured: a quarter of a complete graph's
+    cube); a complete graph gives about 1.25 x matching_work."""
+    return nodes * edges + nodes**3 // 4
