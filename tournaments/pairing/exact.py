@@ -54,8 +54,9 @@ def solve_exact(field: Field, work: Work | None = None) -> tuple[list[tuple[int,
     matching: set = set()
     # Someone who has met every other player and cannot sit out makes a rematch certain.
     isolated = any(len(field.opp[pid]) == count - 1 for pid in ids) and not bye_weights
-    if work is not None and not isolated:
-        work.spend(STAGE_EXACT, exact_work(field))
+    if work is not None:
+        # A certain rematch goes straight to the complete graph, and pays for it first.
+        work.spend(STAGE_EXACT, matching_work(len(nodes)) if isolated else exact_work(field))
     for i, a in enumerate(ids):
         met = field.opp[a]
         for b in ids[i + 1 :]:
@@ -67,7 +68,7 @@ def solve_exact(field: Field, work: Work | None = None) -> tuple[list[tuple[int,
         matching = blossom(graph, ceiling)
     if 2 * len(matching) != len(nodes):
         # A rematch is unavoidable: every pair may play, at the rematch weight.
-        if work is not None:
+        if work is not None and not isolated:
             work.spend(STAGE_EXACT, matching_work(len(nodes)))
         for i, a in enumerate(ids):
             met = field.opp[a]
