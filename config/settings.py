@@ -207,6 +207,9 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # nodes (tournaments/pairing/work.py), a request may spend pairing a round; a round that
 # needs more is paired by a background job. About 0.1 s per million on the 2-core machine.
 PAIRING_SYNC_WORK = env_int("PAIRING_SYNC_WORK", 4_000_000, minimum=0)
+# A pairing job no worker has started after this long (seconds) is failed when the
+# organiser pairs again: its task was lost.
+PAIRING_QUEUE_TIMEOUT = env_int("PAIRING_QUEUE_TIMEOUT", 600, minimum=60)
 
 # --- REST framework and OpenAPI -------------------------------------------------------
 REST_FRAMEWORK = {

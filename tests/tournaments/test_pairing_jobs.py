@@ -2,6 +2,7 @@
 "Background pairing"): the work limit of the pure core, the service, the page and the
 API (202 and a status URL), and a real Celery worker running the job."""
 
+import datetime
 import time
 
 import pytest
@@ -98,6 +99,24 @@ def test_a_costly_round_is_queued_as_a_job_and_one_job_at_a_time(
     assert round_.pairing_seed == "r2" and round_.pairing_cost["rematches"] == 1
     assert services.run_pairing_job(job.pk) == "nothing to do"
     assert Round.objects.filter(tournament=second_round_due).count() == 2
+
+
+@pytest.mark.django_db
+def test_a_job_no_worker_started_is_failed_when_the_organiser_pairs_again(
+    second_round_due, organiser, settings
+):
+    settings.PAIRING_SYNC_WORK = 0
+    job = services.pair_next_round(tournament=second_round_due, by=organiser, seed="r2")
+    with pytest.raises(ValidationError):
+        services.pair_next_round(tournament=second_round_due, by=organiser)
+    PairingJob.objects.filter(pk=job.pk).update(
+        created_at=job.created_at - datetime.timedelta(seconds=settings.PAIRING_QUEUE_TIMEOUT + 1)
+    )
+    again = services.pair_next_round(tournament=second_round_due, by=organiser, background=False)
+    assert isinstance(again, Round)
+    job.refresh_from_db()
+    assert job.status == "failed" and "No worker started it" in job.error
+    assert services.run_pairing_job(job.pk) == "nothing to do"
 
 
 @pytest.mark.django_db

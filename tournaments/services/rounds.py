@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import logging
 import secrets
 import time
@@ -82,6 +83,19 @@ def pair_next_round(
 
 def _refuse_while_pairing(tournament) -> None:
     job = tournament.pairing_jobs.filter(status__in=PairingJob.ACTIVE).first()
+    waited = settings.PAIRING_QUEUE_TIMEOUT
+    if (
+        job is not None
+        and job.status == PairingJob.Status.QUEUED
+        and job.created_at < db_now() - datetime.timedelta(seconds=waited)
+    ):
+        # Its task was lost (no worker, or the broker was down): let the organiser pair
+        # again rather than wait forever. A worker taking it later finds it failed.
+        job.status = PairingJob.Status.FAILED
+        job.error = f"No worker started it within {waited // 60} minutes."
+        job.finished_at = db_now()
+        job.save(update_fields=["status", "error", "finished_at"])
+        return
     if job is not None:
         raise ValidationError(
             f"Round {job.number} is being paired in the background; wait for it to finish."
