@@ -3,7 +3,7 @@
 Usage: python bench/pairing.py [--sizes 512 4096 16384] [--round 8] [--tournaments 3]
                                [--runs 3] [--seed 1] [--draw-rate 0.05] [--drop-rate 0.02]
        python bench/pairing.py --adversarial [--long-sizes 8 16 24 32] [--seed 1]
-                               [--work-limit 4000000]
+                               [--work-limit 1500000]
 
 For each size and each of --tournaments simulated events: rounds 1..7 are paired by the
 engine itself with random results (draws included), a few drops per round and a handful
@@ -64,7 +64,7 @@ def long_event(players: int, seed: int, draw_rate: float, drop_rate: float):
 
 
 # settings.PAIRING_SYNC_WORK's default: the work a request may spend pairing a round.
-SYNC_WORK = 4_000_000
+SYNC_WORK = 1_500_000
 
 
 def one_met_everyone(players: int, seed: int):

@@ -205,8 +205,9 @@ GAMES_DEMO_BOT_DELAY = float(env_int("GAMES_DEMO_BOT_DELAY_MS", 1500, minimum=0)
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # Swiss pairing (docs/pairing.md "Background pairing"): the most work, in cubed matching
 # nodes (tournaments/pairing/work.py), a request may spend pairing a round; a round that
-# needs more is paired by a background job. About 0.1 s per million on the 2-core machine.
-PAIRING_SYNC_WORK = env_int("PAIRING_SYNC_WORK", 4_000_000, minimum=0)
+# needs more is paired by a background job. 0.2-0.5 s per million on the shared 2-core
+# machine (docs/benchmarks.md).
+PAIRING_SYNC_WORK = env_int("PAIRING_SYNC_WORK", 1_500_000, minimum=0)
 # A pairing job no worker has started after this long (seconds) is failed when the
 # organiser pairs again: its task was lost.
 PAIRING_QUEUE_TIMEOUT = env_int("PAIRING_QUEUE_TIMEOUT", 600, minimum=60)
