@@ -100,10 +100,10 @@ def solve_windows(
     # Any rematch outweighs every possible total of squared differences and rank offset.
     rematch_weight = scale * ((prefix[-1] // 2 + 2) * spread * spread + 1)
     field_size = len(field.ids) + 1
-    # Windows that have spent half of what the whole-field matching would cost hand over
-    # to it: at worst 1.5 times that matching, where trying windows until they had spent
-    # all of it gave twice (a window worth solving is usually far smaller).
-    budget = exact_work(field) // 2 if field_size <= EXACT_AFFORDABLE else float("inf")
+    # Windows that have spent a quarter of what the whole-field matching is estimated to
+    # cost hand over to it: at worst 1.25 times that matching, where trying windows until
+    # they had spent all of it gave twice (a window worth solving is usually far smaller).
+    budget = exact_work(field) // 4 if field_size <= EXACT_AFFORDABLE else float("inf")
     costs = WindowCosts(scale, rematch_weight, bye_costs, budget, work or Work())
     solved: dict[tuple[int, int], WindowPlan | str | None] = {}
     windows: list[list[int]] = [[trouble, trouble]]
