@@ -3,6 +3,7 @@
 Usage: python bench/pairing.py [--sizes 512 4096 16384] [--round 8] [--tournaments 3]
                                [--runs 3] [--seed 1] [--draw-rate 0.05] [--drop-rate 0.02]
        python bench/pairing.py --adversarial [--long-sizes 8 16 24 32] [--seed 1]
+                               [--work-limit 1500000]
 
 For each size and each of --tournaments simulated events: rounds 1..7 are paired by the
 engine itself with random results (draws included), a few drops per round and a handful
@@ -18,6 +19,12 @@ round after round up to n-1 rounds, heavy drops and draws, a player who has met
 everyone, a planted clique of 14 top players who have all met, and a three-player knot
 (two players alone on a score who have both met the only player below) under a large
 score group. Prints each family's states, worst time and how optimality was proved.
+Each state is paired as a request would pair it, with --work-limit (the default of
+settings.PAIRING_SYNC_WORK; 0 for none): a state that would need more is counted as
+handed to the background job ("deferred", with the time it took to decide), then paired
+without a limit and timed again ("background s"), unless its estimate passes
+--background-max (the whole-field matching of thousands of players when a rematch is
+certain: minutes and gigabytes, left to the job).
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournaments.pairing import PairingPlayer, pair_round
+from tournaments.pairing import PairingDeferred, PairingPlayer, pair_round
 from tournaments.pairing.simulation import SimulatedSwiss
 
 
@@ -56,9 +63,17 @@ def long_event(players: int, seed: int, draw_rate: float, drop_rate: float):
         swiss.play_round()
 
 
+# settings.PAIRING_SYNC_WORK's default: the work a request may spend pairing a round.
+SYNC_WORK = 1_500_000
+
+
 def one_met_everyone(players: int, seed: int):
-    """A field after five rounds where player 1 has met everyone else."""
-    field = simulate(players, 5, seed, 0.05, 0.0)
+    """A field after five rounds where player 1 has met everyone else: in an odd field
+    they must sit out to avoid a rematch, in an even field a rematch is certain."""
+    simulated = simulate(players, 5, seed, 0.05, 0.0)
+    # Exactly `players` (late entries made it more), player 1 among them.
+    field = [p for p in simulated if p.id == 1] + [p for p in simulated if p.id != 1]
+    field = field[:players]
     everyone = frozenset(p.id for p in field)
     return [
         PairingPlayer(
@@ -104,7 +119,7 @@ def adversarial_states(seed: int, long_sizes: list[int]):
             if round_number > 16:
                 break
             yield f"drops 15% and draws 30%, {players} players", field, round_number
-    for players in (64, 128):
+    for players in (64, 128, 255, 256, 4095, 4096):
         yield f"one player met everyone, {players} players", one_met_everyone(players, seed), 6
     for players in (256, 4096):
         yield f"clique of 14 on top, {players} players", planted_clique(players, seed), 15
@@ -112,20 +127,45 @@ def adversarial_states(seed: int, long_sizes: list[int]):
         yield f"knot under a group of {group}", knot(group), 3
 
 
-def sweep(seed: int, long_sizes: list[int]) -> None:
-    print(f"{'family':<46} {'states':>6} {'worst s':>8}  optimality")
+def sweep(seed: int, long_sizes: list[int], work_limit: int | None, background_max: int) -> None:
+    print(
+        f"{'family':<46} {'states':>6} {'worst s':>8} {'deferred':>8} {'background s':>12}"
+        "  optimality",
+        flush=True,
+    )
     rows: dict[str, list] = {}
-    for family, field, round_number in adversarial_states(seed, long_sizes):
-        start = time.perf_counter()
-        result = pair_round(field, round_number, seed)
-        elapsed = time.perf_counter() - start
-        row = rows.setdefault(family, [0, 0.0, Counter()])
-        row[0] += 1
-        row[1] = max(row[1], elapsed)
-        row[2][result.method] += 1
-    for family, (states, worst, methods) in rows.items():
+
+    def report(family: str) -> None:
+        states, worst, deferred, background, methods = rows[family]
         how = ", ".join(f"{name} x{count}" for name, count in sorted(methods.items()))
-        print(f"{family:<46} {states:>6} {worst:>8.3f}  {how}")
+        later = f"{background:>12.3f}" if background else f"{'-':>12}"
+        print(f"{family:<46} {states:>6} {worst:>8.3f} {deferred:>8} {later}  {how}", flush=True)
+
+    for family, field, round_number in adversarial_states(seed, long_sizes):
+        if family not in rows:
+            if rows:
+                report(next(reversed(rows)))
+            rows[family] = [0, 0.0, 0, 0.0, Counter()]
+        row = rows[family]
+        row[0] += 1
+        start = time.perf_counter()
+        try:
+            result = pair_round(field, round_number, seed, work_limit=work_limit)
+        except PairingDeferred as deferred:
+            row[1] = max(row[1], time.perf_counter() - start)
+            row[2] += 1
+            if deferred.estimate > background_max:
+                # The whole-field matching of a large field: minutes and gigabytes.
+                row[4][f"not run (estimate {deferred.estimate:.1e})"] += 1
+                continue
+            start = time.perf_counter()
+            result = pair_round(field, round_number, seed)
+            row[3] = max(row[3], time.perf_counter() - start)
+        else:
+            row[1] = max(row[1], time.perf_counter() - start)
+        row[4][result.method] += 1
+    if rows:
+        report(next(reversed(rows)))
 
 
 def main() -> None:
@@ -145,9 +185,21 @@ def main() -> None:
         default=[8, 16, 24, 32],
         help="--adversarial: fields paired round after round up to n-1 rounds",
     )
+    parser.add_argument(
+        "--work-limit",
+        type=int,
+        default=SYNC_WORK,
+        help="--adversarial: a request's work limit (0: none); rounds over it are deferred",
+    )
+    parser.add_argument(
+        "--background-max",
+        type=int,
+        default=10**9,
+        help="--adversarial: deferred states estimated above this are not paired",
+    )
     args = parser.parse_args()
     if args.adversarial:
-        sweep(args.seed, args.long_sizes)
+        sweep(args.seed, args.long_sizes, args.work_limit or None, args.background_max)
         return
 
     header = (

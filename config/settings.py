@@ -208,6 +208,14 @@ GAMES_SWAP_WINDOW_SECONDS = env_int("GAMES_SWAP_WINDOW_SECONDS", 120, minimum=0)
 GAMES_PRACTICE_GAME_MINUTES = env_int("GAMES_PRACTICE_GAME_MINUTES", 20, minimum=1)
 GAMES_DEMO_BOT_DELAY = float(env_int("GAMES_DEMO_BOT_DELAY_MS", 1500, minimum=0)) / 1000
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# Swiss pairing (docs/pairing.md "Background pairing"): the most work, in cubed matching
+# nodes (tournaments/pairing/work.py), a request may spend pairing a round; a round that
+# needs more is paired by a background job. 0.2-0.5 s per million on the shared 2-core
+# machine (docs/benchmarks.md).
+PAIRING_SYNC_WORK = env_int("PAIRING_SYNC_WORK", 1_500_000, minimum=0)
+# A pairing job no worker has started after this long (seconds) is failed when the
+# organiser pairs again: its task was lost.
+PAIRING_QUEUE_TIMEOUT = env_int("PAIRING_QUEUE_TIMEOUT", 600, minimum=60)
 
 # --- REST framework and OpenAPI -------------------------------------------------------
 REST_FRAMEWORK = {

@@ -28,7 +28,7 @@ from players.demo import random_valid_set
 from tests.tournaments.conftest import play_round_by_judge
 from tournaments import clocks, selectors, services
 from tournaments import serializers as tournament_serializers
-from tournaments.models import Match, Registration, ResultSubmission, Tournament
+from tournaments.models import Match, PairingJob, Registration, ResultSubmission, Tournament
 from tournaments.online import open_match
 from tournaments.standings import tiebreaker_names
 
@@ -221,6 +221,15 @@ def world(make_user, organiser, judge):
     )
     game_services.concede(session=finished, by=player_user)
 
+    # A round paired in the background that failed, and one that is done.
+    failed_job = PairingJob.objects.create(
+        tournament=swiss, number=3, seed="job", status="failed", error="Stopped."
+    )
+    done_job = PairingJob.objects.create(
+        tournament=cut, number=1, seed="cut", status="done", round=only, stage="exact"
+    )
+    ids["pairing_job"] = {(failed_job.tournament_id, failed_job.pk), (cut.pk, done_job.pk)}
+
     ids["tournament"] |= {swiss.pk, cut.pk, done.pk, waiting.pk, draft.pk}
     ids["player"] |= {p.pk for _, p, _ in people}
     ids["dice_set"] |= {d.pk for _, _, d in people}
@@ -244,6 +253,11 @@ def _get_operations(schema) -> list[str]:
 
 
 def _addresses(path, ids) -> list[str]:
+    if "{job_id}" in path:
+        return [
+            path.replace("{id}", str(pk)).replace("{job_id}", str(job))
+            for pk, job in sorted(ids["pairing_job"])
+        ]
     if "{id}" not in path:
         return [path]
     if "{registration}" in path:  # a tournament's row: the first registration of each

@@ -13,7 +13,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from games.models import GameSession
 from players.models import DiceSet, Player
-from tournaments.models import Match, Registration, Tournament
+from tournaments.models import Match, PairingJob, Registration, Tournament
 
 WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE)\b", re.IGNORECASE)
 PARAMETER = re.compile(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>[^)]*\)")
@@ -58,6 +58,9 @@ def demo(db):
     tournament = Tournament.objects.get()
     round_ = tournament.rounds.order_by("-number").first()
     match = Match.objects.filter(round=round_, player_b__isnull=False).first()
+    job = PairingJob.objects.create(
+        tournament=tournament, number=round_.number + 1, seed="s", status="failed", error="x"
+    )
     ids = {
         "tournaments": tournament.pk,
         "rounds": round_.pk,
@@ -70,6 +73,7 @@ def demo(db):
         "registration_id": Registration.objects.first().pk,
         "registration": Registration.objects.filter(tournament=tournament).first().pk,
         "match_id": match.pk,
+        "job_id": job.pk,
         "action": "pause",
         "uidb64": "MQ",
         "token": "set-password",

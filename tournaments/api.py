@@ -31,6 +31,7 @@ from tournaments import serializers as s
 from tournaments.models import (
     AuditEntry,
     Match,
+    PairingJob,
     Penalty,
     Registration,
     ResultSubmission,
@@ -195,15 +196,35 @@ class TournamentViewSet(
             services.change_status(tournament=self.tournament(), to=data["status"], by=request.user)
         )
 
-    @extend_schema(request=s.SeedSerializer, responses={201: s.RoundSerializer})
+    @extend_schema(
+        request=s.SeedSerializer, responses={201: s.RoundSerializer, 202: s.PairingJobSerializer}
+    )
     @action(detail=True, methods=["post"])
     def pair(self, request, pk=None):
-        """Organisers: pair the next Swiss round as a draft (the first starts the Swiss)."""
+        """Organisers: pair the next Swiss round as a draft (the first starts the Swiss).
+        A round that would take long to pair is paired in the background: 202 with the
+        job, whose status_url (also the Location header) tells when the round is there."""
         data = _valid(s.SeedSerializer, request)
-        round_ = services.pair_next_round(
+        paired = services.pair_next_round(
             tournament=self.tournament(), by=request.user, seed=data.get("seed") or None
         )
-        return Response(_round_answer(round_, request), status=status.HTTP_201_CREATED)
+        return _paired_answer(paired, request)
+
+    @extend_schema(request=None, responses=s.PairingJobSerializer)
+    @action(
+        detail=True,
+        methods=["get"],
+        url_path=r"pairing-jobs/(?P<job_id>[0-9]+)",
+        url_name="pairing-job",
+    )
+    def pairing_job(self, request, pk=None, job_id=None):
+        """Judges and organisers: a round being paired in the background (poll it)."""
+        tournament = self.tournament()
+        _require_log_access(request, tournament)
+        job = PairingJob.objects.filter(tournament=tournament, pk=job_id).first()
+        if job is None:
+            raise Http404("No such pairing job in this tournament.")
+        return Response(s.PairingJobSerializer(job, context={"request": request}).data)
 
     @extend_schema(request=None, responses={201: s.RoundSerializer, 200: s.TournamentSerializer})
     @action(detail=True, methods=["post"], url_path="top-cut")
@@ -531,6 +552,16 @@ def _valid(serializer_class, request, **kwargs):
     return serializer.validated_data
 
 
+def _paired_answer(paired, request):
+    """201 with the new round, or 202 with the background job pairing it."""
+    if isinstance(paired, PairingJob):
+        data = s.PairingJobSerializer(paired, context={"request": request}).data
+        return Response(
+            data, status=status.HTTP_202_ACCEPTED, headers={"Location": data["status_url"]}
+        )
+    return Response(_round_answer(paired, request), status=status.HTTP_201_CREATED)
+
+
 def _round_answer(round_, request):
     round_ = (
         Round.objects.select_related("tournament")
@@ -648,16 +679,19 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         """Organisers: close a round whose every result is confirmed."""
         return self._answer(services.close_round(round_=self.get_object(), by=request.user))
 
-    @extend_schema(request=s.SeedSerializer, responses={201: s.RoundSerializer})
+    @extend_schema(
+        request=s.SeedSerializer, responses={201: s.RoundSerializer, 202: s.PairingJobSerializer}
+    )
     @action(detail=True, methods=["post"])
     def repair(self, request, pk=None):
         """Organisers: throw a draft Swiss pairing away and pair the round again. The new
-        round has a new id."""
+        round has a new id (202 with a job when it is paired in the background, as for
+        pair)."""
         data = _valid(s.SeedSerializer, request)
-        round_ = services.repair_round(
+        paired = services.repair_round(
             round_=self.get_object(), by=request.user, seed=data.get("seed") or None
         )
-        return Response(_round_answer(round_, request), status=status.HTTP_201_CREATED)
+        return _paired_answer(paired, request)
 
     @extend_schema(request=s.SwapPlayersSerializer, responses=s.RoundSerializer)
     @action(detail=True, methods=["post"], url_path="swap-players")

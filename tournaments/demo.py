@@ -42,7 +42,7 @@ def load_demo_tournament(*, organiser, judge, players, seed: int = 45) -> Tourna
     ]
     for number in (1, 2, 3):
         round_ = services.pair_next_round(
-            tournament=tournament, by=organiser, seed=f"demo-{number}"
+            tournament=tournament, by=organiser, seed=f"demo-{number}", background=False
         )
         services.publish_round(round_=round_, by=organiser)
         services.start_round(round_=round_, by=judge)

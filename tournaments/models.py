@@ -340,6 +340,62 @@ class Round(models.Model):
         return f"{self.tournament.name} round {self.number}"
 
 
+class PairingJob(models.Model):
+    """A Swiss round paired in the background: a round whose pairing would cost more
+    than a request may spend (settings.PAIRING_SYNC_WORK, docs/pairing.md "Background
+    pairing"). At most one queued or running job per tournament."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Waiting for a worker")
+        RUNNING = "running", _("Pairing")
+        DONE = "done", _("Paired")
+        FAILED = "failed", _("Failed")
+
+    ACTIVE = (Status.QUEUED, Status.RUNNING)
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="pairing_jobs"
+    )
+    number = models.PositiveSmallIntegerField(help_text=_("The round being paired."))
+    seed = models.CharField(max_length=64)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    # Progress: the pairing tier running (tournaments/pairing/work.py stages), the work
+    # spent so far and the work the running matching will spend, in the same units.
+    stage = models.CharField(max_length=20, blank=True)
+    work_done = models.BigIntegerField(default=0)
+    work_next = models.BigIntegerField(default=0)
+    estimate = models.BigIntegerField(
+        default=0, help_text=_("Work estimated when the request handed the round over.")
+    )
+    error = models.TextField(blank=True)
+    round = models.ForeignKey(
+        Round, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament_id", "-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament"],
+                condition=models.Q(status__in=["queued", "running"]),
+                name="one_active_pairing_job",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.tournament.name} round {self.number} pairing ({self.status})"
+
+    @property
+    def active(self) -> bool:
+        return self.status in self.ACTIVE
+
+
 class Match(models.Model):
     """One pairing of a round: best of three (first to two game wins), or a bye."""
 

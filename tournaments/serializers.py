@@ -8,6 +8,7 @@ import json
 from functools import cached_property
 
 from django.contrib.auth import get_user_model
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -26,6 +27,7 @@ from tournaments.models import (
     SETTING_BOUNDS,
     AuditEntry,
     Match,
+    PairingJob,
     Penalty,
     Registration,
     ResultSubmission,
@@ -590,6 +592,33 @@ class MatchGameStartSerializer(MatchSerializer):
 
     def represent(self, match) -> dict:
         return {**super().represent(match), "game_start": self.get_game_start(match)}
+
+
+class PairingJobSerializer(serializers.Serializer):
+    """A round being paired in the background (docs/pairing.md "Background pairing"):
+    poll status_url until status is done (round is the new draft) or failed (error)."""
+
+    id = serializers.IntegerField()
+    tournament = serializers.IntegerField(source="tournament_id")
+    number = serializers.IntegerField(help_text="The round being paired.")
+    status = serializers.ChoiceField(choices=PairingJob.Status.choices)
+    stage = serializers.CharField(
+        help_text="The pairing tier running: lower_bound, windows or exact."
+    )
+    work_done = serializers.IntegerField(help_text="Work spent so far (cubed matching nodes).")
+    work_next = serializers.IntegerField(help_text="Work of the matching now running.")
+    estimate = serializers.IntegerField(help_text="Work estimated when the round was handed over.")
+    error = serializers.CharField(help_text="Why the job failed (empty otherwise).")
+    round = serializers.IntegerField(source="round_id", allow_null=True)
+    created_at = serializers.DateTimeField(format=None)
+    started_at = serializers.DateTimeField(allow_null=True, format=None)
+    finished_at = serializers.DateTimeField(allow_null=True, format=None)
+    status_url = serializers.SerializerMethodField()
+
+    def get_status_url(self, job) -> str:
+        path = reverse("tournament-pairing-job", args=[job.tournament_id, job.pk])
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request is not None else path
 
 
 class RoundSerializer(serializers.Serializer):

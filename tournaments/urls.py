@@ -23,6 +23,7 @@ urlpatterns = [
         views.registration_action,
         name="registration_action",
     ),
+    path("<int:pk>/pairing/<int:job_id>/", views.pairing_job, name="pairing_job"),
     path("<int:pk>/rounds/<int:number>/", views.pairings, name="pairings"),
     path("<int:pk>/rounds/<int:number>/manage/", views.round_manage, name="round_manage"),
     path("<int:pk>/rounds/<int:number>/do/<slug:action>/", views.round_action, name="round_action"),

@@ -51,6 +51,7 @@ from tournaments.match_rules import MAX_GAMES
 from tournaments.models import (
     AuditEntry,
     Match,
+    PairingJob,
     Penalty,
     Registration,
     ResultSubmission,
@@ -174,6 +175,44 @@ def staff_post(check):
     return decorator
 
 
+def _run_pairing(request, call, result):
+    """Pair (or pair again) a round: to the new draft, or to the background job's page
+    when the round takes long to pair; None when the service refused (message shown)."""
+    try:
+        call()
+    except ValidationError as exc:
+        messages.error(request, _error_text(exc))
+        return None
+    paired = result["paired"]
+    if isinstance(paired, PairingJob):
+        messages.info(
+            request,
+            _("Round %(n)s takes long to pair: it is being paired in the background.")
+            % {"n": paired.number},
+        )
+        return redirect("tournaments:pairing_job", pk=paired.tournament_id, job_id=paired.pk)
+    messages.success(request, _("Round paired as a draft: check it, then publish."))
+    return redirect("tournaments:round_manage", pk=paired.tournament_id, number=paired.number)
+
+
+# How often the page of a running pairing job reloads itself (seconds).
+PAIRING_JOB_REFRESH = 2
+
+
+@login_required
+def pairing_job(request, pk, job_id):
+    """A round being paired in the background: progress while it runs (the page reloads
+    itself), the draft when done, the error when it failed."""
+    tournament = _tournament(pk)
+    _require(visibility.can_see_log(request.user, tournament))
+    job = get_object_or_404(PairingJob, tournament=tournament, pk=job_id)
+    if job.status == PairingJob.Status.DONE and job.round_id is not None:
+        return redirect("tournaments:round_manage", pk=tournament.pk, number=job.number)
+    context = _roles(request, tournament)
+    context.update(job=job, refresh=PAIRING_JOB_REFRESH if job.active else None)
+    return render(request, "tournaments/pairing_job.html", context)
+
+
 # --- list, home, create, edit ---------------------------------------------------------
 
 
@@ -293,13 +332,19 @@ def console(request, pk):
         ).order_by("number")
     )
     last = rounds[-1] if rounds else None
+    job = tournament.pairing_jobs.first()  # the latest
+    if job is not None and not (job.active or job.status == PairingJob.Status.FAILED):
+        job = None
+    if job is not None and job.status == PairingJob.Status.FAILED and last is not None:
+        job = job if last.number < job.number else None  # a later pairing succeeded
     context.update(
+        pairing_job=job,
         registrations=registrations,
         active_count=sum(not r.dropped for r in registrations),
         checked_in_count=sum(r.checked_in and not r.dropped for r in registrations),
         rounds=rounds,
         last_round=last,
-        **_offered_actions(tournament, rounds),
+        **_offered_actions(tournament, rounds, job),
         register_form=RegisterForm(tournament=tournament).suggest()
         if tournament.status in (Status.REGISTRATION, Status.CHECK_IN, Status.SWISS)
         else None,
@@ -310,9 +355,10 @@ def console(request, pk):
     return render(request, "tournaments/console.html", context)
 
 
-def _offered_actions(tournament, rounds) -> dict:
+def _offered_actions(tournament, rounds, pairing_job=None) -> dict:
     """Which of the console's event actions the services would allow now (the same
-    conditions as services.pair_next_round, start_top_cut and finish_tournament)."""
+    conditions as services.pair_next_round, start_top_cut and finish_tournament; no
+    pairing while a background pairing job is active)."""
     all_closed = all(r.status == Round.Status.CLOSED for r in rounds)
     swiss_closed = sum(
         r.stage == Round.Stage.SWISS and r.status == Round.Status.CLOSED for r in rounds
@@ -321,6 +367,7 @@ def _offered_actions(tournament, rounds) -> dict:
     swiss_done = tournament.status == Status.SWISS and next_number > (tournament.swiss_rounds or 0)
     return {
         "can_pair": all_closed
+        and not (pairing_job is not None and pairing_job.active)
         and (
             tournament.status in (Status.REGISTRATION, Status.CHECK_IN)
             or tournament.status == Status.SWISS
@@ -407,12 +454,11 @@ def tournament_action(request, tournament, action):
         result = {}
 
         def pair():
-            result["round"] = services.pair_next_round(tournament=tournament, by=user)
+            result["paired"] = services.pair_next_round(tournament=tournament, by=user)
 
-        if _run(request, pair, _("Round paired as a draft: check it, then publish.")):
-            return redirect(
-                "tournaments:round_manage", pk=tournament.pk, number=result["round"].number
-            )
+        paired = _run_pairing(request, pair, result)
+        if paired is not None:
+            return paired
     elif action == "top_cut" and not tournament.top_cut_size:
         # services.start_top_cut raises ValueError (not ValidationError) for a cut of 0.
         messages.error(request, _("This tournament has no top cut: finish it instead."))
@@ -685,6 +731,14 @@ def round_action(request, tournament, number, action):
     if not is_confirmed(request):
         return _confirm_round_action(request, tournament, round_, action)
     call, message = actions[action]
+    if action == "repair":
+        result = {}
+
+        def repair():
+            result["paired"] = call()
+
+        paired = _run_pairing(request, repair, result)
+        return paired or redirect("tournaments:round_manage", pk=tournament.pk, number=number)
     ok = _run(request, call, message)
     if ok and action == "close":
         return redirect("tournaments:console", pk=tournament.pk)

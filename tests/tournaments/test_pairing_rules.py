@@ -11,6 +11,8 @@ from tournaments.pairing import (
     evaluate_pairing,
     pair_round,
 )
+from tournaments.pairing.exact import solve_exact
+from tournaments.pairing.field import Field
 
 
 def player(pid, points=0, met=(), byes=0, rank=None):
@@ -378,3 +380,36 @@ def test_a_player_who_met_everyone_goes_straight_to_the_whole_field_matching(mon
     result = pair_round(field, 8, 1)
     assert result.method == "exact"
     assert result.cost.rematches == 1
+
+
+def test_in_an_odd_field_the_one_player_who_met_everyone_sits_out():
+    # 1 leads and has met everyone: a bye to anyone else would force a rematch on 1.
+    field = [player(1, 9, met=[2, 3, 4, 5]), *(player(pid, 3) for pid in range(2, 6))]
+    result = pair_round(field, 5, 1)
+    assert_complete(result, field)
+    assert result.method == "forced_bye" and result.bye.player_id == 1
+    assert result.cost.key() == (0, 0, 4, 0, 0)  # 4 players on fewer points kept theirs
+    assert ReasonCode.BYE_MOVED in codes(result.bye.reasons)
+
+
+def test_the_whole_field_tier_uses_the_pairs_not_yet_met_when_they_cover_the_field():
+    # Late in a round robin of 8 with distinct scores: only a few pairs are unplayed.
+    unplayed = {(1, 2), (3, 4), (5, 6), (7, 8), (1, 8), (2, 7)}
+    ids = range(1, 9)
+    field = [
+        player(
+            pid,
+            3 * (8 - pid),
+            met=[o for o in ids if o != pid and (min(o, pid), max(o, pid)) not in unplayed],
+        )
+        for pid in ids
+    ]
+    whole = Field(field, 7, 1)
+    pairs, bye_id = solve_exact(whole)
+    assert bye_id is None and sorted(pairs) == [(1, 2), (3, 4), (5, 6), (7, 8)]
+    assert whole.cost_of(pairs, None).key() == pair_round(field, 7, 1).cost.key()
+    # Every pair but one met: the rematch pairs join the graph, one rematch is made.
+    field[0] = player(1, 21, met=range(2, 9))
+    field[1] = player(2, 18, met=[1, 3, 4, 5, 6, 8])
+    pairs, _ = solve_exact(Field(field, 7, 1))
+    assert Field(field, 7, 1).cost_of(pairs, None).rematches == 1

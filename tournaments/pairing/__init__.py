@@ -11,11 +11,13 @@ from tournaments.pairing.model import (
     ReasonCode,
 )
 from tournaments.pairing.swiss import evaluate_pairing, pair_round
+from tournaments.pairing.work import PairingDeferred
 
 __all__ = [
     "Bye",
     "Pair",
     "PairingCost",
+    "PairingDeferred",
     "PairingError",
     "PairingPlayer",
     "PairingResult",

@@ -1,16 +1,22 @@
 """The whole-field exact tier: one maximum-weight matching of every player, the bye as a
 dummy vertex, with weights that make the lexicographic cost a single number. O(n^3), so
-only used when no window can be certified."""
+only used when no window can be certified.
+
+The matching is first solved on the pairs who have not met: when they cover the field,
+no pairing has a rematch and the best perfect matching of that graph is the optimum (late
+in long events, where this tier is needed, that graph is small). Only when a rematch is
+unavoidable does the graph grow to every pair of the field."""
 
 from __future__ import annotations
 
 import networkx as nx
 
 from tournaments.pairing.field import Field
-from tournaments.pairing.matching import sorted_matching
+from tournaments.pairing.matching import blossom, sorted_matching
+from tournaments.pairing.work import STAGE_EXACT, Work, matching_work, sparse_matching_work
 
 
-def solve_exact(field: Field) -> tuple[list[tuple[int, int]], int | None]:
+def solve_exact(field: Field, work: Work | None = None) -> tuple[list[tuple[int, int]], int | None]:
     """Maximum-weight perfect matching of the whole field, the bye as a dummy vertex."""
     ids = field.ids
     pts = [field.players[pid].points for pid in ids]
@@ -24,31 +30,66 @@ def solve_exact(field: Field) -> tuple[list[tuple[int, int]], int | None]:
     max_excess = max(field.players[pid].byes for pid in ids) - field.min_byes
     rematch_weight = excess_weight * (max_excess + 1)
     ceiling = rematch_weight + square_weight * spread * spread + 1
-    graph = nx.Graph()
-    for i, a in enumerate(ids):
-        for b in ids[i + 1 :]:
-            cost = square_weight * (field.players[a].points - field.players[b].points) ** 2
-            if b in field.opp[a]:
-                cost += rematch_weight
-            graph.add_edge(a, b, weight=ceiling - cost)
     bye_node = ("bye",)
+    nodes = [*ids, bye_node] if len(ids) % 2 else ids
+    order = {node: i for i, node in enumerate(nodes)}
+    bye_weights: dict[int, int] = {}
     if len(ids) % 2:
         offsets = field.bye_offsets()
         for pid in ids:
             excess = field.players[pid].byes - field.min_byes
             score_offset, rank_offset = offsets[pid]
             cost = excess * excess_weight + score_offset * score_weight + rank_offset
-            graph.add_edge(pid, bye_node, weight=ceiling - cost)
-    nodes = [*ids, bye_node] if len(ids) % 2 else ids
-    matching = sorted_matching(
-        nx.max_weight_matching(graph, maxcardinality=True),
-        {node: i for i, node in enumerate(nodes)},
-    )
+            bye_weights[pid] = ceiling - cost
+
+    def square_weight_of(a: int, b: int) -> int:
+        return ceiling - square_weight * (field.players[a].points - field.players[b].points) ** 2
+
+    # First the pairs who have not met: if they alone cover the field, no pairing has
+    # fewer rematches (none), and every pairing without one is a perfect matching of
+    # this graph, so its best perfect matching is the optimum. Late in long events,
+    # where this tier is needed, few pairs are left and this graph is small.
+    graph = nx.Graph()
+    graph.add_nodes_from(nodes)
+    matching: set = set()
+    # Someone who has met every other player and cannot sit out makes a rematch certain.
+    isolated = any(len(field.opp[pid]) == count - 1 for pid in ids) and not bye_weights
+    if work is not None:
+        # A certain rematch goes straight to the complete graph, and pays for it first.
+        work.spend(STAGE_EXACT, matching_work(len(nodes)) if isolated else exact_work(field))
+    for i, a in enumerate(ids):
+        met = field.opp[a]
+        for b in ids[i + 1 :]:
+            if b not in met:
+                graph.add_edge(a, b, weight=square_weight_of(a, b))
+    for pid, weight in bye_weights.items():
+        graph.add_edge(pid, bye_node, weight=weight)
+    if not isolated:
+        matching = blossom(graph, ceiling)
+    if 2 * len(matching) != len(nodes):
+        # A rematch is unavoidable: every pair may play, at the rematch weight.
+        if work is not None and not isolated:
+            work.spend(STAGE_EXACT, matching_work(len(nodes)))
+        for i, a in enumerate(ids):
+            met = field.opp[a]
+            for b in ids[i + 1 :]:
+                if b in met:
+                    graph.add_edge(a, b, weight=square_weight_of(a, b) - rematch_weight)
+        matching = blossom(graph, ceiling)
     pairs: list[tuple[int, int]] = []
     bye_id = None
-    for a, b in matching:
+    for a, b in sorted_matching(matching, order):
         if a == bye_node or b == bye_node:
             bye_id = b if a == bye_node else a
         else:
             pairs.append((a, b))
     return pairs, bye_id
+
+
+def exact_work(field: Field) -> int:
+    """The estimated work of this tier when no rematch is needed: a matching of the
+    pairs who have not met (with the bye vertex in an odd field)."""
+    count = len(field.ids)
+    fresh = (count * (count - 1) - sum(len(field.opp[pid]) for pid in field.ids)) // 2
+    odd = count % 2
+    return sparse_matching_work(count + odd, fresh + odd * count)

@@ -150,7 +150,9 @@ class PairingResult:
 
     method tells how optimality was established: "lower_bound" (the cost equals a lower
     bound valid for every pairing), "window" (exact on a window of score groups, certified
-    by a relaxation of the whole field) or "exact" (matching of the whole field).
+    by a relaxation of the whole field), "exact" (matching of the whole field) or
+    "forced_bye" (the one player who has met everyone sits out and the others, paired
+    optimally as an even field by one of the other three, need no rematch).
     """
 
     round_number: int

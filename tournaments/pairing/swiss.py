@@ -33,18 +33,29 @@ from tournaments.pairing.lower_bound import ChainFailure, chain_score_groups
 from tournaments.pairing.model import PairingCost, PairingError, PairingPlayer, PairingResult
 from tournaments.pairing.reasons import pairing_result
 from tournaments.pairing.windows import solve_windows
+from tournaments.pairing.work import STAGE_LOWER_BOUND, Progress, Work
 
 __all__ = ["evaluate_pairing", "pair_round", "solve"]
 
 
 def pair_round(
-    players: Sequence[PairingPlayer], round_number: int, seed: int | str
+    players: Sequence[PairingPlayer],
+    round_number: int,
+    seed: int | str,
+    *,
+    work_limit: int | None = None,
+    progress: Progress | None = None,
 ) -> PairingResult:
-    """Pair one round among the active players. Deterministic for a given seed."""
+    """Pair one round among the active players. Deterministic for a given seed.
+
+    work_limit bounds the matchings' work (tournaments/pairing/work.py): a round that
+    would need more raises PairingDeferred before running the matching that would pass
+    it. progress(stage, spent, next) is called before each tier and matching.
+    """
     field = Field(players, round_number, seed)
     if not field.ids:
         return PairingResult(round_number, seed, (), None, PairingCost(), "lower_bound")
-    matching, bye_id, method = solve(field)
+    matching, bye_id, method = solve(field, Work(work_limit, progress))
     return pairing_result(field, matching, bye_id, method)
 
 
@@ -72,10 +83,28 @@ def evaluate_pairing(
     return field.cost_of(pair_list, bye_id)
 
 
-def solve(field: Field) -> tuple[list[tuple[int, int]], int | None, str]:
+def solve(field: Field, work: Work | None = None) -> tuple[list[tuple[int, int]], int | None, str]:
     """The pairs, the bye and how optimality was proved: the first tier that succeeds of
     lower bound, certified windows and whole-field exact matching."""
+    work = work or Work()
+    work.spend(STAGE_LOWER_BOUND, 0)
     candidates = field.bye_candidates() if len(field.ids) % 2 else []
+    forced = _forced_bye(field, candidates)
+    if forced is not None:
+        # Without a rematch only they can sit out: pair the others as an even field.
+        # If that needs no rematch either, no pairing is better (docs/pairing.md).
+        others = Field(
+            [p for pid, p in field.players.items() if pid != forced],
+            field.round_number,
+            field.seed,
+        )
+        pairs, _, _ = solve(others, work)
+        if not field.cost_of(pairs, forced).rematches:
+            return pairs, forced, "forced_bye"
+    if _must_rematch_or_move_bye(field, candidates):
+        # No chain or window can succeed: straight to the whole field.
+        pairs, bye_id = solve_exact(field, work)
+        return pairs, bye_id, "exact"
     bye_id = candidates[0] if candidates else None
     pool = [pid for pid in field.ids if pid != bye_id]
     groups, points = field.score_groups(pool)
@@ -86,14 +115,11 @@ def solve(field: Field) -> tuple[list[tuple[int, int]], int | None, str]:
         return pairs, bye_id, "lower_bound"
     except ChainFailure as failure:
         trouble = failure.group_index
-    if not _must_rematch_or_move_bye(field, candidates):
-        solved = solve_windows(field, groups, points, trouble, candidates)
-    else:
-        solved = None
+    solved = solve_windows(field, groups, points, trouble, candidates, work)
     if solved is not None:
         pairs, bye_id = solved
         return pairs, bye_id, "window"
-    pairs, bye_id = solve_exact(field)
+    pairs, bye_id = solve_exact(field, work)
     return pairs, bye_id, "exact"
 
 
@@ -103,3 +129,15 @@ def _must_rematch_or_move_bye(field: Field, candidates: list[int]) -> bool:
     only the whole-field matching can prove the optimum."""
     others = len(field.ids) - 1
     return any(len(field.opp[pid]) == others and pid not in candidates for pid in field.ids)
+
+
+def _forced_bye(field: Field, candidates: list[int]) -> int | None:
+    """In an odd field, the one player who has met every other player when they are not
+    a bye candidate: every pairing without a rematch gives them the bye."""
+    if len(field.ids) % 2 == 0:
+        return None
+    others = len(field.ids) - 1
+    met_everyone = [pid for pid in field.ids if len(field.opp[pid]) == others]
+    if len(met_everyone) != 1 or met_everyone[0] in candidates:
+        return None
+    return met_everyone[0]

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import networkx as nx
 
+from tournaments.pairing.exact import exact_work
 from tournaments.pairing.field import Field
 from tournaments.pairing.lower_bound import ChainFailure, chain_score_groups
-from tournaments.pairing.matching import sorted_matching
+from tournaments.pairing.matching import blossom, sorted_matching
+from tournaments.pairing.work import STAGE_WINDOWS, Work, matching_work
 
 # Players above which an exact matching of a window is not attempted.
 WINDOW_LIMIT = 500
@@ -43,6 +45,7 @@ def solve_windows(
     points: list[int],
     trouble: int,
     bye_candidates: list[int],
+    work: Work | None = None,
 ) -> tuple[list[tuple[int, int]], int | None] | None:
     """Exact matchings on windows of score groups, the lower-bound chain between them;
     the pairs and the bye, or None to hand over to the exact tier.
@@ -97,8 +100,11 @@ def solve_windows(
     # Any rematch outweighs every possible total of squared differences and rank offset.
     rematch_weight = scale * ((prefix[-1] // 2 + 2) * spread * spread + 1)
     field_size = len(field.ids) + 1
-    budget = field_size**3 if field_size <= EXACT_AFFORDABLE else float("inf")
-    costs = WindowCosts(scale, rematch_weight, bye_costs, budget)
+    # Windows that have spent a quarter of what the whole-field matching is estimated to
+    # cost hand over to it: at worst 1.25 times that matching, where trying windows until
+    # they had spent all of it gave twice (a window worth solving is usually far smaller).
+    budget = exact_work(field) // 4 if field_size <= EXACT_AFFORDABLE else float("inf")
+    costs = WindowCosts(scale, rematch_weight, bye_costs, budget, work or Work())
     solved: dict[tuple[int, int], WindowPlan | str | None] = {}
     windows: list[list[int]] = [[trouble, trouble]]
     whole_field = [0, len(groups) - 1]
@@ -158,7 +164,12 @@ class WindowCosts:
     what the bye slot costs with each candidate (empty when the bye is fixed)."""
 
     def __init__(
-        self, scale: int, rematch_weight: int, bye_costs: dict[int, int], work_left: float
+        self,
+        scale: int,
+        rematch_weight: int,
+        bye_costs: dict[int, int],
+        work_left: float,
+        work: Work,
     ) -> None:
         self.scale = scale
         self.rematch_weight = rematch_weight
@@ -166,6 +177,8 @@ class WindowCosts:
         # What the window matchings may still spend, in cubed nodes (the cost model of a
         # blossom matching), before the whole-field matching is the cheaper proof.
         self.work_left = work_left
+        # The caller's limit on the whole pairing's work (PairingDeferred past it).
+        self.work = work
 
 
 class OverBudget(Exception):
@@ -328,9 +341,11 @@ def window_matching(
     answer is the best over every leaving count of the same parity up to `leaving`
     (the slots are interchangeable, so a path of edges between them is enough)."""
     nodes: list = list(window_ids)
-    costs.work_left -= (len(window_ids) + entering + leaving) ** 3
+    units = matching_work(len(window_ids) + entering + leaving)
+    costs.work_left -= units
     if costs.work_left < 0:
         raise OverBudget
+    costs.work.spend(STAGE_WINDOWS, units)
     nodes += [("in", t) for t in range(entering)]
     nodes += [("out", t) for t in range(leaving)]
     edge_costs = _window_edge_costs(field, nodes, entry_points, exit_points, costs)
@@ -346,10 +361,7 @@ def window_matching(
     # Virtual nodes are tuples of a string, whose hash (so the matching set's order)
     # changes from process to process; the order decides which floater meets which
     # target, so it must come from the seeded order of the nodes instead.
-    matching = sorted_matching(
-        nx.max_weight_matching(graph, maxcardinality=True),
-        {node: i for i, node in enumerate(nodes)},
-    )
+    matching = sorted_matching(blossom(graph, ceiling), {node: i for i, node in enumerate(nodes)})
     if 2 * len(matching) != len(nodes):
         return None
     total = sum(

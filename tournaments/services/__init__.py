@@ -40,6 +40,7 @@ from tournaments.services.rounds import (
     pair_next_round,
     publish_round,
     repair_round,
+    run_pairing_job,
     start_round,
     swap_players_in_draft,
 )
@@ -62,6 +63,7 @@ __all__ = [
     "reinstate",
     "pair_next_round",
     "repair_round",
+    "run_pairing_job",
     "swap_players_in_draft",
     "publish_round",
     "start_round",

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import datetime
+import logging
 import secrets
+import time
 from collections.abc import Iterable
 
+from celery import current_app
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import Http404
@@ -18,12 +23,13 @@ from tournaments.match_rules import (
 )
 from tournaments.models import (
     Match,
+    PairingJob,
     Registration,
     ResultSubmission,
     Round,
     Tournament,
 )
-from tournaments.pairing import pair_round
+from tournaments.pairing import PairingDeferred, pair_round
 from tournaments.pairing.seeded import pair_by_seed
 from tournaments.phases import phase_errors
 from tournaments.services.guards import (
@@ -37,13 +43,22 @@ from tournaments.services.results import record_confirmed_result, refresh_round_
 from tournaments.services.topcut import advance_top_cut
 
 Status = Tournament.Status
+logger = logging.getLogger(__name__)
 
 
 @transaction.atomic
-def pair_next_round(*, tournament, by, seed: str | None = None) -> Round:
-    """Pair the next Swiss round as a draft (the first one starts the Swiss stage)."""
+def pair_next_round(
+    *, tournament, by, seed: str | None = None, background: bool = True
+) -> Round | PairingJob:
+    """Pair the next Swiss round as a draft (the first one starts the Swiss stage).
+
+    A round whose pairing would spend more than settings.PAIRING_SYNC_WORK is handed to
+    a background job instead (docs/pairing.md "Background pairing"): the PairingJob is
+    returned and the round appears when the worker has paired it. background=False pairs
+    every round here, however long it takes (the demo data, the job itself)."""
     tournament = locked_tournament(tournament)
     require_manager(by, tournament)
+    _refuse_while_pairing(tournament)
     last = tournament.rounds.order_by("-number").first()
     if last is not None and last.status != Round.Status.CLOSED:
         raise ValidationError(
@@ -73,9 +88,39 @@ def pair_next_round(*, tournament, by, seed: str | None = None) -> Round:
     if len(players) < 2:
         raise ValidationError(_("At least two active players are needed to pair a round."))
     if number == 1 and tournament.round_one_seeding == Tournament.RoundOneSeeding.RATING:
+        # Round 1 by rating is a fixed order: never costly, never deferred.
         result = pair_by_seed(players, selectors.rating_order(players, seed), number, seed)
-    else:
-        result = pair_round(players, number, seed)
+        return _store_round(tournament, number, seed, result, by)
+    limit = settings.PAIRING_SYNC_WORK if background else None
+    try:
+        result = pair_round(players, number, seed, work_limit=limit)
+    except PairingDeferred as deferred:
+        return _queue_pairing(tournament, number, seed, by, deferred)
+    return _store_round(tournament, number, seed, result, by)
+
+
+def _refuse_while_pairing(tournament) -> None:
+    job = tournament.pairing_jobs.filter(status__in=PairingJob.ACTIVE).first()
+    waited = settings.PAIRING_QUEUE_TIMEOUT
+    if (
+        job is not None
+        and job.status == PairingJob.Status.QUEUED
+        and job.created_at < db_now() - datetime.timedelta(seconds=waited)
+    ):
+        # Its task was lost (no worker, or the broker was down): let the organiser pair
+        # again rather than wait forever. A worker taking it later finds it failed.
+        job.status = PairingJob.Status.FAILED
+        job.error = f"No worker started it within {waited // 60} minutes."
+        job.finished_at = db_now()
+        job.save(update_fields=["status", "error", "finished_at"])
+        return
+    if job is not None:
+        raise ValidationError(
+            f"Round {job.number} is being paired in the background; wait for it to finish."
+        )
+
+
+def _store_round(tournament, number: int, seed: str, result, by) -> Round:
     round_ = Round.objects.create(
         tournament=tournament,
         number=number,
@@ -102,6 +147,105 @@ def pair_next_round(*, tournament, by, seed: str | None = None) -> Round:
         after={"number": number, "seed": seed, "cost": round_.pairing_cost},
     )
     return round_
+
+
+def _queue_pairing(tournament, number: int, seed: str, by, deferred) -> PairingJob:
+    job = PairingJob.objects.create(
+        tournament=tournament,
+        number=number,
+        seed=seed,
+        estimate=deferred.estimate,
+        stage=deferred.stage,
+        requested_by=by if by is not None and by.is_authenticated else None,
+    )
+    audit(
+        tournament,
+        by,
+        "round.pairing_queued",
+        job,
+        after={"number": number, "seed": seed, "estimate": deferred.estimate},
+    )
+    pk = job.pk
+    transaction.on_commit(lambda: current_app.send_task(PAIRING_TASK, args=(pk,)))
+    return job
+
+
+# The Celery task that runs a PairingJob (tournaments/tasks.py), by name so that the
+# services do not import the task module.
+PAIRING_TASK = "tournaments.run_pairing_job"
+# How often a running job writes its progress, at most (seconds).
+PROGRESS_INTERVAL = 0.5
+# Pairings of a job whose players changed meanwhile (a drop, a late entry), at most.
+PAIRING_ATTEMPTS = 3
+
+
+def run_pairing_job(job_id: int) -> str:
+    """Pair a queued round (the Celery task's body). Idempotent: a job that is finished
+    or gone is left alone, and a redelivered job pairs again from the same seed.
+
+    The pairing runs without holding a lock (it may take long); the tournament is then
+    locked as the synchronous path locks it, and the round stored only if the job is
+    still active, the round still the next one and the players unchanged (otherwise the
+    round is paired again from the current players). Any error fails the job with its
+    message, which the organiser sees."""
+    job = PairingJob.objects.select_related("tournament", "requested_by").filter(pk=job_id).first()
+    if job is None or not job.active:
+        return "nothing to do"
+    PairingJob.objects.filter(pk=job.pk, status__in=PairingJob.ACTIVE).update(
+        status=PairingJob.Status.RUNNING, started_at=db_now(), error=""
+    )
+    try:
+        for _ in range(PAIRING_ATTEMPTS):
+            players = selectors.pairing_players(job.tournament, round_number=job.number)
+            result = pair_round(players, job.number, job.seed, progress=_progress_writer(job.pk))
+            outcome = _finish_job(job.pk, players, result)
+            if outcome != "players changed":
+                return outcome
+        raise ValidationError("The players kept changing while the round was being paired.")
+    except Exception as exc:
+        message = "; ".join(exc.messages) if isinstance(exc, ValidationError) else repr(exc)
+        logger.exception("pairing job %s failed", job_id)
+        PairingJob.objects.filter(pk=job_id, status__in=PairingJob.ACTIVE).update(
+            status=PairingJob.Status.FAILED, error=message[:2000], finished_at=db_now()
+        )
+        return "failed"
+
+
+@transaction.atomic
+def _finish_job(job_id: int, players, result) -> str:
+    job = PairingJob.objects.select_related("tournament", "requested_by").get(pk=job_id)
+    tournament = locked_tournament(job.tournament)
+    job = PairingJob.objects.select_for_update().get(pk=job_id)
+    if not job.active:
+        return "nothing to do"
+    last = tournament.rounds.order_by("-number").first()
+    if tournament.status != Status.SWISS or (last.number if last else 0) + 1 != job.number:
+        raise ValidationError(f"Round {job.number} is no longer the next round to pair.")
+    if last is not None and last.status != Round.Status.CLOSED:
+        raise ValidationError(f"Round {last.number} was reopened; close it and pair again.")
+    if selectors.pairing_players(tournament, round_number=job.number) != players:
+        return "players changed"
+    round_ = _store_round(tournament, job.number, job.seed, result, job.requested_by)
+    job.status = PairingJob.Status.DONE
+    job.round = round_
+    job.finished_at = db_now()
+    job.save(update_fields=["status", "round", "finished_at"])
+    return "done"
+
+
+def _progress_writer(job_id: int):
+    last = {"stage": None, "at": 0.0}
+
+    def progress(stage: str, spent: int, coming: int) -> None:
+        now = time.monotonic()
+        if stage == last["stage"] and now - last["at"] < PROGRESS_INTERVAL:
+            return
+        last.update(stage=stage, at=now)
+        PairingJob.objects.filter(pk=job_id, status=PairingJob.Status.RUNNING).update(
+            stage=stage, work_done=spent, work_next=coming
+        )
+
+    return progress
 
 
 def _start_swiss(tournament, by):
@@ -166,8 +310,9 @@ def _create_matches(round_, pairs: Iterable[tuple[int, int, list]]):
 
 
 @transaction.atomic
-def repair_round(*, round_: Round, by, seed: str | None = None) -> Round:
-    """Throw away a draft pairing and pair the round again."""
+def repair_round(*, round_: Round, by, seed: str | None = None) -> Round | PairingJob:
+    """Throw away a draft pairing and pair the round again (in the background when it
+    would take long, as pair_next_round)."""
     # A concurrent re-pair that held the lock first deleted this round (the new one has
     # a new id): the loser is told so instead of failing on the missing row.
     round_ = (
