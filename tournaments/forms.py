@@ -15,6 +15,7 @@ from players.forms import DiceSetForm
 from players.models import DiceSet
 from players.roles import JUDGE_GROUP, ORGANISER_GROUP
 from tournaments.conventions import PERCENTAGE_CONVENTION_FIELDS, preset_settings
+from tournaments.games import FORMAT_SETTINGS, GAMES, rules_for
 from tournaments.match_rules import MAX_GAMES
 from tournaments.models import (
     SETTING_BOUNDS,
@@ -33,6 +34,8 @@ TOURNAMENT_FIELDS = [
     "name",
     "date",
     "venue",
+    "game",
+    "games_to_win",
     "head_judge",
     "floor_judges",
     "swiss_rounds",
@@ -107,6 +110,21 @@ class TournamentForm(forms.ModelForm):
         self.fields["head_judge"].label = _("Head judge")
         self.fields["bracket_losers"].required = False
         self.fields["round_one_seeding"].required = False
+        self.fields["game"].required = False
+        self.fields["game"].help_text = _(
+            "Fixed once a player has registered. The format and time limits left as shown "
+            "take the chosen game's defaults (%(defaults)s)."
+        ) % {
+            "defaults": "; ".join(
+                f"{rules.label}: {rules.games_to_win} game win(s), "
+                f"{rules.match_minutes}/{rules.game_minutes} min"
+                for rules in GAMES.values()
+            )
+        }
+        for name in FORMAT_SETTINGS:
+            self.fields[name].required = False
+        if not self.instance.pk:
+            self.initial.update(rules_for(self.instance.game).defaults())
         for setting in SETTING_BOUNDS:
             _bound(self.fields[setting], setting)
         stored = self.instance.tiebreakers if self.instance.pk else []
@@ -159,8 +177,27 @@ class TournamentForm(forms.ModelForm):
         # Left out of a submitted form, the setting keeps its value (the default on create).
         return self.cleaned_data["round_one_seeding"] or self.instance.round_one_seeding
 
+    def clean_game(self):
+        # Left out of a submitted form, the game stays (the default on create).
+        return self.cleaned_data["game"] or self.instance.game
+
+    def _apply_game_defaults(self, data) -> None:
+        """A format setting left empty, or left as shown while the game changes, takes the
+        chosen game's default (tournaments/games.py)."""
+        game = data.get("game") or self.instance.game
+        if game not in GAMES:
+            return
+        changed_game = game != self.instance.game
+        for name, default in rules_for(game).defaults().items():
+            if name in self.errors:
+                continue
+            value = data.get(name)
+            if value in (None, "") or (changed_game and value == self.initial.get(name)):
+                data[name] = default
+
     def clean(self):
         data = super().clean()
+        self._apply_game_defaults(data)
         for name in STANDINGS_CONVENTION_FIELDS:
             if name not in self.data:
                 data[name] = getattr(self.instance, name)

@@ -15,6 +15,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from players.models import DiceSet, Player
+from tournaments.games import DEFAULT_GAME, FORMATS, game_choices
 from tournaments.phases import parse_phases, phase_errors
 
 TOP_CUT_SIZES = (0, 2, 4, 8, 16, 32)
@@ -126,6 +127,21 @@ class Tournament(models.Model):
     )
     status = models.CharField(
         max_length=20, choices=Status.choices, default=Status.DRAFT, db_index=True
+    )
+    # The game the event is of (tournaments/games.py: what registration asks for and the
+    # defaults of the format); fixed once anyone has registered or a round exists.
+    game = models.CharField(
+        _("game"),
+        max_length=20,
+        choices=game_choices(),
+        default=DEFAULT_GAME,
+        help_text=_("Fixed once a player has registered."),
+    )
+    games_to_win = models.PositiveSmallIntegerField(
+        _("match format"),
+        choices=list(FORMATS.items()),
+        default=2,
+        help_text=_("Game wins that take a match; fixed once a round is paired."),
     )
     swiss_rounds = models.PositiveSmallIntegerField(
         _("Swiss rounds"),

@@ -19,6 +19,7 @@ from players.models import DiceSet, Player
 from players.people import PersonField, person_label
 from tournaments.clocks import match_clock, round_clock
 from tournaments.conventions import CONVENTION_FIELDS
+from tournaments.games import GAMES
 from tournaments.match_rules import format_score
 from tournaments.models import (
     SETTING_BOUNDS,
@@ -175,6 +176,8 @@ class TournamentSerializer(serializers.ModelSerializer):
             "name",
             "date",
             "venue",
+            "game",
+            "games_to_win",
             "organiser",
             "co_organisers",
             "head_judge",
@@ -208,7 +211,20 @@ class TournamentSerializer(serializers.ModelSerializer):
             "created_at",
             "floor_judges",
         ]
-        extra_kwargs = {setting: _bounded(setting) for setting in SETTING_BOUNDS}
+        extra_kwargs = {
+            **{setting: _bounded(setting) for setting in SETTING_BOUNDS},
+            "game": {
+                "help_text": "The game the event is of: "
+                + ", ".join(GAMES)
+                + ' (default "irondie"). It brings its defaults for games_to_win, '
+                "match_minutes and game_minutes when they are not given (docs/events.md); "
+                "fixed once a player has registered."
+            },
+            "games_to_win": {
+                "help_text": "The match format: game wins that take a match (1: best of one, "
+                "2: best of three); default: the game's. Fixed once a round is paired."
+            },
+        }
 
     def validate_swiss_phases(self, value):
         phases = [

@@ -1,0 +1,168 @@
+"""Events per game: the event names its game, which brings its format defaults
+(tournaments/games.py) and decides what registration asks for (docs/events.md)."""
+
+import datetime
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from games.engines import ENGINES
+from tests.conftest import api_as
+from tournaments import services
+from tournaments.games import GAMES, max_games, with_game_defaults
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+DAY = datetime.date(2026, 12, 5)
+
+
+def test_every_hosted_game_has_a_row_of_defaults():
+    assert set(GAMES) == set(ENGINES)
+    for rules in GAMES.values():
+        assert rules.game_minutes <= rules.match_minutes
+        assert rules.games_to_win in (1, 2)
+    assert GAMES["irondie"].defaults() == {
+        "games_to_win": 2,
+        "match_minutes": 45,
+        "game_minutes": 20,
+    }
+    assert max_games(2) == 5 and max_games(1) == 3
+    given = {"match_minutes": 60, "game_minutes": None}
+    assert with_game_defaults(given, "36d6") == {
+        "match_minutes": 60,
+        "game_minutes": GAMES["36d6"].game_minutes,
+        "games_to_win": GAMES["36d6"].games_to_win,
+    }
+
+
+def test_an_event_is_irondie_by_default_and_another_game_brings_its_defaults(organiser):
+    irondie = services.create_tournament(organiser=organiser, name="A", date=DAY)
+    assert (irondie.game, irondie.games_to_win, irondie.match_minutes, irondie.game_minutes) == (
+        "irondie",
+        2,
+        45,
+        20,
+    )
+    d36 = services.create_tournament(organiser=organiser, name="B", date=DAY, game="36d6")
+    rules = GAMES["36d6"]
+    assert (d36.games_to_win, d36.match_minutes, d36.game_minutes) == (
+        rules.games_to_win,
+        rules.match_minutes,
+        rules.game_minutes,
+    )
+    changed = services.create_tournament(
+        organiser=organiser, name="C", date=DAY, game="36d6", match_minutes=60, games_to_win=2
+    )
+    assert (changed.games_to_win, changed.match_minutes) == (2, 60)
+    with pytest.raises(ValidationError, match="No hosted game"):
+        services.create_tournament(organiser=organiser, name="D", date=DAY, game="chess")
+    assert not Tournament.objects.filter(name="D").exists()
+
+
+def test_changing_the_game_brings_its_defaults_until_someone_registers(
+    tournament, organiser, register_players
+):
+    services.update_tournament(tournament=tournament, by=organiser, game="36d6")
+    tournament.refresh_from_db()
+    assert tournament.game == "36d6" and tournament.match_minutes == GAMES["36d6"].match_minutes
+    services.update_tournament(tournament=tournament, by=organiser, game="irondie", game_minutes=25)
+    tournament.refresh_from_db()
+    assert (tournament.games_to_win, tournament.match_minutes, tournament.game_minutes) == (
+        2,
+        45,
+        25,
+    )
+    # A format setting given as None takes the game's default.
+    services.update_tournament(tournament=tournament, by=organiser, game_minutes=None)
+    tournament.refresh_from_db()
+    assert tournament.game_minutes == 20
+    register_players(tournament, 1)
+    with pytest.raises(ValidationError, match="can no longer change"):
+        services.update_tournament(tournament=tournament, by=organiser, game="36d6")
+    tournament.refresh_from_db()
+    assert tournament.game == "irondie"
+    # The same game again is no change.
+    services.update_tournament(tournament=tournament, by=organiser, game="irondie", venue="Hall")
+
+
+def test_the_match_format_is_fixed_once_a_round_is_paired(tournament, organiser, register_players):
+    services.update_tournament(tournament=tournament, by=organiser, games_to_win=1)
+    services.update_tournament(tournament=tournament, by=organiser, games_to_win=2)
+    register_players(tournament, 4)
+    services.pair_next_round(tournament=tournament, by=organiser, seed="s")
+    with pytest.raises(ValidationError, match="match format"):
+        services.update_tournament(tournament=tournament, by=organiser, games_to_win=1)
+    with pytest.raises(ValidationError, match="not a valid choice"):
+        Tournament(organiser=organiser, name="X", date=DAY, games_to_win=4).full_clean()
+
+
+def test_the_form_applies_the_chosen_games_defaults(client, organiser):
+    client.force_login(organiser)
+    form = client.get(reverse("tournaments:create")).context["form"]
+    assert form.initial["match_minutes"] == 45 and form.initial["games_to_win"] == 2
+    base = {
+        "date": "2026-05-01",
+        "top_cut_size": 0,
+        "late_entry": "nothing",
+        "percentage_floor": "1/3",
+        "games_to_win": 2,
+        "match_minutes": 45,
+        "game_minutes": 20,
+    }
+    # Left as shown while 36d6 is chosen: the 36d6 defaults.
+    response = client.post(reverse("tournaments:create"), {**base, "name": "Dice", "game": "36d6"})
+    assert response.status_code == 302
+    event = Tournament.objects.get(name="Dice")
+    assert (event.game, event.games_to_win, event.match_minutes) == (
+        "36d6",
+        GAMES["36d6"].games_to_win,
+        GAMES["36d6"].match_minutes,
+    )
+    # Changed by the organiser: kept.
+    response = client.post(
+        reverse("tournaments:create"),
+        {**base, "name": "Long", "game": "36d6", "match_minutes": 90},
+    )
+    event = Tournament.objects.get(name="Long")
+    assert (event.games_to_win, event.match_minutes) == (1, 90)
+    response = client.post(
+        reverse("tournaments:create"), {**base, "name": "Short", "games_to_win": 1}
+    )
+    event = Tournament.objects.get(name="Short")
+    assert (event.game, event.games_to_win, event.match_minutes) == ("irondie", 1, 45)
+    # Empty: the game's default.
+    response = client.post(
+        reverse("tournaments:create"),
+        {**base, "name": "Empty", "game": "irondie", "match_minutes": "", "game_minutes": ""},
+    )
+    event = Tournament.objects.get(name="Empty")
+    assert (event.match_minutes, event.game_minutes) == (45, 20)
+    response = client.post(reverse("tournaments:create"), {**base, "name": "Bad", "game": "go"})
+    assert response.status_code == 200 and "not one of the available choices" in (
+        response.content.decode()
+    )
+    assert not Tournament.objects.filter(name="Bad").exists()
+    page = client.get(reverse("tournaments:home", args=[Tournament.objects.get(name="Dice").pk]))
+    assert "36d6" in page.content.decode()
+
+
+def test_the_api_names_the_game(organiser, register_players):
+    client = api_as(organiser)
+    response = client.post(
+        "/api/tournaments/", {"name": "API", "date": "2026-05-01", "game": "36d6"}, format="json"
+    )
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert body["game"] == "36d6" and body["games_to_win"] == GAMES["36d6"].games_to_win
+    assert body["match_minutes"] == GAMES["36d6"].match_minutes
+    bad = client.post(
+        "/api/tournaments/", {"name": "API2", "date": "2026-05-01", "game": "go"}, format="json"
+    )
+    assert bad.status_code == 400 and "game" in bad.json()["errors"]
+    event = Tournament.objects.get(name="API")
+    services.change_status(tournament=event, to=Tournament.Status.REGISTRATION, by=organiser)
+    # (registration for 36d6 needs no dice set: test_a_36d6_event_runs_without_dice_sets)
+    response = client.patch(f"/api/tournaments/{event.pk}/", {"game": "irondie"}, format="json")
+    assert response.status_code == 200 and response.json()["match_minutes"] == 45
