@@ -60,11 +60,6 @@ def rules_for(game: str) -> GameRules:
     return GAMES[game]
 
 
-def max_games(games_to_win: int) -> int:
-    """The most games a match can have: drawn games lengthen it (best of three: 5)."""
-    return 2 * games_to_win + 1
-
-
 def with_game_defaults(settings: dict, game: str) -> dict:
     """``settings`` with every format setting left out, or given as None, set to the
     game's default."""

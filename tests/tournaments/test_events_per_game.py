@@ -10,7 +10,8 @@ from django.urls import reverse
 from games.engines import ENGINES
 from tests.conftest import api_as
 from tournaments import services
-from tournaments.games import GAMES, max_games, with_game_defaults
+from tournaments.games import GAMES, with_game_defaults
+from tournaments.match_rules import ResultError, decide_match, match_is_over, max_games
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -166,3 +167,16 @@ def test_the_api_names_the_game(organiser, register_players):
     # (registration for 36d6 needs no dice set: test_a_36d6_event_runs_without_dice_sets)
     response = client.patch(f"/api/tournaments/{event.pk}/", {"game": "irondie"}, format="json")
     assert response.status_code == 200 and response.json()["match_minutes"] == 45
+
+
+def test_best_of_one_is_decided_by_one_game_won():
+    assert decide_match(["b"], games_to_win=1).winner == "b"
+    assert decide_match(["draw", "a"], games_to_win=1).score == "1-0-1"
+    assert decide_match([], conceded_by="a", games_to_win=1).score == "0-1"
+    with pytest.raises(ResultError, match="already won after game 1"):
+        decide_match(["a", "b"], games_to_win=1)
+    with pytest.raises(ResultError, match="at most 3 games"):
+        decide_match(["draw"] * 4, games_to_win=1)
+    assert match_is_over(["a"], games_to_win=1) and not match_is_over(["draw"], games_to_win=1)
+    assert match_is_over(["draw"] * 3, games_to_win=1)
+    assert not match_is_over(["a"]) and decide_match(["a", "a"]).winner == "a"

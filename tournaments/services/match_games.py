@@ -14,6 +14,7 @@ from tournaments.audit import audit
 from tournaments.match_rules import (
     MAX_GAMES,
     match_is_over,
+    max_games,
 )
 from tournaments.models import (
     Match,
@@ -83,8 +84,9 @@ def _check_game_may_start(
         if number == match.current_game and match.current_game_started_at is not None:
             raise ValidationError(f"Game {number} has already started.")
         raise ValidationError(f"The next game of this match is game {expected}.")
-    if number > MAX_GAMES:
-        raise ValidationError(f"A match has at most {MAX_GAMES} games.")
+    most = max_games(match.round.tournament.games_to_win)
+    if number > most:
+        raise ValidationError(f"A match has at most {most} games.")
     if match.time_called_at is not None:
         _check_further_game_after_time(match, number, games_so_far=games_so_far, system=system)
 
@@ -96,11 +98,14 @@ def _check_further_game_after_time(
     top-cut decider while the games are level). The games are those played so far, not
     the confirmed result: online the server saw them; on paper the caller says them."""
     draws_allowed = match.round.stage == Round.Stage.SWISS
+    games_to_win = match.round.tournament.games_to_win
     penalties = penalty_game_wins(match)
     if system:
         games_so_far = match_games(match.pk)
     elif games_so_far is None:
-        if match_is_over(penalties, time_called=True, draws_allowed=draws_allowed):
+        if match_is_over(
+            penalties, time_called=True, draws_allowed=draws_allowed, games_to_win=games_to_win
+        ):
             raise ValidationError(_NO_GAME_AFTER_TIME)
         raise ValidationError(
             {
@@ -125,7 +130,12 @@ def _check_further_game_after_time(
                     ]
                 }
             )
-    if match_is_over([*penalties, *games_so_far], time_called=True, draws_allowed=draws_allowed):
+    if match_is_over(
+        [*penalties, *games_so_far],
+        time_called=True,
+        draws_allowed=draws_allowed,
+        games_to_win=games_to_win,
+    ):
         raise ValidationError(_NO_GAME_AFTER_TIME)
 
 
