@@ -12,7 +12,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from players.forms import DiceSetForm
-from players.models import DiceSet
+from players.models import DiceSet, Player
 from players.roles import JUDGE_GROUP, ORGANISER_GROUP
 from tournaments.conventions import PERCENTAGE_CONVENTION_FIELDS, preset_settings
 from tournaments.games import FORMAT_SETTINGS, GAMES, rules_for
@@ -274,9 +274,35 @@ class DiceSetSearchField(forms.ModelChoiceField):
         raise ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
 
 
+class PlayerSearchField(forms.ModelChoiceField):
+    """A player typed into a searchable field: a suggestion ("Alice · #12"), the id, or
+    the display name written out (any letter case) when it names one player."""
+
+    widget = DatalistInput
+    default_error_messages = {
+        "invalid_choice": _("Choose a player from the suggestions (start typing the name)."),
+    }
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        text = " ".join(str(value).split())
+        if "\x00" in text or len(text) > 200:
+            raise ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
+        number = re.search(r"#\s*(\d+)$", text) or re.fullmatch(r"(\d+)", text)
+        if number:
+            return super().to_python(number.group(1))
+        found = list(self.queryset.filter(display_name__iexact=text)[:2])
+        if len(found) == 1:
+            return found[0]
+        raise ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
+
+
 class RegisterForm(forms.Form):
     """Registration with a set: a player chooses one of their own (a short list); an
-    organiser searches every player's sets by typing (docs/operations.md "At the desk")."""
+    organiser searches every player's sets by typing (docs/operations.md "At the desk").
+    For a game without dice sets (tournaments/games.py) the organiser names the player
+    and a player registers themselves with no field at all."""
 
     dice_set = DiceSetSearchField(
         label=_("Player and dice set"),
@@ -286,10 +312,19 @@ class RegisterForm(forms.Form):
 
     def __init__(self, *args, tournament, player=None, **kwargs):
         super().__init__(*args, **kwargs)
+        registered = Registration.objects.filter(tournament=tournament).values("player_id")
+        if not rules_for(tournament.game).needs_dice_set:
+            del self.fields["dice_set"]
+            if player is None:
+                self.fields["player"] = PlayerSearchField(
+                    label=_("Player"),
+                    queryset=Player.objects.exclude(pk__in=registered).order_by("display_name"),
+                    help_text=_("Type a few letters of the player's name."),
+                )
+            return
         sets = DiceSet.objects.select_related("player").order_by("player__display_name", "name")
         if player is not None:
             sets = sets.filter(player=player)
-        registered = Registration.objects.filter(tournament=tournament).values("player_id")
         if player is not None:
             field = forms.ModelChoiceField(label=_("Dice set"), queryset=sets)
             field.label_from_instance = lambda s: s.name
@@ -300,9 +335,11 @@ class RegisterForm(forms.Form):
 
     def suggest(self):
         """Fill the organiser's suggestions (one query); not needed to read a POST."""
-        field = self.fields["dice_set"]
+        field = self.fields.get("dice_set") or self.fields.get("player")
         if isinstance(field, DiceSetSearchField):
             field.widget.options = [dice_set_label(s) for s in field.queryset]
+        elif isinstance(field, PlayerSearchField):
+            field.widget.options = [f"{p.display_name} · #{p.pk}" for p in field.queryset]
         return self
 
 
@@ -322,13 +359,23 @@ class WalkInForm(DiceSetForm):
 
     field_order = ["display_name", "username", "country", "club", "name"]
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, needs_dice_set: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
+        self.needs_dice_set = needs_dice_set
         self.fields["name"].initial = _("Main")
+        if not needs_dice_set:  # a game without dice sets: the player alone
+            for name in [n for n in self.fields if n.startswith(("playing_", "additional_"))]:
+                del self.fields[name]
+            del self.fields["name"]
         self.order_fields(self.field_order)
 
+    def clean(self):
+        if not self.needs_dice_set:
+            return forms.Form.clean(self)
+        return super().clean()
+
     def player_fields(self):
-        return [self[name] for name in self.field_order]
+        return [self[name] for name in self.field_order if name in self.fields]
 
     def clean_username(self):
         username = self.cleaned_data["username"].strip()

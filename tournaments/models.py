@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from players.models import DiceSet, Player
-from tournaments.games import DEFAULT_GAME, FORMATS, game_choices
+from tournaments.games import DEFAULT_GAME, FORMATS, game_choices, rules_for
 from tournaments.phases import parse_phases, phase_errors
 
 TOP_CUT_SIZES = (0, 2, 4, 8, 16, 32)
@@ -245,6 +245,11 @@ class Tournament(models.Model):
 
     def __str__(self):
         return f"{self.name} ({self.date})"
+
+    @property
+    def needs_dice_set(self) -> bool:
+        """Whether registration asks for a dice set (IRONDIE; tournaments/games.py)."""
+        return rules_for(self.game).needs_dice_set
 
     @property
     def swiss_phase_ends(self) -> list[int]:

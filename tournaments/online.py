@@ -67,6 +67,13 @@ def open_match(*, match: Match, by) -> GameSession:
         return existing
     if match.is_bye or match.status == Match.Status.CONFIRMED:
         raise ValidationError("This match is over.")
+    if tournament.game != "irondie":
+        # The hosted session plays IRONDIE with the registered sets; other games' matches
+        # are played on the table and their results entered (docs/events.md).
+        raise ValidationError(
+            f"Matches of a {tournament.get_game_display()} event are not played online yet: "
+            "play on the table and report the result."
+        )
     if match.round.status not in (Round.Status.PUBLISHED, Round.Status.IN_PROGRESS):
         raise ValidationError("The round has not started.")
     for registration in (match.player_a, match.player_b):

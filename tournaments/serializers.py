@@ -354,7 +354,13 @@ class RegisterSerializer(serializers.Serializer):
         required=False,
         help_text="Organisers only; players register their own profile (leave it out).",
     )
-    dice_set = serializers.PrimaryKeyRelatedField(queryset=DiceSet.objects.all())
+    dice_set = serializers.PrimaryKeyRelatedField(
+        queryset=DiceSet.objects.all(),
+        required=False,
+        allow_null=True,
+        help_text="The player's dice set: required for an IRONDIE event, refused for a game "
+        "without dice sets (the event's `game`; docs/events.md).",
+    )
 
 
 class CheckInSerializer(serializers.Serializer):

@@ -8,8 +8,9 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from games.engines import ENGINES
+from players import services as player_services
 from tests.conftest import api_as
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.games import GAMES, with_game_defaults
 from tournaments.match_rules import ResultError, decide_match, match_is_over, max_games
 from tournaments.models import Tournament
@@ -180,3 +181,114 @@ def test_best_of_one_is_decided_by_one_game_won():
     assert match_is_over(["a"], games_to_win=1) and not match_is_over(["draw"], games_to_win=1)
     assert match_is_over(["draw"] * 3, games_to_win=1)
     assert not match_is_over(["a"]) and decide_match(["a", "a"]).winner == "a"
+
+
+@pytest.fixture
+def d36_event(organiser, judge):
+    event = services.create_tournament(
+        organiser=organiser, name="Dice Night", date=DAY, game="36d6", head_judge=judge
+    )
+    return services.change_status(tournament=event, to=Tournament.Status.REGISTRATION, by=organiser)
+
+
+def test_registration_asks_for_a_dice_set_only_for_irondie(
+    tournament, d36_event, make_player, valid_playing
+):
+    alice = make_player("Alice")
+    with pytest.raises(ValidationError, match="needs a dice set"):
+        services.register(tournament=tournament, player=alice, by=alice.user)
+    own_set = player_services.create_dice_set(player=alice, name="Main", playing_dice=valid_playing)
+    with pytest.raises(ValidationError, match="takes no dice set"):
+        services.register(tournament=d36_event, player=alice, dice_set=own_set, by=alice.user)
+    assert not d36_event.registrations.exists()
+    entry = services.register(tournament=d36_event, player=alice, by=alice.user)
+    assert entry.dice_set is None and entry.playing_dice == [] and entry.additional_dice == []
+    walk_in = services.register_walk_in(
+        tournament=d36_event, by=d36_event.organiser, display_name="Walker"
+    )
+    assert walk_in.dice_set is None and not walk_in.player.dice_sets.exists()
+    # IRONDIE unchanged: a set is frozen at registration.
+    entry = services.register(tournament=tournament, player=alice, dice_set=own_set, by=alice.user)
+    assert len(entry.playing_dice) == 9
+
+
+def test_registration_pages_and_api_of_a_game_without_dice_sets(
+    client, d36_event, organiser, make_player
+):
+    bob, carol, dave = make_player("Bob"), make_player("Carol"), make_player("Dave")
+    client.force_login(bob.user)
+    home = client.get(reverse("tournaments:home", args=[d36_event.pk])).content.decode()
+    assert 'id="self-register"' in home and "dice_set" not in home
+    response = client.post(reverse("tournaments:register", args=[d36_event.pk]), follow=True)
+    assert response.status_code == 200
+    assert d36_event.registrations.filter(player=bob).exists()
+    client.force_login(organiser)
+    console = client.get(reverse("tournaments:console", args=[d36_event.pk])).content.decode()
+    assert "Carol · #" in console
+    client.post(reverse("tournaments:register", args=[d36_event.pk]), {"player": "carol"})
+    assert d36_event.registrations.filter(player=carol).exists()
+    response = client.post(
+        reverse("tournaments:register", args=[d36_event.pk]), {"player": "Nobody"}, follow=True
+    )
+    assert "Choose a player from the suggestions" in response.content.decode()
+    page = client.get(reverse("tournaments:walk_in", args=[d36_event.pk])).content.decode()
+    assert "playing_0_type" not in page and "needs no dice set" in page
+    response = client.post(
+        reverse("tournaments:walk_in", args=[d36_event.pk]), {"display_name": "Eve"}
+    )
+    assert response.status_code == 302
+    assert d36_event.registrations.filter(player__display_name="Eve").exists()
+    api = api_as(organiser)
+    answer = api.post(
+        f"/api/tournaments/{d36_event.pk}/registrations/", {"player": dave.pk}, format="json"
+    )
+    assert answer.status_code == 201, answer.json()
+    assert answer.json()["playing_dice"] == []
+    assert client.get(reverse("tournaments:sets", args=[d36_event.pk])).status_code == 404
+
+
+def test_a_36d6_event_runs_without_dice_sets(
+    client, d36_event, organiser, judge, make_player, django_assert_max_num_queries
+):
+    players = [make_player(f"P{i}") for i in range(5)]
+    for player in players:
+        services.register(tournament=d36_event, player=player, by=organiser)
+    outcomes = [["a"], ["b"], ["draw", "a"], ["draw", "draw", "b"]]
+    for number in (1, 2, 3):
+        round_ = services.pair_next_round(tournament=d36_event, by=organiser, seed=f"r{number}")
+        services.publish_round(round_=round_, by=organiser)
+        services.start_round(round_=round_, by=judge)
+        for index, match in enumerate(round_.matches.order_by("table")):
+            if match.is_bye:
+                assert (match.games_a, match.games_b) == (1, 0)  # best of one: 1-0
+                continue
+            if number == 1 and index == 0:
+                # Best of one: a second game won is refused, and nothing changes.
+                with pytest.raises(ValidationError, match="already won"):
+                    services.report_result(match=match, by=judge, games=["a", "a"])
+                match.refresh_from_db()
+                assert match.status != "confirmed" and match.version == 0
+            services.report_result(match=match, by=judge, games=outcomes[index % len(outcomes)])
+        services.close_round(round_=round_, by=organiser)
+    table = selectors.standings(d36_event)
+    assert len(table) == 5
+    assert sum(row.match_points for row in table) > 0
+    client.force_login(players[0].user)
+    my_match = client.get(reverse("tournaments:my_match", args=[d36_event.pk]))
+    assert my_match.status_code == 200 and 'id="swap-form"' not in my_match.content.decode()
+    client.logout()
+    for name in ("standings", "home"):
+        with django_assert_max_num_queries(8):
+            assert (
+                client.get(reverse(f"tournaments:{name}", args=[d36_event.pk])).status_code == 200
+            )
+    with django_assert_max_num_queries(8):
+        address = reverse("tournaments:pairings", args=[d36_event.pk, 3])
+        assert client.get(address).status_code == 200
+    match = d36_event.rounds.get(number=3).matches.exclude(player_b=None).first()
+    # Swaps: none in a game without dice sets.
+    registration = match.player_a
+    with pytest.raises(ValidationError, match="nothing to swap"):
+        services.record_swap(
+            registration=registration, match=match, swap_out=[0], swap_in=[0], by=organiser
+        )

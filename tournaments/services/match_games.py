@@ -11,6 +11,7 @@ from games.models import GameSession
 from games.services import OPEN as OPEN_SESSION
 from tournaments import clocks, selectors
 from tournaments.audit import audit
+from tournaments.games import rules_for
 from tournaments.match_rules import (
     MAX_GAMES,
     match_is_over,
@@ -223,6 +224,9 @@ def record_swap(
         raise ValidationError("This player is not in that match.")
     if not player_or_staff(by, registration.player, match.round.tournament):
         raise PermissionDenied("Players record their own swaps.")
+    rules = rules_for(match.round.tournament.game)
+    if not rules.needs_dice_set:
+        raise ValidationError(f"A {rules.label} event has no dice sets: there is nothing to swap.")
     if match.is_bye or match.status == Match.Status.CONFIRMED:
         raise ValidationError("This match is over; swap before the next game of your next match.")
     before_game = match.next_game

@@ -9,6 +9,7 @@ from django.db.models import Max
 from players.models import DiceSet, Player
 from players.services import create_dice_set, create_player, freeze_dice_set
 from tournaments.audit import audit
+from tournaments.games import rules_for
 from tournaments.models import (
     Registration,
     Round,
@@ -27,12 +28,20 @@ Status = Tournament.Status
 
 
 @transaction.atomic
-def register(*, tournament, player: Player, dice_set: DiceSet, by) -> Registration:
-    """Register a player with a dice set, frozen as a snapshot. Late entries during Swiss."""
+def register(*, tournament, player: Player, dice_set: DiceSet | None = None, by) -> Registration:
+    """Register a player, with a dice set frozen as a snapshot when the event's game needs
+    one (IRONDIE; docs/events.md) and without one otherwise. Late entries during Swiss."""
     tournament = locked_tournament(tournament)
     if not player_or_staff(by, player, tournament, staff=can_manage):
         raise PermissionDenied("Players register themselves; organisers may register anyone.")
-    if dice_set.player_id != player.pk:
+    rules = rules_for(tournament.game)
+    if rules.needs_dice_set and dice_set is None:
+        raise ValidationError({"dice_set": [f"A {rules.label} event needs a dice set."]})
+    if not rules.needs_dice_set and dice_set is not None:
+        raise ValidationError(
+            {"dice_set": [f"A {rules.label} event takes no dice set: register without one."]}
+        )
+    if dice_set is not None and dice_set.player_id != player.pk:
         raise ValidationError({"dice_set": ["This dice set belongs to another player."]})
     late_round = None
     if tournament.status == Status.SWISS:
@@ -47,7 +56,11 @@ def register(*, tournament, player: Player, dice_set: DiceSet, by) -> Registrati
         )
     if Registration.objects.filter(tournament=tournament, player=player).exists():
         raise ValidationError(f"{player.display_name} is already registered.")
-    snapshot = freeze_dice_set(dice_set=dice_set)
+    snapshot = (
+        freeze_dice_set(dice_set=dice_set)
+        if dice_set is not None
+        else {"playing": [], "additional": [], "name": None}
+    )
     registration = Registration.objects.create(
         tournament=tournament,
         player=player,
@@ -77,25 +90,30 @@ def register_walk_in(
     tournament,
     by,
     display_name: str,
-    set_name: str,
-    playing_dice,
+    set_name: str = "",
+    playing_dice=None,
     additional_dice=None,
     user=None,
     country: str = "",
     club: str = "",
 ) -> Registration:
     """A walk-in at the desk in one step: a new player (with their user account when they
-    have one), their dice set (validated as every set is: players.services) and their
-    registration. Organisers only. All or nothing: any error leaves no player, no set
+    have one), their dice set when the event's game needs one (validated as every set is:
+    players.services) and their registration. Organisers only. All or nothing: any error leaves no player, no set
     and no registration behind."""
     if not can_manage(by, tournament):
         raise PermissionDenied("Only the event's organisers register walk-ins.")
     player = create_player(
         display_name=display_name, user=user, country=country, club=club, created_by=by
     )
-    dice_set = create_dice_set(
-        player=player, name=set_name, playing_dice=playing_dice, additional_dice=additional_dice
-    )
+    dice_set = None
+    if rules_for(tournament.game).needs_dice_set:
+        dice_set = create_dice_set(
+            player=player,
+            name=set_name,
+            playing_dice=playing_dice or [],
+            additional_dice=additional_dice,
+        )
     registration = register(tournament=tournament, player=player, dice_set=dice_set, by=by)
     audit(
         tournament,
