@@ -1,6 +1,7 @@
 """Forms of the tournament pages. They only shape input: every rule is checked by
 tournaments.services, whose ValidationError messages the views put back on the form."""
 
+import json
 import re
 
 from django import forms
@@ -121,6 +122,10 @@ class TournamentForm(forms.ModelForm):
                 for rules in GAMES.values()
             )
         }
+        # The page's script fills the format with the chosen game's defaults at once.
+        self.fields["game"].widget.attrs["data-defaults"] = json.dumps(
+            {name: rules.defaults() for name, rules in GAMES.items()}
+        )
         for name in FORMAT_SETTINGS:
             self.fields[name].required = False
         if not self.instance.pk:
@@ -182,17 +187,19 @@ class TournamentForm(forms.ModelForm):
         return self.cleaned_data["game"] or self.instance.game
 
     def _apply_game_defaults(self, data) -> None:
-        """A format setting left empty, or left as shown while the game changes, takes the
-        chosen game's default (tournaments/games.py)."""
+        """A format setting left empty, or still at the previous game's default while the
+        game changes, takes the chosen game's default (tournaments/games.py); one the
+        organiser set otherwise is kept. The page's script does the same as they choose."""
         game = data.get("game") or self.instance.game
         if game not in GAMES:
             return
         changed_game = game != self.instance.game
+        previous = rules_for(self.instance.game).defaults()
         for name, default in rules_for(game).defaults().items():
             if name in self.errors:
                 continue
             value = data.get(name)
-            if value in (None, "") or (changed_game and value == self.initial.get(name)):
+            if value in (None, "") or (changed_game and value == previous[name]):
                 data[name] = default
 
     def clean(self):

@@ -2,6 +2,7 @@
 (tournaments/games.py) and decides what registration asks for (docs/events.md)."""
 
 import datetime
+import json
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -292,3 +293,20 @@ def test_a_36d6_event_runs_without_dice_sets(
         services.record_swap(
             registration=registration, match=match, swap_out=[0], swap_in=[0], by=organiser
         )
+
+
+def test_the_edit_form_keeps_a_custom_limit_when_the_game_changes(client, tournament, organiser):
+    services.update_tournament(tournament=tournament, by=organiser, match_minutes=60)
+    client.force_login(organiser)
+    form = client.get(reverse("tournaments:edit", args=[tournament.pk])).context["form"]
+    assert "data-defaults" in form["game"].as_widget()
+    defaults = json.loads(form.fields["game"].widget.attrs["data-defaults"])
+    assert defaults["36d6"] == GAMES["36d6"].defaults()
+    data = {k: v for k, v in form.initial.items() if v is not None}
+    data.update(game="36d6", floor_judges=[], tiebreakers="")
+    response = client.post(reverse("tournaments:edit", args=[tournament.pk]), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    tournament.refresh_from_db()
+    rules = GAMES["36d6"]
+    assert (tournament.game, tournament.games_to_win) == ("36d6", rules.games_to_win)
+    assert (tournament.match_minutes, tournament.game_minutes) == (60, rules.game_minutes)
