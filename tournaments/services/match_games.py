@@ -226,7 +226,7 @@ def record_swap(
         raise PermissionDenied("Players record their own swaps.")
     rules = rules_for(match.round.tournament.game)
     if not rules.needs_dice_set:
-        raise ValidationError(f"A {rules.label} event has no dice sets: there is nothing to swap.")
+        raise ValidationError(f"{rules.label} events have no dice sets: there is nothing to swap.")
     if match.is_bye or match.status == Match.Status.CONFIRMED:
         raise ValidationError("This match is over; swap before the next game of your next match.")
     before_game = match.next_game

@@ -36,10 +36,10 @@ def register(*, tournament, player: Player, dice_set: DiceSet | None = None, by)
         raise PermissionDenied("Players register themselves; organisers may register anyone.")
     rules = rules_for(tournament.game)
     if rules.needs_dice_set and dice_set is None:
-        raise ValidationError({"dice_set": [f"A {rules.label} event needs a dice set."]})
+        raise ValidationError({"dice_set": [f"{rules.label} events need a dice set."]})
     if not rules.needs_dice_set and dice_set is not None:
         raise ValidationError(
-            {"dice_set": [f"A {rules.label} event takes no dice set: register without one."]}
+            {"dice_set": [f"{rules.label} events take no dice set: register without one."]}
         )
     if dice_set is not None and dice_set.player_id != player.pk:
         raise ValidationError({"dice_set": ["This dice set belongs to another player."]})
