@@ -113,8 +113,8 @@ class TournamentForm(forms.ModelForm):
         self.fields["round_one_seeding"].required = False
         self.fields["game"].required = False
         self.fields["game"].help_text = _(
-            "Fixed once a player has registered. The format and time limits left as shown "
-            "take the chosen game's defaults (%(defaults)s)."
+            "Fixed once a player has registered. Format and time limits still at the "
+            "previous game's defaults, or empty, take the chosen game's (%(defaults)s)."
         ) % {
             "defaults": "; ".join(
                 f"{rules.label}: {rules.games_to_win} game win(s), "
