@@ -26,6 +26,7 @@ PURE_CORES = (
     "tournaments.standings",
     "tournaments.tiebreakers",
     "tournaments.match_rules",
+    "tournaments.games",
     "tournaments.placings",
     "tournaments.phases",
     "tournaments.ratings",

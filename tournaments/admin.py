@@ -78,7 +78,16 @@ class TournamentAdminForm(forms.ModelForm):
 class TournamentAdmin(EventScopedAdmin):
     event_path = "pk"
     form = TournamentAdminForm
-    list_display = ["name", "date", "venue", "status", "organiser", "swiss_rounds", "top_cut_size"]
+    list_display = [
+        "name",
+        "date",
+        "venue",
+        "game",
+        "status",
+        "organiser",
+        "swiss_rounds",
+        "top_cut_size",
+    ]
     list_filter = ["status", "date", "top_cut_size"]
     search_fields = ["name", "venue", "organiser__username"]
     raw_id_fields = ["organiser", "head_judge"]
@@ -97,6 +106,10 @@ class TournamentAdmin(EventScopedAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         readonly = list(super().get_readonly_fields(request, obj))
+        if obj is not None:
+            # The game and the match format change through the event's form and API,
+            # which know when they are fixed (tournaments/services/events.py).
+            readonly += ["game", "games_to_win"]
         if not roles.is_site_staff(request.user):
             readonly += ["status", "top_cut_seeds"]
         if obj is not None and not roles.can_manage_co_organisers(request.user, obj):

@@ -305,7 +305,7 @@ class TournamentViewSet(
                     {"player": [_("Create your player profile first, or say which player.")]}
                 )
         registration = services.register(
-            tournament=tournament, player=player, dice_set=data["dice_set"], by=request.user
+            tournament=tournament, player=player, dice_set=data.get("dice_set"), by=request.user
         )
         registration = Registration.objects.select_related("player").get(pk=registration.pk)
         return Response(s.RegistrationSerializer(registration).data, status=status.HTTP_201_CREATED)

@@ -1,6 +1,7 @@
 """Forms of the tournament pages. They only shape input: every rule is checked by
 tournaments.services, whose ValidationError messages the views put back on the form."""
 
+import json
 import re
 
 from django import forms
@@ -14,9 +15,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from players.forms import DiceSetForm
-from players.models import DiceSet
+from players.models import DiceSet, Player
 from players.roles import JUDGE_GROUP, ORGANISER_GROUP
 from tournaments.conventions import PERCENTAGE_CONVENTION_FIELDS, preset_settings
+from tournaments.games import FORMAT_SETTINGS, GAMES, rules_for
 from tournaments.match_rules import MAX_GAMES
 from tournaments.models import (
     SETTING_BOUNDS,
@@ -35,6 +37,8 @@ TOURNAMENT_FIELDS = [
     "name",
     "date",
     "venue",
+    "game",
+    "games_to_win",
     "head_judge",
     "floor_judges",
     "swiss_rounds",
@@ -119,6 +123,25 @@ class TournamentForm(forms.ModelForm):
         self.fields["head_judge"].label = _("Head judge")
         self.fields["bracket_losers"].required = False
         self.fields["round_one_seeding"].required = False
+        self.fields["game"].required = False
+        self.fields["game"].help_text = _(
+            "Fixed once a player has registered. Format and time limits still at the "
+            "previous game's defaults, or empty, take the chosen game's (%(defaults)s)."
+        ) % {
+            "defaults": "; ".join(
+                f"{rules.label}: {rules.games_to_win} game win(s), "
+                f"{rules.match_minutes}/{rules.game_minutes} min"
+                for rules in GAMES.values()
+            )
+        }
+        # The page's script fills the format with the chosen game's defaults at once.
+        self.fields["game"].widget.attrs["data-defaults"] = json.dumps(
+            {name: rules.defaults() for name, rules in GAMES.items()}
+        )
+        for name in FORMAT_SETTINGS:
+            self.fields[name].required = False
+        if not self.instance.pk:
+            self.initial.update(rules_for(self.instance.game).defaults())
         for setting in SETTING_BOUNDS:
             _bound(self.fields[setting], setting)
         stored = self.instance.tiebreakers if self.instance.pk else []
@@ -172,8 +195,29 @@ class TournamentForm(forms.ModelForm):
         # Left out of a submitted form, the setting keeps its value (the default on create).
         return self.cleaned_data["round_one_seeding"] or self.instance.round_one_seeding
 
+    def clean_game(self):
+        # Left out of a submitted form, the game stays (the default on create).
+        return self.cleaned_data["game"] or self.instance.game
+
+    def _apply_game_defaults(self, data) -> None:
+        """A format setting left empty, or still at the previous game's default while the
+        game changes, takes the chosen game's default (tournaments/games.py); one the
+        organiser set otherwise is kept. The page's script does the same as they choose."""
+        game = data.get("game") or self.instance.game
+        if game not in GAMES:
+            return
+        changed_game = game != self.instance.game
+        previous = rules_for(self.instance.game).defaults()
+        for name, default in rules_for(game).defaults().items():
+            if name in self.errors:
+                continue
+            value = data.get(name)
+            if value in (None, "") or (changed_game and value == previous[name]):
+                data[name] = default
+
     def clean(self):
         data = super().clean()
+        self._apply_game_defaults(data)
         for name in STANDINGS_CONVENTION_FIELDS:
             if name not in self.data:
                 data[name] = getattr(self.instance, name)
@@ -250,9 +294,35 @@ class DiceSetSearchField(forms.ModelChoiceField):
         raise ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
 
 
+class PlayerSearchField(forms.ModelChoiceField):
+    """A player typed into a searchable field: a suggestion ("Alice · #12"), the id, or
+    the display name written out (any letter case) when it names one player."""
+
+    widget = DatalistInput
+    default_error_messages = {
+        "invalid_choice": _("Choose a player from the suggestions (start typing the name)."),
+    }
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        text = " ".join(str(value).split())
+        if "\x00" in text or len(text) > 200:
+            raise ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
+        number = re.search(r"#\s*(\d+)$", text) or re.fullmatch(r"(\d+)", text)
+        if number:
+            return super().to_python(number.group(1))
+        found = list(self.queryset.filter(display_name__iexact=text)[:2])
+        if len(found) == 1:
+            return found[0]
+        raise ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
+
+
 class RegisterForm(forms.Form):
     """Registration with a set: a player chooses one of their own (a short list); an
-    organiser searches every player's sets by typing (docs/operations.md "At the desk")."""
+    organiser searches every player's sets by typing (docs/operations.md "At the desk").
+    For a game without dice sets (tournaments/games.py) the organiser names the player
+    and a player registers themselves with no field at all."""
 
     dice_set = DiceSetSearchField(
         label=_("Player and dice set"),
@@ -262,10 +332,19 @@ class RegisterForm(forms.Form):
 
     def __init__(self, *args, tournament, player=None, **kwargs):
         super().__init__(*args, **kwargs)
+        registered = Registration.objects.filter(tournament=tournament).values("player_id")
+        if not rules_for(tournament.game).needs_dice_set:
+            del self.fields["dice_set"]
+            if player is None:
+                self.fields["player"] = PlayerSearchField(
+                    label=_("Player"),
+                    queryset=Player.objects.exclude(pk__in=registered).order_by("display_name"),
+                    help_text=_("Type a few letters of the player's name."),
+                )
+            return
         sets = DiceSet.objects.select_related("player").order_by("player__display_name", "name")
         if player is not None:
             sets = sets.filter(player=player)
-        registered = Registration.objects.filter(tournament=tournament).values("player_id")
         if player is not None:
             field = forms.ModelChoiceField(label=_("Dice set"), queryset=sets)
             field.label_from_instance = lambda s: s.name
@@ -276,9 +355,11 @@ class RegisterForm(forms.Form):
 
     def suggest(self):
         """Fill the organiser's suggestions (one query); not needed to read a POST."""
-        field = self.fields["dice_set"]
+        field = self.fields.get("dice_set") or self.fields.get("player")
         if isinstance(field, DiceSetSearchField):
             field.widget.options = [dice_set_label(s) for s in field.queryset]
+        elif isinstance(field, PlayerSearchField):
+            field.widget.options = [f"{p.display_name} · #{p.pk}" for p in field.queryset]
         return self
 
 
@@ -298,13 +379,23 @@ class WalkInForm(DiceSetForm):
 
     field_order = ["display_name", "username", "country", "club", "name"]
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, needs_dice_set: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
+        self.needs_dice_set = needs_dice_set
         self.fields["name"].initial = _("Main")
+        if not needs_dice_set:  # a game without dice sets: the player alone
+            for name in [n for n in self.fields if n.startswith(("playing_", "additional_"))]:
+                del self.fields[name]
+            del self.fields["name"]
         self.order_fields(self.field_order)
 
+    def clean(self):
+        if not self.needs_dice_set:
+            return forms.Form.clean(self)
+        return super().clean()
+
     def player_fields(self):
-        return [self[name] for name in self.field_order]
+        return [self[name] for name in self.field_order if name in self.fields]
 
     def clean_username(self):
         username = self.cleaned_data["username"].strip()

@@ -1,7 +1,8 @@
 """Rules of a match and of the event format, pure Python (no Django).
 
 - How many Swiss rounds a field gets.
-- What a list of game outcomes means: best of three (first to two game wins), draws,
+- What a list of game outcomes means: best of three (first to two game wins) or another
+  format (``games_to_win``: best of one is 1; docs/events.md), draws,
   intentional draws, concessions, game-loss and match-loss penalties.
 docs/rules.md ("Tournament rules") records the decisions these functions implement.
 """
@@ -11,8 +12,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-GAMES_TO_WIN = 2
-MAX_GAMES = 5  # two wins each way is impossible; drawn games can lengthen a match
+GAMES_TO_WIN = 2  # best of three, the default format
+MAX_GAMES = 5  # the most games of any format offered (best of three); see max_games()
+
+
+def max_games(games_to_win: int = GAMES_TO_WIN) -> int:
+    """The most games a match can have: drawn games lengthen it (best of three: 5,
+    best of one: 3)."""
+    return 2 * games_to_win + 1
+
 
 # (highest player count, rounds), as TCG events do before a top 8.
 SWISS_ROUNDS_BY_FIELD = ((32, 5), (64, 6), (128, 7), (226, 8), (409, 9))
@@ -34,7 +42,11 @@ def swiss_rounds_for(player_count: int) -> int:
 
 
 def match_is_over(
-    games: list[str], *, time_called: bool = False, draws_allowed: bool = True
+    games: list[str],
+    *,
+    time_called: bool = False,
+    draws_allowed: bool = True,
+    games_to_win: int = GAMES_TO_WIN,
 ) -> bool:
     """Whether a match whose games so far are ``games`` needs no further game.
 
@@ -43,7 +55,7 @@ def match_is_over(
     then one more game is played under sudden death (docs/rules.md).
     """
     wins_a, wins_b = games.count("a"), games.count("b")
-    if max(wins_a, wins_b) >= GAMES_TO_WIN or len(games) >= MAX_GAMES:
+    if max(wins_a, wins_b) >= games_to_win or len(games) >= max_games(games_to_win):
         return True
     if time_called:
         return draws_allowed or wins_a != wins_b
@@ -84,6 +96,7 @@ def decide_match(
     match_loss_a: bool = False,
     match_loss_b: bool = False,
     draws_allowed: bool = True,
+    games_to_win: int = GAMES_TO_WIN,
 ) -> MatchOutcome:
     """The match result from the games played and the judges' decisions.
 
@@ -106,18 +119,18 @@ def decide_match(
     wins = {"a": 0, "b": 0, "draw": 0}
     sequence = [*penalty_games, *games]
     for index, outcome in enumerate(sequence, start=1):
-        if wins["a"] >= GAMES_TO_WIN or wins["b"] >= GAMES_TO_WIN:
+        if wins["a"] >= games_to_win or wins["b"] >= games_to_win:
             raise ResultError(
                 f"Game {index} cannot have been played: the match was already won after game {index - 1}."
             )
         wins[outcome] += 1
-    if len(sequence) > MAX_GAMES:
-        raise ResultError(f"A match has at most {MAX_GAMES} games.")
+    if len(sequence) > max_games(games_to_win):
+        raise ResultError(f"A match has at most {max_games(games_to_win)} games.")
     if conceded_by:
         other = "b" if conceded_by == "a" else "a"
-        if wins[conceded_by] >= GAMES_TO_WIN:
+        if wins[conceded_by] >= games_to_win:
             raise ResultError("A player who already won the match cannot concede it.")
-        wins[other] = max(wins[other], GAMES_TO_WIN)
+        wins[other] = max(wins[other], games_to_win)
         return MatchOutcome(
             wins["a"], wins["b"], wins["draw"], conceded_by == "a", conceded_by == "b", other
         )

@@ -15,6 +15,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from players.models import DiceSet, Player
+from tournaments.games import DEFAULT_GAME, FORMATS, game_choices, rules_for
 from tournaments.phases import parse_phases, phase_errors
 
 TOP_CUT_SIZES = (0, 2, 4, 8, 16, 32)
@@ -127,6 +128,21 @@ class Tournament(models.Model):
     status = models.CharField(
         max_length=20, choices=Status.choices, default=Status.DRAFT, db_index=True
     )
+    # The game the event is of (tournaments/games.py: what registration asks for and the
+    # defaults of the format); fixed once anyone has registered or a round exists.
+    game = models.CharField(
+        _("game"),
+        max_length=20,
+        choices=game_choices(),
+        default=DEFAULT_GAME,
+        help_text=_("Fixed once a player has registered."),
+    )
+    games_to_win = models.PositiveSmallIntegerField(
+        _("match format"),
+        choices=list(FORMATS.items()),
+        default=2,
+        help_text=_("Game wins that take a match; fixed once a round is paired."),
+    )
     swiss_rounds = models.PositiveSmallIntegerField(
         _("Swiss rounds"),
         null=True,
@@ -230,6 +246,11 @@ class Tournament(models.Model):
 
     def __str__(self):
         return f"{self.name} ({self.date})"
+
+    @property
+    def needs_dice_set(self) -> bool:
+        """Whether registration asks for a dice set (IRONDIE; tournaments/games.py)."""
+        return rules_for(self.game).needs_dice_set
 
     @property
     def swiss_phase_ends(self) -> list[int]:

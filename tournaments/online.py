@@ -27,7 +27,7 @@ from games.hosts import GameStart, SessionHost
 from games.models import GameSession
 from tournaments import clocks, permissions, selectors
 from tournaments import services as t_services
-from tournaments.match_rules import MAX_GAMES, match_is_over
+from tournaments.match_rules import match_is_over, max_games
 from tournaments.models import Match, MatchGame, Round, Tournament
 from tournaments.services.match_games import match_games, numbered_match_games
 
@@ -70,6 +70,16 @@ def open_match(*, match: Match, by) -> GameSession:
         return existing
     if match.is_bye or match.status == Match.Status.CONFIRMED:
         raise ValidationError(_("This match is over."))
+    if tournament.game != "irondie":
+        # The hosted session plays IRONDIE with the registered sets; other games' matches
+        # are played on the table and their results entered (docs/events.md).
+        raise ValidationError(
+            _(
+                "Matches of a %(game)s event are not played online yet: "
+                "play on the table and report the result."
+            )
+            % {"game": tournament.get_game_display()}
+        )
     if match.round.status not in (Round.Status.PUBLISHED, Round.Status.IN_PROGRESS):
         raise ValidationError(_("The round has not started."))
     for registration in (match.player_a, match.player_b):
@@ -123,6 +133,7 @@ def on_match_clock_event(match_id: int, event: str) -> str:
             match_games(match.pk),
             time_called=True,
             draws_allowed=match.round.stage == Round.Stage.SWISS,
+            games_to_win=match.round.tournament.games_to_win,
         ):
             # Top cut, level: the game waiting to start is the decider. It keeps its swap
             # window and starts under sudden death from its first turn.
@@ -154,6 +165,7 @@ def _decide_match(match_id: int, now, *, conceded_by: str = "") -> None:
         games,
         time_called=match.time_called_at is not None,
         draws_allowed=match.round.stage == Round.Stage.SWISS,
+        games_to_win=match.round.tournament.games_to_win,
     )
     if decided:
         note = f"Online games {' '.join(f'#{s}' for s in _session_ids(match))}"
@@ -174,7 +186,9 @@ def _decide_match(match_id: int, now, *, conceded_by: str = "") -> None:
             log.warning("online result not recorded", extra={"match": match.pk, "why": str(exc)})
         return
     number = match.next_game
-    if number > MAX_GAMES:  # only uncounted (time-limited) games can get here: a judge decides
+    if number > max_games(
+        match.round.tournament.games_to_win
+    ):  # only uncounted (time-limited) games can get here: a judge decides
         return
     # Every game, the top-cut decider after time included, opens with the swap window:
     # players may swap after each game (docs/rules.md, "The additional set").

@@ -77,7 +77,7 @@ def match_records(tournament, registrations, matches) -> list[MatchRecord]:
             continue
         number = match.round.number
         if match.is_bye:
-            records.append(MatchRecord.bye(number, match.player_a_id))
+            records.append(MatchRecord.bye(number, match.player_a_id, tournament.games_to_win))
         else:
             records.append(
                 MatchRecord(
@@ -94,7 +94,9 @@ def match_records(tournament, registrations, matches) -> list[MatchRecord]:
     if tournament.late_entry == Tournament.LateEntry.LOSSES:
         for registration in registrations:
             for number in range(1, (registration.late_entry_round or 1)):
-                records.append(MatchRecord.missed_round_loss(number, registration.pk))
+                records.append(
+                    MatchRecord.missed_round_loss(number, registration.pk, tournament.games_to_win)
+                )
     return records
 
 

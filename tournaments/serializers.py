@@ -22,6 +22,7 @@ from players.people import PersonField, person_label
 from tournaments import words
 from tournaments.clocks import match_clock, round_clock
 from tournaments.conventions import CONVENTION_FIELDS
+from tournaments.games import GAMES
 from tournaments.match_rules import format_score
 from tournaments.models import (
     SETTING_BOUNDS,
@@ -180,6 +181,8 @@ class TournamentSerializer(serializers.ModelSerializer):
             "name",
             "date",
             "venue",
+            "game",
+            "games_to_win",
             "organiser",
             "co_organisers",
             "head_judge",
@@ -213,7 +216,20 @@ class TournamentSerializer(serializers.ModelSerializer):
             "created_at",
             "floor_judges",
         ]
-        extra_kwargs = {setting: _bounded(setting) for setting in SETTING_BOUNDS}
+        extra_kwargs = {
+            **{setting: _bounded(setting) for setting in SETTING_BOUNDS},
+            "game": {
+                "help_text": "The game the event is of: "
+                + ", ".join(GAMES)
+                + ' (default "irondie"). It brings its defaults for games_to_win, '
+                "match_minutes and game_minutes when they are not given (docs/events.md); "
+                "fixed once a player has registered."
+            },
+            "games_to_win": {
+                "help_text": "The match format: game wins that take a match (1: best of one, "
+                "2: best of three); default: the game's. Fixed once a round is paired."
+            },
+        }
 
     def validate_swiss_phases(self, value):
         phases = [
@@ -343,7 +359,13 @@ class RegisterSerializer(serializers.Serializer):
         required=False,
         help_text="Organisers only; players register their own profile (leave it out).",
     )
-    dice_set = serializers.PrimaryKeyRelatedField(queryset=DiceSet.objects.all())
+    dice_set = serializers.PrimaryKeyRelatedField(
+        queryset=DiceSet.objects.all(),
+        required=False,
+        allow_null=True,
+        help_text="The player's dice set: required for an IRONDIE event, refused for a game "
+        "without dice sets (the event's `game`; docs/events.md).",
+    )
 
 
 class CheckInSerializer(serializers.Serializer):

@@ -177,12 +177,16 @@ class MatchRecord(NamedTuple):
     match_loss_b: bool = False
 
     @classmethod
-    def bye(cls, round_number: int, player_id: int) -> MatchRecord:
-        return cls(round_number, player_id, None, 2, 0)
+    def bye(cls, round_number: int, player_id: int, games_to_win: int = 2) -> MatchRecord:
+        """A bye: the match won by the games a win takes (2-0 in best of three, 1-0 in
+        best of one)."""
+        return cls(round_number, player_id, None, games_to_win, 0)
 
     @classmethod
-    def missed_round_loss(cls, round_number: int, player_id: int) -> MatchRecord:
-        return cls(round_number, player_id, None, 0, 2, match_loss_a=True)
+    def missed_round_loss(
+        cls, round_number: int, player_id: int, games_to_win: int = 2
+    ) -> MatchRecord:
+        return cls(round_number, player_id, None, 0, games_to_win, match_loss_a=True)
 
 
 class StandingsRow(NamedTuple):

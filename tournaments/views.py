@@ -46,6 +46,7 @@ from tournaments.forms import (
     WalkInForm,
     form_error_text,
 )
+from tournaments.games import rules_for
 from tournaments.live import live_page
 from tournaments.match_rules import MAX_GAMES
 from tournaments.models import (
@@ -516,13 +517,14 @@ def register(request, pk):
     _require(manager or player is not None)
     form = RegisterForm(request.POST, tournament=tournament, player=player)
     if form.is_valid():
-        dice_set = form.cleaned_data["dice_set"]
+        dice_set = form.cleaned_data.get("dice_set")
+        entrant = dice_set.player if dice_set else form.cleaned_data.get("player") or player
         _run(
             request,
             lambda: services.register(
-                tournament=tournament, player=dice_set.player, dice_set=dice_set, by=request.user
+                tournament=tournament, player=entrant, dice_set=dice_set, by=request.user
             ),
-            _("%(name)s registered.") % {"name": dice_set.player.display_name},
+            _("%(name)s registered.") % {"name": entrant.display_name},
         )
     else:
         messages.error(request, form_error_text(form))
@@ -541,7 +543,8 @@ def walk_in(request, pk):
     """The desk: a walk-in player, their set and their registration in one form."""
     tournament = _tournament(pk)
     _require(can_manage(request.user, tournament))
-    form = WalkInForm(request.POST or None)
+    needs_dice_set = rules_for(tournament.game).needs_dice_set
+    form = WalkInForm(request.POST or None, needs_dice_set=needs_dice_set)
     is_open = tournament.status in (Status.REGISTRATION, Status.CHECK_IN, Status.SWISS)
     if request.method == "POST" and not is_open:
         form.is_valid()
@@ -556,9 +559,9 @@ def walk_in(request, pk):
                 user=data["username"],
                 country=data["country"],
                 club=data["club"],
-                set_name=data["name"],
-                playing_dice=data["playing_dice"],
-                additional_dice=data["additional_dice"],
+                set_name=data.get("name", ""),
+                playing_dice=data.get("playing_dice"),
+                additional_dice=data.get("additional_dice"),
             )
         except ValidationError as exc:
             _form_errors(form, exc, rename=WALK_IN_FIELDS)
@@ -571,7 +574,7 @@ def walk_in(request, pk):
             messages.success(request, message)
             return redirect("tournaments:walk_in", pk=tournament.pk)
     context = _roles(request, tournament)
-    context.update(form=form, is_open=is_open)
+    context.update(form=form, is_open=is_open, needs_dice_set=needs_dice_set)
     return render(request, "tournaments/walk_in.html", context)
 
 
@@ -1019,6 +1022,8 @@ def dice_sets(request, pk):
     """The registered sets (set reveal): public once the Swiss rounds start."""
     tournament = _visible_tournament(request, pk)
     _require(visibility.can_see_registered_sets(request.user, tournament))
+    if not tournament.needs_dice_set:
+        raise Http404("This event's game has no dice sets.")
     registrations = tournament.registrations.select_related("player", "dice_set").order_by(
         "player__display_name", "id"
     )

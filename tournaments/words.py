@@ -97,7 +97,9 @@ def score_for_reader(match: Match, registration_id: int) -> str:
     if side is None:
         return ""
     if match.is_bye:
-        return _("You won 2-0: a bye.")
+        if match.games_a == 2:
+            return _("You won 2-0: a bye.")
+        return _("You won %(score)s: a bye.") % {"score": format_score(match.games_a, 0)}
     other = "b" if side == "a" else "a"
     mine, theirs = (match.games_a, match.games_b) if side == "a" else (match.games_b, match.games_a)
     values = {

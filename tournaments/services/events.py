@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.audit import audit
 from tournaments.conventions import CONVENTION_FIELDS, with_preset
+from tournaments.games import DEFAULT_GAME, FORMAT_SETTINGS, GAMES, with_game_defaults
 from tournaments.models import (
     Round,
     Tournament,
@@ -30,6 +31,8 @@ def create_tournament(*, organiser, name: str, date, **options) -> Tournament:
         raise PermissionDenied(_("Only organisers may create tournaments."))
     floor_judges = options.pop("floor_judges", None)
     options = with_preset(options)
+    _check_game(options.get("game", DEFAULT_GAME))
+    options = with_game_defaults(options, options.get("game") or DEFAULT_GAME)
     if "tiebreakers" in options:
         _check_tiebreakers(options["tiebreakers"])
     tournament = Tournament(organiser=organiser, name=(name or "").strip(), date=date, **options)
@@ -45,6 +48,8 @@ EDITABLE_SETTINGS = (
     "name",
     "date",
     "venue",
+    "game",
+    "games_to_win",
     "head_judge",
     "swiss_rounds",
     "top_cut_size",
@@ -74,6 +79,7 @@ def update_tournament(*, tournament, by, floor_judges=None, **changes) -> Tourna
             % {"value1": ", ".join(sorted(unknown))}
         )
     played = tournament.rounds.filter(stage=Round.Stage.SWISS).count()
+    changes = _game_changes(tournament, changes)
     if (
         "swiss_rounds" in changes
         and changes["swiss_rounds"] is not None
@@ -126,6 +132,42 @@ def update_tournament(*, tournament, by, floor_judges=None, **changes) -> Tourna
         # the new setting now (it is computed again when the next round is paired).
         apply_phase_cut(tournament, after_round=last.number, by=by, always_log=False)
     return tournament
+
+
+def _check_game(game) -> None:
+    if game not in GAMES:
+        raise ValidationError(
+            {"game": [f"No hosted game is called “{game}”; choose one of {', '.join(GAMES)}."]}
+        )
+
+
+def _game_changes(tournament, changes: dict) -> dict:
+    """The game is fixed once anyone has registered or a round exists, the match format
+    once a round exists. A new game brings its defaults for every format setting not
+    given with it; a format setting given as None takes the game's default."""
+    game = changes.get("game", tournament.game)
+    if "game" in changes and game != tournament.game:
+        _check_game(game)
+        if tournament.registrations.exists() or tournament.rounds.exists():
+            raise ValidationError(
+                {"game": ["Players have registered: the event's game can no longer change."]}
+            )
+        return with_game_defaults(changes, game)
+    changes = {**changes}
+    changes.pop("game", None)
+    given = {key: changes[key] for key in FORMAT_SETTINGS if key in changes}
+    changes.update(with_game_defaults(given, game))
+    for key in FORMAT_SETTINGS:
+        if key not in given:
+            changes.pop(key, None)
+    if (
+        changes.get("games_to_win", tournament.games_to_win) != tournament.games_to_win
+        and tournament.rounds.exists()
+    ):
+        raise ValidationError(
+            {"games_to_win": ["A round is paired: the match format can no longer change."]}
+        )
+    return changes
 
 
 def _check_tiebreakers(order) -> None:

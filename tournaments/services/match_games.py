@@ -12,9 +12,11 @@ from games.models import GameSession
 from games.services import OPEN as OPEN_SESSION
 from tournaments import clocks, selectors
 from tournaments.audit import audit
+from tournaments.games import rules_for
 from tournaments.match_rules import (
     MAX_GAMES,
     match_is_over,
+    max_games,
 )
 from tournaments.models import (
     Match,
@@ -88,10 +90,9 @@ def _check_game_may_start(
         raise ValidationError(
             _("The next game of this match is game %(expected)s.") % {"expected": expected}
         )
-    if number > MAX_GAMES:
-        raise ValidationError(
-            _("A match has at most %(MAX_GAMES)s games.") % {"MAX_GAMES": MAX_GAMES}
-        )
+    most = max_games(match.round.tournament.games_to_win)
+    if number > most:
+        raise ValidationError(_("A match has at most %(most)s games.") % {"most": most})
     if match.time_called_at is not None:
         _check_further_game_after_time(match, number, games_so_far=games_so_far, system=system)
 
@@ -103,11 +104,14 @@ def _check_further_game_after_time(
     top-cut decider while the games are level). The games are those played so far, not
     the confirmed result: online the server saw them; on paper the caller says them."""
     draws_allowed = match.round.stage == Round.Stage.SWISS
+    games_to_win = match.round.tournament.games_to_win
     penalties = penalty_game_wins(match)
     if system:
         games_so_far = match_games(match.pk)
     elif games_so_far is None:
-        if match_is_over(penalties, time_called=True, draws_allowed=draws_allowed):
+        if match_is_over(
+            penalties, time_called=True, draws_allowed=draws_allowed, games_to_win=games_to_win
+        ):
             raise ValidationError(_NO_GAME_AFTER_TIME)
         raise ValidationError(
             {
@@ -135,7 +139,12 @@ def _check_further_game_after_time(
                     ]
                 }
             )
-    if match_is_over([*penalties, *games_so_far], time_called=True, draws_allowed=draws_allowed):
+    if match_is_over(
+        [*penalties, *games_so_far],
+        time_called=True,
+        draws_allowed=draws_allowed,
+        games_to_win=games_to_win,
+    ):
         raise ValidationError(_NO_GAME_AFTER_TIME)
 
 
@@ -225,6 +234,12 @@ def record_swap(
         raise ValidationError(_("This player is not in that match."))
     if not player_or_staff(by, registration.player, match.round.tournament):
         raise PermissionDenied(_("Players record their own swaps."))
+    rules = rules_for(match.round.tournament.game)
+    if not rules.needs_dice_set:
+        raise ValidationError(
+            _("%(game)s events have no dice sets: there is nothing to swap.")
+            % {"game": rules.label}
+        )
     if match.is_bye or match.status == Match.Status.CONFIRMED:
         raise ValidationError(
             _("This match is over; swap before the next game of your next match.")

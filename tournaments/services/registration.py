@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from players.models import DiceSet, Player
 from players.services import create_dice_set, create_player, freeze_dice_set
 from tournaments.audit import audit
+from tournaments.games import rules_for
 from tournaments.models import (
     Registration,
     Round,
@@ -28,12 +29,27 @@ Status = Tournament.Status
 
 
 @transaction.atomic
-def register(*, tournament, player: Player, dice_set: DiceSet, by) -> Registration:
-    """Register a player with a dice set, frozen as a snapshot. Late entries during Swiss."""
+def register(*, tournament, player: Player, dice_set: DiceSet | None = None, by) -> Registration:
+    """Register a player, with a dice set frozen as a snapshot when the event's game needs
+    one (IRONDIE; docs/events.md) and without one otherwise. Late entries during Swiss."""
     tournament = locked_tournament(tournament)
     if not player_or_staff(by, player, tournament, staff=can_manage):
         raise PermissionDenied(_("Players register themselves; organisers may register anyone."))
-    if dice_set.player_id != player.pk:
+    rules = rules_for(tournament.game)
+    if rules.needs_dice_set and dice_set is None:
+        raise ValidationError(
+            {"dice_set": [_("%(game)s events need a dice set.") % {"game": rules.label}]}
+        )
+    if not rules.needs_dice_set and dice_set is not None:
+        raise ValidationError(
+            {
+                "dice_set": [
+                    _("%(game)s events take no dice set: register without one.")
+                    % {"game": rules.label}
+                ]
+            }
+        )
+    if dice_set is not None and dice_set.player_id != player.pk:
         raise ValidationError({"dice_set": [_("This dice set belongs to another player.")]})
     late_round = None
     if tournament.status == Status.SWISS:
@@ -51,7 +67,11 @@ def register(*, tournament, player: Player, dice_set: DiceSet, by) -> Registrati
         raise ValidationError(
             _("%(display_name)s is already registered.") % {"display_name": player.display_name}
         )
-    snapshot = freeze_dice_set(dice_set=dice_set)
+    snapshot = (
+        freeze_dice_set(dice_set=dice_set)
+        if dice_set is not None
+        else {"playing": [], "additional": [], "name": None}
+    )
     registration = Registration.objects.create(
         tournament=tournament,
         player=player,
@@ -81,25 +101,30 @@ def register_walk_in(
     tournament,
     by,
     display_name: str,
-    set_name: str,
-    playing_dice,
+    set_name: str = "",
+    playing_dice=None,
     additional_dice=None,
     user=None,
     country: str = "",
     club: str = "",
 ) -> Registration:
     """A walk-in at the desk in one step: a new player (with their user account when they
-    have one), their dice set (validated as every set is: players.services) and their
-    registration. Organisers only. All or nothing: any error leaves no player, no set
+    have one), their dice set when the event's game needs one (validated as every set is:
+    players.services) and their registration. Organisers only. All or nothing: any error leaves no player, no set
     and no registration behind."""
     if not can_manage(by, tournament):
         raise PermissionDenied(_("Only the event's organisers register walk-ins."))
     player = create_player(
         display_name=display_name, user=user, country=country, club=club, created_by=by
     )
-    dice_set = create_dice_set(
-        player=player, name=set_name, playing_dice=playing_dice, additional_dice=additional_dice
-    )
+    dice_set = None
+    if rules_for(tournament.game).needs_dice_set:
+        dice_set = create_dice_set(
+            player=player,
+            name=set_name,
+            playing_dice=playing_dice or [],
+            additional_dice=additional_dice,
+        )
     registration = register(tournament=tournament, player=player, dice_set=dice_set, by=by)
     audit(
         tournament,

@@ -45,6 +45,7 @@ def decide_with_penalties(match: Match, **result):
         return decide_match(
             penalty_games=penalty_game_wins(match),
             draws_allowed=match.round.stage == Round.Stage.SWISS,
+            games_to_win=match.round.tournament.games_to_win,
             **result,
         )
     except ResultError as exc:

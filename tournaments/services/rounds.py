@@ -397,7 +397,11 @@ def publish_round(*, round_: Round, by) -> Round:
     round_.save(update_fields=["status"])
     for match in round_.matches.filter(player_b__isnull=True):
         record_confirmed_result(
-            match, games=["a", "a"], source=ResultSubmission.Source.SYSTEM, by=None, note="bye"
+            match,
+            games=["a"] * round_.tournament.games_to_win,  # 2-0 in best of three, 1-0 in one
+            source=ResultSubmission.Source.SYSTEM,
+            by=None,
+            note="bye",
         )
     audit(round_.tournament, by, "round.published", round_)
     refresh_round_status(round_)

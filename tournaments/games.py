@@ -1,0 +1,70 @@
+"""The games an event can be of, with each game's defaults, pure Python (no Django).
+
+One table (``GAMES``) says, for every game the engine registry hosts
+(games.engines.ENGINES), what an event of it needs and starts with: whether a
+registration brings a dice set, the match format (game wins needed to take the match)
+and the match and game time limits. The organiser may change the format and the limits;
+docs/events.md ("Events per game") gives the reasons for each figure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.engines import ENGINES
+
+DEFAULT_GAME = "irondie"
+
+# Match formats: game wins needed -> the words people use.
+FORMATS = {1: "Best of one", 2: "Best of three"}
+
+
+@dataclass(frozen=True)
+class GameRules:
+    label: str
+    needs_dice_set: bool  # registration asks for a dice set (9 playing + 3 additional)
+    games_to_win: int  # the match format's default (a key of FORMATS)
+    match_minutes: int
+    game_minutes: int
+
+    def defaults(self) -> dict[str, int]:
+        """The settings an event of this game starts with (the organiser may change them)."""
+        return {
+            "games_to_win": self.games_to_win,
+            "match_minutes": self.match_minutes,
+            "game_minutes": self.game_minutes,
+        }
+
+
+GAMES: dict[str, GameRules] = {
+    "irondie": GameRules(
+        label="IRONDIE", needs_dice_set=True, games_to_win=2, match_minutes=45, game_minutes=20
+    ),
+    "36d6": GameRules(
+        label="36d6", needs_dice_set=False, games_to_win=1, match_minutes=35, game_minutes=35
+    ),
+}
+
+# The settings that take a game's default when an event is created (or its game changed)
+# without them.
+FORMAT_SETTINGS = ("games_to_win", "match_minutes", "game_minutes")
+
+
+def game_choices() -> list[tuple[str, str]]:
+    """Every hosted game (the engine registry's order) with its label."""
+    return [(name, GAMES[name].label) for name in ENGINES]
+
+
+def rules_for(game: str) -> GameRules:
+    """The table's row for ``game``; KeyError for a game no engine hosts."""
+    return GAMES[game]
+
+
+def with_game_defaults(settings: dict, game: str) -> dict:
+    """``settings`` with every format setting left out, or given as None, set to the
+    game's default."""
+    defaults = rules_for(game).defaults()
+    return {
+        **settings,
+        **{key: value for key, value in defaults.items() if settings.get(key) is None},
+    }
