@@ -20,7 +20,7 @@ from games.models import GameSession
 from players import services as player_services
 from players.demo import random_valid_set
 from tournaments import services
-from tournaments.models import ResultSubmission, Round, Tournament
+from tournaments.models import PairingJob, ResultSubmission, Round, Tournament
 from tournaments.online import open_match
 
 pytestmark = pytest.mark.django_db
@@ -116,9 +116,14 @@ def events(make_user, make_player, django_user_model):
         by=people["floor_a"],
         match=paper,
     )
+    # A finished background pairing job, for the job's page and API route.
+    job = PairingJob.objects.create(
+        tournament=a, number=1, seed="matrix", status=PairingJob.Status.DONE, round=round_
+    )
     a.refresh_from_db()
     return {
         **people,
+        "pairing_job": job,
         "a": a,
         "b": b,
         "round": round_,
@@ -237,6 +242,10 @@ def _kwargs(route, name, resource, ev) -> list[dict]:
         base["number"] = ev["round"].number
     if "<int:match_id>" in route:
         base["match_id"] = ev["match"].pk
+    if "registration>" in route:  # a standings row: the API's regex, the page's converter
+        base["registration"] = ev["registration"].pk
+    if "job_id>" in route:
+        base["job_id"] = ev["pairing_job"].pk
     if "<int:registration_id>" in route:
         base["registration_id"] = ev["registration"].pk
     if "action>" in route:
