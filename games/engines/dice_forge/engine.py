@@ -162,19 +162,36 @@ class State:
         "scripted_rolls",
     )
 
-    _LISTS2 = ("dice", "up", "res", "cards", "used", "pools")
-    _LISTS1 = ("chests", "stacks", "pawns", "bought")
-
     def clone(self) -> State:
         c = State.__new__(State)
-        for name in State.__slots__:
-            setattr(c, name, getattr(self, name))
-        c.dice = [[die.copy() for die in dice] for dice in self.dice]
-        for name in ("up", "res", "cards", "used", "pools"):
-            setattr(c, name, [x.copy() for x in getattr(self, name)])
-        for name in ("chests", "stacks", "pawns", "bought", "log", "rolls", "scripted_rolls"):
-            setattr(c, name, getattr(self, name).copy())
+        c.config = self.config
+        c.game_id = self.game_id
+        c.seats = self.seats
+        c.seed = self.seed
+        c.commitment = self.commitment
+        c.round = self.round
+        c.rounds = self.rounds
+        c.turn = self.turn
+        c.active = self.active
+        c.phase = self.phase
+        c.dice = self.dice  # replaced (per seat) by _forge, never edited in place
+        c.up = [u.copy() for u in self.up]
+        c.res = [r.copy() for r in self.res]
+        c.chests = self.chests.copy()
+        c.cards = [x.copy() for x in self.cards]
+        c.used = [x.copy() for x in self.used]
+        c.pools = self.pools  # replaced by _forge, never edited in place
+        c.stacks = self.stacks.copy()
+        c.pawns = self.pawns.copy()
         c.pending = [p.copy() for p in self.pending]
+        c.bought = self.bought.copy()
+        c.extra_taken = self.extra_taken
+        c.over = self.over
+        c.end_reason = self.end_reason
+        c.log = self.log.copy()
+        c.rolls = self.rolls.copy()
+        c.roll_position = self.roll_position
+        c.scripted_rolls = self.scripted_rolls.copy()
         return c
 
     @property
@@ -348,6 +365,8 @@ def result(state: State) -> dict | None:
 
 def reserve_max(state: State, seat: int) -> tuple[int, int, int]:
     chests = state.chests[seat]
+    if not chests:
+        return RESERVE_MAX
     return tuple(RESERVE_MAX[r] + chests * CHEST_BONUS[r] for r in range(3))
 
 
@@ -357,8 +376,9 @@ def _gain(s: State, seat: int, resource: int, amount: int) -> int:
     before = res[resource]
     if resource == GLORY:
         res[resource] = before + amount
-    else:
-        res[resource] = min(before + amount, reserve_max(s, seat)[resource])
+        return amount
+    top = RESERVE_MAX[resource] + s.chests[seat] * CHEST_BONUS[resource]
+    res[resource] = min(before + amount, top)
     return res[resource] - before
 
 
@@ -461,10 +481,6 @@ def _finish(s: State, reason: str, events: list) -> None:
 # Legal actions
 
 
-def _can_pay(res: list[int], cost: tuple[int, int, int]) -> bool:
-    return all(res[r] >= cost[r] for r in range(3))
-
-
 def _forge_actions(s: State) -> list[dict]:
     seat = s.active
     gold = s.res[seat][GOLD]
@@ -479,12 +495,16 @@ def _forge_actions(s: State) -> list[dict]:
     return out
 
 
+_CARD_COSTS = tuple((c, name, *CARDS[name]["cost"]) for c, name in enumerate(CARD_NAMES))
+
+
 def _feat_actions(s: State) -> list[dict]:
-    res = s.res[s.active]
+    gold, sun, moon, _glory = s.res[s.active]
+    stacks = s.stacks
     return [
         {"kind": "feat", "card": name}
-        for c, name in enumerate(CARD_NAMES)
-        if s.stacks[c] and _can_pay(res, CARDS[name]["cost"])
+        for c, name, g, su, mo in _CARD_COSTS
+        if stacks[c] and g <= gold and su <= sun and mo <= moon
     ]
 
 
@@ -527,8 +547,32 @@ def legal_actions(state: State, player) -> list[dict]:
 
 
 def random_action(state: State, player, rng) -> dict | None:
-    legal = legal_actions(state, player)
-    return rng.choice(legal) if legal else None
+    """A uniformly random legal action; the forge options are counted, not listed."""
+    if (
+        state.over
+        or state.pending
+        or player != state.active
+        or state.phase
+        not in (
+            "action",
+            "forge",
+        )
+    ):
+        legal = legal_actions(state, player)
+        return rng.choice(legal) if legal else None
+    gold = state.res[player][GOLD]
+    options = []
+    for p, (price, _faces) in enumerate(POOLS):
+        if price <= gold and p not in state.bought:
+            options += [(p, face) for face in dict.fromkeys(state.pools[p])]
+    rest = _feat_actions(state) + [{"kind": "pass" if state.phase == "action" else "end_forge"}]
+    if state.phase == "forge":
+        rest = rest[-1:]
+    index = rng.randrange(len(options) * 12 + len(rest))
+    if index >= len(options) * 12:
+        return rest[index - len(options) * 12]
+    (p, face), placement = options[index // 12], index % 12
+    return {"kind": "forge", "pool": p, "face": face, "die": placement // 6, "slot": placement % 6}
 
 
 def default_action(state: State, player) -> dict | None:
@@ -571,13 +615,7 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
         raise IllegalAction("The Game's Play", f"Seat {player} has nothing to decide now.")
     if not isinstance(action, dict):
         raise IllegalAction("Game", "An action must be an object with a 'kind'.")
-    # Every legal action is listed: an action is legal exactly when it is offered.
-    legal = legal_actions(state, player)
-    if action not in legal or any(type(v) is bool for v in action.values()):
-        kind = action.get("kind")
-        if kind not in _SHAPES and kind != "reinforce":
-            raise IllegalAction("Game", f"Unknown action kind {kind!r}.")
-        raise IllegalAction("The Game's Play", f"{action!r} is not legal now.")
+    _check(state, player, action)
     s = state.clone()
     events: list[dict] = []
     action = dict(action)
@@ -607,6 +645,40 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
         _end_turn(s, events)
     _settle(s, events)
     return s, events
+
+
+def _check(state: State, player: int, action: dict) -> None:
+    """Raise IllegalAction unless ``action`` is one ``legal_actions`` offers (checked
+    without listing them: the forge offers hundreds)."""
+    kind = action.get("kind")
+    if kind not in _SHAPES and kind != "reinforce":
+        raise IllegalAction("Game", f"Unknown action kind {kind!r}.")
+    if any(type(v) is bool for v in action.values()):
+        raise IllegalAction("Game", "Action fields are numbers or names, not true/false.")
+    if kind == "forge" and state.phase in ("action", "forge") and not state.pending:
+        if set(action) != _SHAPES["forge"]:
+            raise IllegalAction("Temple", "A forge action names its pool, face, die and slot.")
+        p, face, die, slot = action["pool"], action["face"], action["die"], action["slot"]
+        if type(p) is not int or not 0 <= p < len(POOLS):
+            raise IllegalAction("Temple", f"A pool is a number 0 to {len(POOLS) - 1}.")
+        if p in state.bought:
+            raise IllegalAction("Temple", "One face per pool in a single forge action.")
+        if POOLS[p][0] > state.res[player][GOLD]:
+            raise IllegalAction("Temple", f"That pool's faces cost {POOLS[p][0]} gold.")
+        if type(face) is not str or face not in state.pools[p]:
+            raise IllegalAction("Temple", "That face is not in that pool (any more).")
+        if type(die) is not int or die not in (0, 1) or type(slot) is not int or not 0 <= slot < 6:
+            raise IllegalAction("Temple", "A face is forged on die 0 or 1, slot 0 to 5.")
+        return
+    if state.phase in ("action", "forge") and not state.pending:
+        allowed = [{"kind": "pass"}, *_feat_actions(state)]
+        if state.phase == "forge":
+            allowed = [{"kind": "end_forge"}]
+        if action not in allowed:
+            raise IllegalAction("The Game's Play", f"{action!r} is not legal now.")
+        return
+    if action not in legal_actions(state, player):
+        raise IllegalAction("The Game's Play", f"{action!r} is not legal now.")
 
 
 def _choose(s: State, seat: int, resource: str, events: list) -> None:
@@ -647,10 +719,14 @@ def _forge(s: State, action: dict, events: list) -> None:
         action["slot"],
     )
     s.res[seat][GOLD] -= POOLS[p][0]
-    s.pools[p].remove(face)
+    pools = [pool.copy() for pool in s.pools]
+    pools[p].remove(face)
+    s.pools = pools
     s.bought.append(p)
-    removed = s.dice[seat][die][slot]
-    s.dice[seat][die][slot] = face
+    dice = [[faces.copy() for faces in seat_dice] for seat_dice in s.dice]
+    removed = dice[seat][die][slot]
+    dice[seat][die][slot] = face
+    s.dice = dice
     s.up[seat][die] = slot
     s.phase = "forge"
     events.append(
