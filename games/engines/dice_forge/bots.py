@@ -10,6 +10,7 @@ the game is young, performs the feat worth the most glory once it can afford a b
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 from . import engine as E
 
@@ -24,6 +25,7 @@ class RandomBot:
         return E.random_action(state, seat, self.rng)
 
 
+@lru_cache(maxsize=256)
 def face_value(face: str) -> float:
     mode, gains = E.FACES[face]
     values = [WEIGHT[E.RESOURCES[r]] * amount for r, amount in gains]
