@@ -276,16 +276,16 @@ def test_no_ousting_from_ones_own_portal_or_another_island():
 
 
 def test_the_extra_action_costs_two_sun_shards_and_allows_the_same_feat_again():
-    s = scenario(2, res={0: [0, 2, 8, 0]})
+    s = scenario(2, res={0: [0, 6, 8, 0]})
     after, _ = E.apply(s, 0, {"kind": "feat", "card": "ferryman"})
     assert after.phase == "extra"
     assert E.legal_actions(after, 0) == [{"kind": "extra"}, {"kind": "end_turn"}]
     after, _ = E.apply(after, 0, {"kind": "extra"})
-    assert after.res[0][E.SUN] == 0 and after.phase == "action"
-    after, _ = E.apply(after, 0, {"kind": "feat", "card": "ferryman"})
+    assert after.res[0][E.SUN] == 4 and after.phase == "action" and after.extra_taken
+    after, events = E.apply(after, 0, {"kind": "feat", "card": "ferryman"})
     assert after.res[0][E.GLORY] == 24 and after.cards[0] == ["ferryman", "ferryman"]
-    # No sun shards left: the turn ends by itself.
-    assert after.active == 1
+    # One extra action a turn: the turn ends by itself though 4 sun shards are left.
+    assert after.active == 1 and any(e["type"] == "turn" for e in events)
 
 
 def test_without_two_sun_shards_the_turn_ends_after_the_action():

@@ -452,7 +452,8 @@ def _settle(s: State, events: list) -> None:
         if s.phase == "reinforce" and not _reinforcements_left(s):
             s.phase = "action"
             continue
-        if s.phase == "extra" and s.res[s.active][SUN] < EXTRA_ACTION_SUN:
+        if s.phase == "extra" and (s.extra_taken or s.res[s.active][SUN] < EXTRA_ACTION_SUN):
+            # F8: one extra action a turn, for 2 sun shards.
             _end_turn(s, events)
             continue
         return
