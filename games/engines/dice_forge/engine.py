@@ -70,8 +70,9 @@ POOLS = (
 
 FACES = {
     face: _parse_face(face)
-    for face in {f for die in START_DICE for f in die}
-    | {f for _price, faces in POOLS for f in faces}
+    for face in dict.fromkeys(
+        [*(f for die in START_DICE for f in die), *(f for _price, faces in POOLS for f in faces)]
+    )
 }
 
 # F6: the heroic feats: island (portal), price in shards, glory, and kind: "instant" (an
