@@ -440,6 +440,8 @@ def _start_turn(s: State, events: list) -> None:
 
 def _reinforcements_left(s: State) -> list[str]:
     seat = s.active
+    if not s.cards[seat]:
+        return []
     left = []
     for name in REINFORCEMENTS:
         if s.cards[seat].count(name) > s.used[seat].count(name):
@@ -490,7 +492,7 @@ def _forge_actions(s: State) -> list[dict]:
     for p, (price, _faces) in enumerate(POOLS):
         if price > gold or p in s.bought:
             continue
-        for face in dict.fromkeys(s.pools[p]):
+        for face in _pool_faces(s.pools[p]):
             for die in (0, 1):
                 for slot in range(6):
                     out.append({"kind": "forge", "pool": p, "face": face, "die": die, "slot": slot})
@@ -548,33 +550,43 @@ def legal_actions(state: State, player) -> list[dict]:
     return []
 
 
+def _pool_faces(pool: list[str]) -> list[str]:
+    """A pool's distinct faces in order (most pools hold one kind of face)."""
+    if not pool or pool[0] == pool[-1]:
+        return pool[:1]
+    return list(dict.fromkeys(pool))
+
+
 def random_action(state: State, player, rng) -> dict | None:
     """A uniformly random legal action; the forge options are counted, not listed."""
-    if (
-        state.over
-        or state.pending
-        or player != state.active
-        or state.phase
-        not in (
-            "action",
-            "forge",
-        )
-    ):
+    phase = state.phase
+    if state.over or state.pending or player != state.active or phase not in _FORGING:
         legal = legal_actions(state, player)
         return rng.choice(legal) if legal else None
     gold = state.res[player][GOLD]
+    bought = state.bought
+    pools = state.pools
     options = []
-    for p, (price, _faces) in enumerate(POOLS):
-        if price <= gold and p not in state.bought:
-            options += [(p, face) for face in dict.fromkeys(state.pools[p])]
-    rest = _feat_actions(state) + [{"kind": "pass" if state.phase == "action" else "end_forge"}]
-    if state.phase == "forge":
-        rest = rest[-1:]
-    index = rng.randrange(len(options) * 12 + len(rest))
-    if index >= len(options) * 12:
-        return rest[index - len(options) * 12]
+    for p, price in _PRICES:
+        if price > gold:
+            break
+        if p not in bought:
+            options += [(p, face) for face in _pool_faces(pools[p])]
+    if phase == "action":
+        rest = [*_feat_actions(state), {"kind": "pass"}]
+    else:
+        rest = [{"kind": "end_forge"}]
+    forges = len(options) * 12
+    index = rng.randrange(forges + len(rest))
+    if index >= forges:
+        return rest[index - forges]
     (p, face), placement = options[index // 12], index % 12
     return {"kind": "forge", "pool": p, "face": face, "die": placement // 6, "slot": placement % 6}
+
+
+_FORGING = ("action", "forge")
+# Pools by price (cheapest first, as listed): the loop stops at the first one too dear.
+_PRICES = tuple(sorted(((p, price) for p, (price, _faces) in enumerate(POOLS)), key=lambda x: x[1]))
 
 
 def default_action(state: State, player) -> dict | None:
