@@ -44,15 +44,15 @@ def game_digest(index: int) -> str:
 
 COUNT = 9
 GOLDEN = [
-    "f502824589028f7a0a4c",
-    "ec968632b8cb1ceef14f",
-    "ab76ba8508455a07711f",
-    "c5dfb7744647c2fe513f",
-    "a4445f38c3fa9deb45bf",
-    "4e34475910ef37352b33",
-    "e387831d1cc0621b2903",
-    "c12f108db65358d6a440",
-    "a4602fc228debdcc1f54",
+    "25aba67ba6ab8b042e42",
+    "424fc3ed22e3aa82c63a",
+    "856bafedfd4039ea13ac",
+    "e4fe0172c1586bc438e8",
+    "bd52f387595b15060dab",
+    "24160ba7c07082b87118",
+    "9f2c5c748bd8542d5b0a",
+    "a36f2cf478458c0f9957",
+    "56adc1274197813f975f",
 ]
 
 

@@ -44,7 +44,34 @@ class HeuristicBot:
         self.rng = random.Random(seed)
 
     def choose(self, state: E.State, seat: int) -> dict:
-        return self.decide(E.view(state, seat), E.legal_actions(state, seat), seat)
+        view = E.view(state, seat)
+        if view["phase"] in ("action", "forge") and seat == view["active"]:
+            # The hundreds of forge options are read from the view (the sanctuary, the
+            # gold, the pools already used); the few others from legal_actions.
+            legal = E.legal_actions_besides_forging(state, seat)
+            legal += self._forge_options(view, seat)
+        else:
+            legal = E.legal_actions(state, seat)
+        return self.decide(view, legal, seat)
+
+    def _forge_options(self, view: dict, seat: int) -> list[dict]:
+        """For each face on offer, the forge over the weakest face of either die."""
+        me = view["players"][seat]
+        slots = [
+            (face_value(face), die, slot)
+            for die in (0, 1)
+            for slot, face in enumerate(me["dice"][die]["faces"])
+        ]
+        _value, die, slot = min(slots)
+        options = []
+        for pool in view["sanctuary"]:
+            if pool["price"] > me["gold"] or pool["pool"] in view["bought"]:
+                continue
+            for face in dict.fromkeys(pool["faces"]):
+                options.append(
+                    {"kind": "forge", "pool": pool["pool"], "face": face, "die": die, "slot": slot}
+                )
+        return options
 
     def decide(self, view: dict, legal: list[dict], seat: int) -> dict:
         if len(legal) == 1:

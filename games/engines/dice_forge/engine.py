@@ -557,6 +557,17 @@ def _pool_faces(pool: list[str]) -> list[str]:
     return list(dict.fromkeys(pool))
 
 
+def legal_actions_besides_forging(state: State, player) -> list[dict]:
+    """``legal_actions`` without the forge options (bots read those from the view)."""
+    if state.phase in _FORGING and not state.pending and not state.over:
+        if player != state.active:
+            return []
+        if state.phase == "forge":
+            return [{"kind": "end_forge"}]
+        return [*_feat_actions(state), {"kind": "pass"}]
+    return legal_actions(state, player)
+
+
 def random_action(state: State, player, rng) -> dict | None:
     """A uniformly random legal action; the forge options are counted, not listed."""
     phase = state.phase
