@@ -890,13 +890,8 @@ def view(state: State, viewer) -> dict:
             for p in range(len(POOLS))
         ],
         "feats": [
-            {
-                "card": name,
-                **{k: v for k, v in CARDS[name].items() if k != "cost"},
-                "cost": dict(zip(("gold", "sun", "moon"), CARDS[name]["cost"], strict=True)),
-                "left": state.stacks[c],
-            }
-            for c, name in enumerate(CARD_NAMES)
+            {**info, "cost": dict(info["cost"]), "left": left}
+            for info, left in zip(_FEAT_VIEW, state.stacks, strict=True)
         ],
         "scores": scores(state),
         "log": [[actor, action] for actor, action in state.log],
@@ -904,6 +899,18 @@ def view(state: State, viewer) -> dict:
         "over": state.over,
         "result": result(state),
     }
+
+
+_FEAT_VIEW = tuple(
+    {
+        "card": name,
+        "island": CARDS[name]["island"],
+        "glory": CARDS[name]["glory"],
+        "kind": CARDS[name]["kind"],
+        "cost": dict(zip(("gold", "sun", "moon"), CARDS[name]["cost"], strict=True)),
+    }
+    for name in CARD_NAMES
+)
 
 
 def alter_hidden(state: State, viewer) -> State:
