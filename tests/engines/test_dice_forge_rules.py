@@ -336,3 +336,37 @@ def test_the_heuristic_bot_chooses_legal_actions_and_beats_nothing_by_accident()
         assert action in engine.legal_actions(s, seat)
         s, _ = engine.apply(s, seat, action)
     assert sum(len(cards) for cards in s.cards) > 0  # the bots perform feats
+
+
+def test_choices_after_a_blessing_are_simultaneous_and_public():
+    choice = "gold1/sun1/moon1"
+    s = scenario(2, res={0: [0, 0, 0, 0], 1: [0, 0, 0, 0]}, phase="extra", active=1)
+    s.dice = [[[choice] * 6, [choice] * 6] for _ in range(2)]
+    s = with_rolls(s, [1] * 8)
+    after, _ = E.apply(s, 1, {"kind": "end_turn"})
+    # Two blessings with two players: four faces to choose for each seat, both at once.
+    assert E.to_act(after) == {0, 1} and len(after.pending) == 8
+    assert E.view(after, "spectator")["decision"] == {"seats": [0, 1], "kind": "choose"}
+    assert E.view(after, 0)["pending"] == E.view(after, "spectator")["pending"]
+    step, _ = E.apply(after, 1, {"kind": "choose", "resource": "moon"})
+    assert step.res[1][E.MOON] == 1 and E.to_act(step) == {0, 1}
+    for seat, resource in [(0, "sun")] * 4 + [(1, "gold")] * 3:
+        step, _ = E.apply(step, seat, {"kind": "choose", "resource": resource})
+    assert E.to_act(step) == {0} and step.phase == "action"
+    assert step.res[0][:3] == [0, 4, 0] and step.res[1][:3] == [3, 0, 1]
+
+
+@pytest.mark.parametrize(
+    "phase, default",
+    [("reinforce", "done"), ("action", "pass"), ("forge", "end_forge"), ("extra", "end_turn")],
+)
+def test_the_clock_default_is_the_passive_choice(phase, default):
+    s = scenario(2, res={0: [5, 3, 0, 0]}, cards={0: ["guardians_owl"]}, phase=phase)
+    assert E.default_action(s, 0) == {"kind": default}
+    assert E.default_action(s, 1) is None
+    E.apply(s, 0, E.default_action(s, 0))
+
+
+def test_a_choice_defaults_to_its_first_resource():
+    s, after = rolled("gold2/sun2/moon2")
+    assert E.default_action(after, 0) == {"kind": "choose", "resource": "gold"}
