@@ -4,10 +4,13 @@ extra action, reserve maxima, the end and shared placings (docs/rules-dice-forge
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 
 import pytest
 
 from games.engines import engine_for
+from games.engines.dice_forge import WORDS
 from games.engines.dice_forge import engine as E
 from games.engines.dice_forge.testing import scenario, with_rolls
 
@@ -370,3 +373,28 @@ def test_the_clock_default_is_the_passive_choice(phase, default):
 def test_a_choice_defaults_to_its_first_resource():
     s, after = rolled("gold2/sun2/moon2")
     assert E.default_action(after, 0) == {"kind": "choose", "resource": "gold"}
+
+
+def test_the_example_in_docs_engine_md_runs():
+    text = (Path(__file__).resolve().parents[2] / "docs" / "engine.md").read_text()
+    example = re.search(r"<!-- example-dice-forge -->\n```python\n(.*?)```", text, re.S).group(1)
+    namespace = {}
+    exec(compile(example, "docs/engine.md", "exec"), namespace)
+    assert len(namespace["outcome"]["placings"]) == 3
+
+
+def test_every_phase_decision_and_end_reason_has_words():
+    engine = engine_for("dice-forge")
+    s = engine.new_game({"game_id": "w", "seats": 2}, "seed")
+    rng = random.Random(3)
+    seen = set()
+    while not engine.is_over(s):
+        visible = engine.view(s, 0)
+        assert visible["phase"] in WORDS["phases"]
+        assert visible["decision"]["kind"] in WORDS["decisions"]
+        seen.add(visible["phase"])
+        seat = min(engine.to_act(s))
+        s, _ = engine.apply(s, seat, engine.random_action(s, seat, rng))
+    assert engine.view(s, 0)["phase"] in WORDS["phases"]
+    assert engine.result(s)["reason"] in WORDS["end_reasons"]
+    assert {"action", "extra"} <= seen
