@@ -44,15 +44,15 @@ def game_digest(index: int) -> str:
 
 COUNT = 9
 GOLDEN = [
-    "25aba67ba6ab8b042e42",
-    "424fc3ed22e3aa82c63a",
-    "856bafedfd4039ea13ac",
-    "e4fe0172c1586bc438e8",
-    "bd52f387595b15060dab",
-    "24160ba7c07082b87118",
-    "9f2c5c748bd8542d5b0a",
-    "a36f2cf478458c0f9957",
-    "56adc1274197813f975f",
+    "6c802e6c2ba293b6499a",
+    "b8a89b4fd964f5e563cc",
+    "bd5c93014b455d2cb17f",
+    "105488f2ae5c247447d6",
+    "aa515062a577475f3323",
+    "2f1e072844c2d4ee0acd",
+    "c80526fe2c1f26bf25fd",
+    "024024f45c4630e1b484",
+    "1bb8e60c23d5f648e86d",
 ]
 
 

@@ -398,3 +398,69 @@ def test_every_phase_decision_and_end_reason_has_words():
     assert engine.view(s, 0)["phase"] in WORDS["phases"]
     assert engine.result(s)["reason"] in WORDS["end_reasons"]
     assert {"action", "extra"} <= seen
+
+
+# ---------------------------------------------------------------------------
+# F12: the Blacksmith's Hammer
+
+
+def test_the_hammer_costs_one_moon_shard_and_gives_no_glory():
+    s, after = feat("blacksmiths_hammer", [0, 0, 1, 0])
+    assert gains(s, after) == [0, 0, -1, 0]
+    assert after.hammers[0] == 1 and after.hammer[0] == 0
+    assert E.view(after, 1)["players"][0]["hammers"] == 1
+
+
+def hammer_roll(face, track, res=(0, 0, 0, 0)):
+    _s, after = rolled(face, res=res, cards=("silver_hind", "blacksmiths_hammer"))
+    after.hammer = [track, 0]
+    return after
+
+
+def test_gold_gained_with_a_hammer_is_split_by_its_owner():
+    after = hammer_roll("gold3", 0)
+    assert after.pending == [[0, "hammer:3"]] and E.to_act(after) == {0}
+    assert E.legal_actions(after, 0) == [{"kind": "hammer", "gold": k} for k in range(4)]
+    assert E.default_action(after, 0) == {"kind": "hammer", "gold": 0}
+    split, events = E.apply(after, 0, {"kind": "hammer", "gold": 2})
+    assert split.hammer[0] == 2 and split.res[0][E.GOLD] == 1 and split.pending == []
+    assert {"type": "hammer", "seat": 0, "gold": 2, "glory": 0} in events
+    with pytest.raises(E.IllegalAction):
+        E.apply(after, 0, {"kind": "hammer", "gold": 4})
+
+
+def test_a_mixed_face_sends_only_its_gold_to_the_split():
+    after = hammer_roll("gold2+moon1", 0)
+    assert after.res[0][E.MOON] == 1 and after.pending == [[0, "hammer:2"]]
+
+
+def test_the_hammer_gives_ten_glory_at_15_and_fifteen_more_at_30_then_is_done():
+    after = hammer_roll("gold4", 13)
+    split, _ = E.apply(after, 0, {"kind": "hammer", "gold": 3})
+    assert split.hammer[0] == 16 and split.res[0][E.GLORY] == 10 and split.res[0][E.GOLD] == 1
+    after = hammer_roll("gold3", 28)
+    assert E.legal_actions(after, 0)[-1] == {"kind": "hammer", "gold": 2}  # room for 2 only
+    done, _ = E.apply(after, 0, {"kind": "hammer", "gold": 2})
+    assert done.res[0][E.GLORY] == 15 and done.res[0][E.GOLD] == 1
+    assert done.hammers[0] == 0 and done.hammer[0] == 0
+    # Once the hammer is done, gold goes to the reserve at once.
+    again = with_rolls(done, [4])
+    again.used = [[], []]
+    again.phase = "reinforce"
+    again.pending = []
+    later, _ = E.apply(again, 0, {"kind": "reinforce", "card": "silver_hind", "die": 0})
+    assert later.pending == [] and later.res[0][E.GOLD] == 4
+
+
+def test_wild_spirits_and_the_owl_gold_go_through_the_hammer_too():
+    s = scenario(2, res={0: [0, 3, 0, 0]}, cards={0: ["blacksmiths_hammer"]})
+    after, _ = E.apply(s, 0, {"kind": "feat", "card": "wild_spirits"})
+    assert after.pending == [[0, "hammer:3"]] and after.res[0][E.MOON] == 3
+    s = scenario(
+        2,
+        res={0: [0, 0, 0, 0]},
+        cards={0: ["blacksmiths_hammer", "guardians_owl"]},
+        phase="reinforce",
+    )
+    after, _ = E.apply(s, 0, {"kind": "reinforce", "card": "guardians_owl", "resource": "gold"})
+    assert after.pending == [[0, "hammer:1"]]

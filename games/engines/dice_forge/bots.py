@@ -35,7 +35,7 @@ def face_value(face: str) -> float:
 def feat_value(card: str) -> float:
     info = E.CARDS[card]
     bonus = {"blacksmiths_chest": 1.0, "wild_spirits": 4.0, "guardians_owl": 3.0}
-    bonus.update({"silver_hind": 3.0, "elder": 3.0})
+    bonus.update({"silver_hind": 3.0, "elder": 3.0, "blacksmiths_hammer": 4.0})
     return info["glory"] + bonus.get(card, 0.0)
 
 
@@ -78,6 +78,8 @@ class HeuristicBot:
             return legal[0]
         me = view["players"][seat]
         kind = legal[0]["kind"]
+        if kind == "hammer":
+            return max(legal, key=lambda a: a["gold"])  # 30 gold on it make 25 glory
         if kind == "choose":
             return max(legal, key=lambda a: self._room_value(me, a["resource"]))
         if view["phase"] == "reinforce":

@@ -79,6 +79,7 @@ FACES = {
 # effect when taken, pile 1), "reinforcement" (step 2 of its owner's turn, pile 3) or
 # "permanent" (the chest).
 CARDS = {
+    "blacksmiths_hammer": {"island": "moon_1", "cost": (0, 0, 1), "glory": 0, "kind": "permanent"},
     "blacksmiths_chest": {"island": "moon_1", "cost": (0, 0, 1), "glory": 2, "kind": "permanent"},
     "silver_hind": {"island": "moon_2", "cost": (0, 0, 2), "glory": 2, "kind": "reinforcement"},
     "ferryman": {"island": "moon_3", "cost": (0, 0, 4), "glory": 12, "kind": "instant"},
@@ -93,6 +94,11 @@ ISLANDS = tuple(dict.fromkeys(card["island"] for card in CARDS.values()))
 REINFORCEMENTS = tuple(name for name in CARD_NAMES if CARDS[name]["kind"] == "reinforcement")
 ELDER_PRICE, ELDER_GLORY = 3, 4  # F7: the Elder turns 3 gold into 4 glory
 WILD_SPIRITS_GAIN = ((GOLD, 3), (MOON, 3))
+# F12: the Blacksmith's Hammer track: 15 gold on it gives 10 glory, 30 another 15 and the
+# hammer is done (the next one owned, if any, starts).
+HAMMER_STEPS = ((15, 10), (30, 15))
+HAMMER_END = 30
+HAMMER = "hammer:"  # a pending split of gold between the reserve and the hammer
 
 PHASES = ("reinforce", "action", "forge", "extra", "over")
 
@@ -147,6 +153,8 @@ class State:
         "up",
         "res",
         "chests",
+        "hammers",
+        "hammer",
         "cards",
         "used",
         "pools",
@@ -179,6 +187,8 @@ class State:
         c.up = [u.copy() for u in self.up]
         c.res = [r.copy() for r in self.res]
         c.chests = self.chests.copy()
+        c.hammers = self.hammers.copy()
+        c.hammer = self.hammer.copy()
         c.cards = [x.copy() for x in self.cards]
         c.used = [x.copy() for x in self.used]
         c.pools = self.pools  # replaced by _forge, never edited in place
@@ -215,6 +225,8 @@ class State:
             "up": [list(u) for u in self.up],
             "res": [list(r) for r in self.res],
             "chests": list(self.chests),
+            "hammers": list(self.hammers),
+            "hammer": list(self.hammer),
             "cards": [list(c) for c in self.cards],
             "used": [list(u) for u in self.used],
             "pools": [list(p) for p in self.pools],
@@ -249,7 +261,16 @@ class State:
         s.dice = [[list(die) for die in dice] for dice in d["dice"]]
         for name in ("up", "res", "cards", "used", "pools", "pending"):
             setattr(s, name, [list(x) for x in d[name]])
-        for name in ("chests", "stacks", "pawns", "bought", "rolls", "scripted_rolls"):
+        for name in (
+            "chests",
+            "hammers",
+            "hammer",
+            "stacks",
+            "pawns",
+            "bought",
+            "rolls",
+            "scripted_rolls",
+        ):
             setattr(s, name, list(d[name]))
         s.log = [(actor, action) for actor, action in d["log"]]
         return s
@@ -288,6 +309,8 @@ def new_game(config: dict, seed: str) -> State:
     s.up = [[0, 0] for _ in range(n)]
     s.res = [[START_GOLD[seat], 0, 0, 0] for seat in range(n)]
     s.chests = [0] * n
+    s.hammers = [0] * n
+    s.hammer = [0] * n
     s.cards = [[] for _ in range(n)]
     s.used = [[] for _ in range(n)]
     s.pools = [list(faces[: FACES_PER_POOL[n]]) for _price, faces in POOLS]
@@ -397,16 +420,23 @@ def _roll(s: State) -> int:
     return value
 
 
+def _receive(s: State, seat: int, resource: int, amount: int, events: list) -> None:
+    """A gain of a resource: gold for the owner of an unfinished hammer waits for its
+    owner's split (F12); everything else goes to the reserve at once."""
+    if resource == GOLD and s.hammers[seat] and amount:
+        s.pending.append([seat, f"{HAMMER}{amount}"])
+        return
+    kept = _gain(s, seat, resource, amount)
+    events.append({"type": "gain", "seat": seat, "resource": RESOURCES[resource], "amount": kept})
+
+
 def _resolve_face(s: State, seat: int, face: str, events: list) -> None:
     mode, gains = FACES[face]
     if mode == "choice":
         s.pending.append([seat, face])
         return
     for resource, amount in gains:
-        kept = _gain(s, seat, resource, amount)
-        events.append(
-            {"type": "gain", "seat": seat, "resource": RESOURCES[resource], "amount": kept}
-        )
+        _receive(s, seat, resource, amount, events)
 
 
 def _minor_blessing(s: State, seat: int, die: int, events: list) -> None:
@@ -535,6 +565,10 @@ def legal_actions(state: State, player) -> list[dict]:
         out = []
         for seat, face in state.pending:
             if seat == player:
+                if face.startswith(HAMMER):
+                    room = HAMMER_END - state.hammer[seat]
+                    most = min(int(face[len(HAMMER) :]), room)
+                    return [{"kind": "hammer", "gold": k} for k in range(most + 1)]
                 for resource, _amount in FACES[face][1]:
                     out.append({"kind": "choose", "resource": RESOURCES[resource]})
                 return out
@@ -617,6 +651,7 @@ def default_action(state: State, player) -> dict | None:
 
 _SHAPES = {
     "choose": {"kind", "resource"},
+    "hammer": {"kind", "gold"},
     "forge": {"kind", "pool", "face", "die", "slot"},
     "feat": {"kind", "card"},
     "pass": {"kind"},
@@ -648,6 +683,8 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
     kind = action["kind"]
     if kind == "choose":
         _choose(s, player, action["resource"], events)
+    elif kind == "hammer":
+        _hammer(s, player, action["gold"], events)
     elif kind == "reinforce":
         _reinforce(s, action, events)
     elif kind == "forge":
@@ -712,8 +749,28 @@ def _choose(s: State, seat: int, resource: str, events: list) -> None:
     del s.pending[index]
     r = RESOURCES.index(resource)
     amount = next(a for res, a in FACES[face][1] if res == r)
-    kept = _gain(s, seat, r, amount)
-    events.append({"type": "gain", "seat": seat, "resource": resource, "amount": kept})
+    _receive(s, seat, r, amount, events)
+
+
+def _hammer(s: State, seat: int, on_track: int, events: list) -> None:
+    """F12: ``on_track`` gold of the pending gain goes on the hammer, the rest to the
+    reserve."""
+    index = next(i for i, (who, _face) in enumerate(s.pending) if who == seat)
+    amount = int(s.pending[index][1][len(HAMMER) :])
+    del s.pending[index]
+    before = s.hammer[seat]
+    after = before + on_track
+    glory = sum(g for step, g in HAMMER_STEPS if before < step <= after)
+    if glory:
+        _gain(s, seat, GLORY, glory)
+    if after >= HAMMER_END:
+        s.hammers[seat] -= 1
+        after = 0
+    s.hammer[seat] = after
+    events.append({"type": "hammer", "seat": seat, "gold": on_track, "glory": glory})
+    if amount - on_track:
+        kept = _gain(s, seat, GOLD, amount - on_track)
+        events.append({"type": "gain", "seat": seat, "resource": "gold", "amount": kept})
 
 
 def _reinforce(s: State, action: dict, events: list) -> None:
@@ -726,11 +783,7 @@ def _reinforce(s: State, action: dict, events: list) -> None:
         s.res[seat][GOLD] -= ELDER_PRICE
         _gain(s, seat, GLORY, ELDER_GLORY)
     elif card == "guardians_owl":
-        r = RESOURCES.index(action["resource"])
-        kept = _gain(s, seat, r, 1)
-        events.append(
-            {"type": "gain", "seat": seat, "resource": action["resource"], "amount": kept}
-        )
+        _receive(s, seat, RESOURCES.index(action["resource"]), 1, events)
 
 
 def _forge(s: State, action: dict, events: list) -> None:
@@ -788,12 +841,11 @@ def _feat(s: State, card: str, events: list) -> None:
     _gain(s, seat, GLORY, info["glory"])
     if card == "blacksmiths_chest":
         s.chests[seat] += 1
+    elif card == "blacksmiths_hammer":
+        s.hammers[seat] += 1
     elif card == "wild_spirits":
         for resource, amount in WILD_SPIRITS_GAIN:
-            kept = _gain(s, seat, resource, amount)
-            events.append(
-                {"type": "gain", "seat": seat, "resource": RESOURCES[resource], "amount": kept}
-            )
+            _receive(s, seat, resource, amount, events)
 
 
 def _apply_system(state: State, action: dict) -> tuple[State, list[dict]]:
@@ -861,6 +913,8 @@ def view(state: State, viewer) -> dict:
                 "glory": res[GLORY],
                 "maximum": list(reserve_max(state, seat)),
                 "cards": list(state.cards[seat]),
+                "hammers": state.hammers[seat],
+                "hammer": state.hammer[seat],
                 "pawn": state.pawns[seat],
             }
         )

@@ -36,6 +36,7 @@ def scenario(
     for seat, names in (cards or {}).items():
         s.cards[seat] = list(names)
         s.chests[seat] = s.cards[seat].count("blacksmiths_chest")
+        s.hammers[seat] = s.cards[seat].count("blacksmiths_hammer")
     for seat, island in (pawns or {}).items():
         s.pawns[seat] = island
     s.used = [[] for _ in range(seats)]

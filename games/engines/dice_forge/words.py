@@ -10,7 +10,7 @@ def gettext_noop(text: str) -> str:
 
 
 PHASES = {
-    "choose": gettext_noop("Choosing the resource of a rolled face"),
+    "choose": gettext_noop("Choosing the resource of a rolled face, or the gold for a hammer"),
     "reinforce": gettext_noop("Calling for reinforcements"),
     "action": gettext_noop("Taking an action"),
     "forge": gettext_noop("Forging die faces"),
@@ -19,7 +19,9 @@ PHASES = {
 }
 
 DECISIONS = {
-    "choose": gettext_noop("choose which resource your rolled face gives"),
+    "choose": gettext_noop(
+        "choose which resource your rolled face gives, or how much gold goes on your hammer"
+    ),
     "reinforce": gettext_noop("use your reinforcement cards, or go on to your action"),
     "action": gettext_noop("forge die faces, perform a heroic feat, or pass"),
     "forge": gettext_noop("forge another face from another pool, or stop forging"),
