@@ -464,3 +464,10 @@ def test_wild_spirits_and_the_owl_gold_go_through_the_hammer_too():
     )
     after, _ = E.apply(s, 0, {"kind": "reinforce", "card": "guardians_owl", "resource": "gold"})
     assert after.pending == [[0, "hammer:1"]]
+
+
+def test_gold_waiting_for_a_split_goes_to_the_reserve_once_the_hammer_is_done():
+    after = hammer_roll("gold3", 28)
+    after.pending = [[0, "hammer:3"], [0, "hammer:4"]]
+    done, _ = E.apply(after, 0, {"kind": "hammer", "gold": 2})
+    assert done.pending == [] and done.res[0][E.GOLD] == 1 + 4

@@ -768,8 +768,15 @@ def _hammer(s: State, seat: int, on_track: int, events: list) -> None:
         after = 0
     s.hammer[seat] = after
     events.append({"type": "hammer", "seat": seat, "gold": on_track, "glory": glory})
-    if amount - on_track:
-        kept = _gain(s, seat, GOLD, amount - on_track)
+    waiting = amount - on_track
+    if not s.hammers[seat]:
+        # The last hammer is done: gold still waiting for a split goes to the reserve.
+        for who, face in s.pending:
+            if who == seat and face.startswith(HAMMER):
+                waiting += int(face[len(HAMMER) :])
+        s.pending = [p for p in s.pending if p[0] != seat or not p[1].startswith(HAMMER)]
+    if waiting:
+        kept = _gain(s, seat, GOLD, waiting)
         events.append({"type": "gain", "seat": seat, "resource": "gold", "amount": kept})
 
 
