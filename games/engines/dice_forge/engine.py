@@ -200,7 +200,7 @@ class State:
         c.over = self.over
         c.end_reason = self.end_reason
         c.log = self.log.copy()
-        c.rolls = self.rolls.copy()
+        c.rolls = self.rolls  # copied by _own_rolls before a roll, never edited in place
         c.roll_position = self.roll_position
         c.scripted_rolls = self.scripted_rolls.copy()
         return c
@@ -410,6 +410,11 @@ def _gain(s: State, seat: int, resource: int, amount: int) -> int:
 # Rolls and blessings
 
 
+def _own_rolls(s: State) -> None:
+    """States share their roll list until one rolls: every rolling path calls this once."""
+    s.rolls = s.rolls.copy()
+
+
 def _roll(s: State) -> int:
     if s.scripted_rolls:
         value = s.scripted_rolls[0]
@@ -457,6 +462,7 @@ def _divine_blessing(s: State, seat: int, events: list) -> None:
 def _start_turn(s: State, events: list) -> None:
     """Step 1: every player gets a divine blessing, in turn order from the active player
     (twice with two players, F2)."""
+    _own_rolls(s)
     events.append({"type": "turn", "turn": s.turn, "round": s.round, "seat": s.active})
     for _ in range(BLESSINGS_PER_TURN[s.seats]):
         for k in range(s.seats):
@@ -785,6 +791,7 @@ def _reinforce(s: State, action: dict, events: list) -> None:
     s.used[seat].append(card)
     events.append({"type": "reinforce", "seat": seat, "card": card})
     if card == "silver_hind":
+        _own_rolls(s)
         _minor_blessing(s, seat, action["die"], events)
     elif card == "elder":
         s.res[seat][GOLD] -= ELDER_PRICE
@@ -843,6 +850,7 @@ def _feat(s: State, card: str, events: list) -> None:
             if other != seat and s.pawns[other] == island:
                 s.pawns[other] = None
                 events.append({"type": "ousted", "seat": other, "island": island})
+                _own_rolls(s)
                 _divine_blessing(s, other, events)
         s.pawns[seat] = island
     _gain(s, seat, GLORY, info["glory"])
