@@ -132,6 +132,7 @@ def run_contract_random(name, games, seed, seats, variants) -> None:
     decisions = turns = 0
     reasons: dict = {}
     start = time.perf_counter()
+    cpu_start = time.process_time()
     for i, cfg in enumerate(cfgs):
         bots = [random_bot(seed * 1_000_003 + seats * i + k) for k in range(seats)]
         state, made = contract_game(engine, cfg, f"seed-{seed}-{i}", bots)
@@ -140,11 +141,13 @@ def run_contract_random(name, games, seed, seats, variants) -> None:
         reason = engine.result(state)["reason"]
         reasons[reason] = reasons.get(reason, 0) + 1
     elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu_start
     print(
         f"{name}: random vs random, {seats} seats, variants {variants}, {games} full games,"
         f" one core, Python {sys.version.split()[0]}"
     )
     print(f"  games/second:       {games / elapsed:,.0f}")
+    print(f"  games/CPU second:   {games / cpu:,.0f} (this process's CPU time: a loaded machine)")
     print(f"  decisions/second:   {decisions / elapsed:,.0f}")
     print(f"  mean decisions/game {decisions / games:.1f}")
     print(f"  mean turns/game     {turns / games:.2f}")

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import d36, irondie
+from . import d36, dice_forge, irondie
 
 CONTRACT = (
     "new_game",
@@ -61,7 +61,7 @@ CONTRACT = (
     "alter_hidden",
 )
 
-ENGINES: dict[str, ModuleType] = {"irondie": irondie, "36d6": d36}
+ENGINES: dict[str, ModuleType] = {"irondie": irondie, "36d6": d36, "dice-forge": dice_forge}
 
 
 class UnknownEngine(LookupError):

@@ -1,0 +1,138 @@
+"""Bots: a random player and a heuristic one that decides from its own view only.
+
+``HeuristicBot`` reads nothing but ``view(state, seat)`` and ``legal_actions(state,
+seat)``. It values a face by what it yields (a sun or moon shard is worth 2.5 gold, a
+glory point 1.5), forges the dearest faces it can afford over its weakest faces while
+the game is young, performs the feat worth the most glory once it can afford a big one
+(or in the last three rounds), and takes the extra action whenever it can use it.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+from . import engine as E
+
+WEIGHT = {"gold": 1.0, "sun": 2.5, "moon": 2.5, "glory": 1.5}
+
+
+class RandomBot:
+    def __init__(self, seed=None):
+        self.rng = random.Random(seed)
+
+    def choose(self, state: E.State, seat: int) -> dict:
+        return E.random_action(state, seat, self.rng)
+
+
+@lru_cache(maxsize=256)
+def face_value(face: str) -> float:
+    mode, gains = E.FACES[face]
+    values = [WEIGHT[E.RESOURCES[r]] * amount for r, amount in gains]
+    return max(values) if mode == "choice" else sum(values)
+
+
+def feat_value(card: str) -> float:
+    info = E.CARDS[card]
+    bonus = {"blacksmiths_chest": 1.0, "wild_spirits": 4.0, "guardians_owl": 3.0}
+    bonus.update({"silver_hind": 3.0, "elder": 3.0, "blacksmiths_hammer": 4.0})
+    return info["glory"] + bonus.get(card, 0.0)
+
+
+class HeuristicBot:
+    def __init__(self, seed=None):
+        self.rng = random.Random(seed)
+
+    def choose(self, state: E.State, seat: int) -> dict:
+        view = E.view(state, seat)
+        if view["phase"] in ("action", "forge") and seat == view["active"]:
+            # The hundreds of forge options are read from the view (the sanctuary, the
+            # gold, the pools already used); the few others from legal_actions.
+            legal = E.legal_actions_besides_forging(state, seat)
+            legal += self._forge_options(view, seat)
+        else:
+            legal = E.legal_actions(state, seat)
+        return self.decide(view, legal, seat)
+
+    def _forge_options(self, view: dict, seat: int) -> list[dict]:
+        """For each face on offer, the forge over the weakest face of either die."""
+        me = view["players"][seat]
+        slots = [
+            (face_value(face), die, slot)
+            for die in (0, 1)
+            for slot, face in enumerate(me["dice"][die]["faces"])
+        ]
+        _value, die, slot = min(slots)
+        options = []
+        for pool in view["sanctuary"]:
+            if pool["price"] > me["gold"] or pool["pool"] in view["bought"]:
+                continue
+            for face in dict.fromkeys(pool["faces"]):
+                options.append(
+                    {"kind": "forge", "pool": pool["pool"], "face": face, "die": die, "slot": slot}
+                )
+        return options
+
+    def decide(self, view: dict, legal: list[dict], seat: int) -> dict:
+        if len(legal) == 1:
+            return legal[0]
+        me = view["players"][seat]
+        kind = legal[0]["kind"]
+        if kind == "hammer":
+            return max(legal, key=lambda a: a["gold"])  # 30 gold on it make 25 glory
+        if kind == "choose":
+            return max(legal, key=lambda a: self._room_value(me, a["resource"]))
+        if view["phase"] == "reinforce":
+            return self._reinforce(me, legal)
+        if view["phase"] == "extra":
+            return {"kind": "extra"} if self._worth_extra(me) else {"kind": "end_turn"}
+        late = view["round"] > view["rounds"] - 3
+        feats = [a for a in legal if a["kind"] == "feat"]
+        best_feat = max(feats, key=lambda a: feat_value(a["card"]), default=None)
+        if best_feat and (late or E.CARDS[best_feat["card"]]["glory"] >= 12):
+            return best_feat
+        forge = self._best_forge(me, legal)
+        if forge and not late:
+            return forge
+        if best_feat:
+            return best_feat
+        if forge:
+            return forge
+        return {"kind": "pass"} if {"kind": "pass"} in legal else {"kind": "end_forge"}
+
+    def _room_value(self, me, resource):
+        if resource == "glory":
+            return WEIGHT["glory"]
+        index = ("gold", "sun", "moon").index(resource)
+        room = me["maximum"][index] - me[resource]
+        return WEIGHT[resource] if room > 0 else 0.0
+
+    def _reinforce(self, me, legal):
+        options = [a for a in legal if a["kind"] == "reinforce"]
+        if not options:
+            return {"kind": "done"}
+        owl = [a for a in options if a["card"] == "guardians_owl"]
+        if owl:
+            return max(owl, key=lambda a: self._room_value(me, a["resource"]))
+        hind = [a for a in options if a["card"] == "silver_hind"]
+        if hind:
+            return max(hind, key=lambda a: self._die_value(me, a["die"]))
+        return options[0]
+
+    def _die_value(self, me, die):
+        return sum(face_value(f) for f in me["dice"][die]["faces"])
+
+    def _worth_extra(self, me):
+        return me["gold"] >= 5 or me["sun"] >= 6 or me["moon"] >= 4
+
+    def _best_forge(self, me, legal):
+        best, best_score = None, 0.0
+        for action in legal:
+            if action["kind"] != "forge":
+                continue
+            old = me["dice"][action["die"]]["faces"][action["slot"]]
+            gain = face_value(action["face"]) - face_value(old)
+            score = gain + self.rng.random() * 1e-6
+            if score > best_score:
+                best, best_score = action, score
+        return best

@@ -1,0 +1,997 @@
+"""The Dice Forge rules for 2 to 4 players: divine blessings, forging faces, heroic feats,
+the extra action, 9 or 10 rounds, ties shared.
+
+docs/rules-dice-forge.md quotes the rulebook (../shared/rules/dice-forge-rulebook.txt),
+lists the component set (faces, sanctuary pools, feat cards, reserve maxima) with its
+source and decides every ambiguity; the comments below name those decisions ("F1" ...).
+Pure Python, no Django. A state is never edited once returned: ``apply`` works on a copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..seeded import commitment, next_roll
+
+GAME = "dice-forge"
+SEATS = (2, 4)
+JUDGE = "judge"
+SPECTATOR = "spectator"
+SYSTEM = "system"
+RESOURCES = ("gold", "sun", "moon", "glory")
+GOLD, SUN, MOON, GLORY = 0, 1, 2, 3
+
+# F2: the rulebook's setup table.
+ROUNDS = {2: 9, 3: 10, 4: 9}
+START_GOLD = (3, 2, 1, 0)
+BLESSINGS_PER_TURN = {2: 2, 3: 1, 4: 1}
+FACES_PER_POOL = {2: 2, 3: 4, 4: 4}
+EXTRA_ACTION_SUN = 2
+
+# F3: the Hero Inventory's reserve tracks (gold, sun, moon); glory has no maximum. Each
+# Blacksmith's Chest raises them.
+RESERVE_MAX = (12, 6, 6)
+CHEST_BONUS = (4, 3, 3)
+
+
+def _parse_face(face: str) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """A face id names its gains: "gold3" (3 gold), "gold2+moon1" (both), "gold1/sun1/moon1"
+    (the roller chooses one)."""
+    mode = "choice" if "/" in face else "all"
+    parts = face.replace("/", "+").split("+")
+    gains = []
+    for part in parts:
+        name = part.rstrip("0123456789")
+        gains.append((RESOURCES.index(name), int(part[len(name) :])))
+    return mode, tuple(gains)
+
+
+# F4: the two starting dice (Light and Dark), six faces each, slot 0 to 5.
+START_DICE = (
+    ("gold1", "gold1", "gold1", "gold1", "gold1", "sun1"),
+    ("gold1", "gold1", "gold1", "gold1", "moon1", "glory2"),
+)
+DIE_NAMES = ("light", "dark")
+
+# F5: the Sanctuary, ten pools: (price in gold, faces for 3-4 players). With 2 players a
+# pool holds its first two faces.
+POOLS = (
+    (2, ("gold3", "gold3", "gold3", "gold3")),
+    (2, ("moon1", "moon1", "moon1", "moon1")),
+    (3, ("gold4", "gold4", "gold4", "gold4")),
+    (3, ("sun1", "sun1", "sun1", "sun1")),
+    (4, ("gold1/sun1/moon1", "gold2+moon1", "sun1+glory1", "gold6")),
+    (5, ("moon2", "moon2", "moon2", "moon2")),
+    (6, ("sun2", "sun2", "sun2", "sun2")),
+    (8, ("glory3", "glory3", "glory3", "glory3")),
+    (8, ("moon2+glory2", "moon2+glory2", "moon2+glory2", "moon2+glory2")),
+    (12, ("glory4", "gold2/sun2/moon2", "gold1+sun1+moon1+glory1", "sun2+glory2")),
+)
+
+FACES = {
+    face: _parse_face(face)
+    for face in dict.fromkeys(
+        [*(f for die in START_DICE for f in die), *(f for _price, faces in POOLS for f in faces)]
+    )
+}
+
+# F6: the heroic feats: island (portal), price in shards, glory, and kind: "instant" (an
+# effect when taken, pile 1), "reinforcement" (step 2 of its owner's turn, pile 3) or
+# "permanent" (the chest).
+CARDS = {
+    "blacksmiths_hammer": {"island": "moon_1", "cost": (0, 0, 1), "glory": 0, "kind": "permanent"},
+    "blacksmiths_chest": {"island": "moon_1", "cost": (0, 0, 1), "glory": 2, "kind": "permanent"},
+    "silver_hind": {"island": "moon_2", "cost": (0, 0, 2), "glory": 2, "kind": "reinforcement"},
+    "ferryman": {"island": "moon_3", "cost": (0, 0, 4), "glory": 12, "kind": "instant"},
+    "elder": {"island": "sun_1", "cost": (0, 1, 0), "glory": 0, "kind": "reinforcement"},
+    "wild_spirits": {"island": "sun_1", "cost": (0, 1, 0), "glory": 2, "kind": "instant"},
+    "guardians_owl": {"island": "sun_2", "cost": (0, 2, 0), "glory": 4, "kind": "reinforcement"},
+    "gorgon": {"island": "sun_3", "cost": (0, 4, 0), "glory": 14, "kind": "instant"},
+    "hydra": {"island": "centre", "cost": (0, 5, 5), "glory": 26, "kind": "instant"},
+}
+CARD_NAMES = tuple(CARDS)
+ISLANDS = tuple(dict.fromkeys(card["island"] for card in CARDS.values()))
+REINFORCEMENTS = tuple(name for name in CARD_NAMES if CARDS[name]["kind"] == "reinforcement")
+ELDER_PRICE, ELDER_GLORY = 3, 4  # F7: the Elder turns 3 gold into 4 glory
+WILD_SPIRITS_GAIN = ((GOLD, 3), (MOON, 3))
+# F12: the Blacksmith's Hammer track: 15 gold on it gives 10 glory, 30 another 15 and the
+# hammer is done (the next one owned, if any, starts).
+HAMMER_STEPS = ((15, 10), (30, 15))
+HAMMER_END = 30
+HAMMER = "hammer:"  # a pending split of gold between the reserve and the hammer
+
+PHASES = ("reinforce", "action", "forge", "extra", "over")
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; ``rule`` names the rulebook passage."""
+
+    def __init__(self, rule: str, message: str):
+        super().__init__(f"{message} ({rule})")
+        self.rule = rule
+        self.message = message
+
+
+class ConfigError(ValueError):
+    """A game configuration the engine cannot play."""
+
+
+def normalise_config(config: dict) -> dict:
+    if not isinstance(config, dict):
+        raise ConfigError("The config must be an object.")
+    unknown = set(config) - {"game_id", "seats", "variants"}
+    if unknown:
+        raise ConfigError(f"Unknown config keys: {sorted(unknown)}.")
+    game_id = config.get("game_id", "")
+    if not isinstance(game_id, str):
+        raise ConfigError("'game_id' must be a string.")
+    seats = config.get("seats", 2)
+    if not isinstance(seats, int) or isinstance(seats, bool) or not SEATS[0] <= seats <= SEATS[1]:
+        raise ConfigError(f"'seats' must be a whole number from {SEATS[0]} to {SEATS[1]}.")
+    variants = config.get("variants", [])
+    if not isinstance(variants, list | tuple) or variants:
+        raise ConfigError("Dice Forge has no variants here: 'variants' must be empty.")
+    return {"game_id": game_id, "seats": seats, "variants": []}
+
+
+class State:
+    """A game in progress. Serialise with ``to_dict()`` (it holds the seed: server and
+    judges only) and restore with ``State.from_dict()``; players get ``view()``."""
+
+    __slots__ = (
+        "config",
+        "game_id",
+        "seats",
+        "seed",
+        "commitment",
+        "round",
+        "rounds",
+        "turn",
+        "active",
+        "phase",
+        "dice",
+        "up",
+        "res",
+        "chests",
+        "hammers",
+        "hammer",
+        "cards",
+        "used",
+        "pools",
+        "stacks",
+        "pawns",
+        "pending",
+        "bought",
+        "extra_taken",
+        "over",
+        "end_reason",
+        "log",
+        "rolls",
+        "roll_position",
+        "scripted_rolls",
+    )
+
+    def clone(self) -> State:
+        c = State.__new__(State)
+        c.config = self.config
+        c.game_id = self.game_id
+        c.seats = self.seats
+        c.seed = self.seed
+        c.commitment = self.commitment
+        c.round = self.round
+        c.rounds = self.rounds
+        c.turn = self.turn
+        c.active = self.active
+        c.phase = self.phase
+        c.dice = self.dice  # replaced (per seat) by _forge, never edited in place
+        c.up = [u.copy() for u in self.up]
+        c.res = [r.copy() for r in self.res]
+        c.chests = self.chests.copy()
+        c.hammers = self.hammers.copy()
+        c.hammer = self.hammer.copy()
+        c.cards = [x.copy() for x in self.cards]
+        c.used = [x.copy() for x in self.used]
+        c.pools = self.pools  # replaced by _forge, never edited in place
+        c.stacks = self.stacks.copy()
+        c.pawns = self.pawns.copy()
+        c.pending = [p.copy() for p in self.pending]
+        c.bought = self.bought.copy()
+        c.extra_taken = self.extra_taken
+        c.over = self.over
+        c.end_reason = self.end_reason
+        c.log = self.log.copy()
+        c.rolls = self.rolls  # copied by _own_rolls before a roll, never edited in place
+        c.roll_position = self.roll_position
+        c.scripted_rolls = self.scripted_rolls.copy()
+        return c
+
+    @property
+    def sudden_death_from(self):
+        """The games layer's time-limit marker: the game ends at once on the time limit."""
+        return None
+
+    def to_dict(self) -> dict:
+        return {
+            "format": 1,
+            "game": GAME,
+            "config": self.config,
+            "seed": self.seed,
+            "commitment": self.commitment,
+            "round": self.round,
+            "turn": self.turn,
+            "active": self.active,
+            "phase": self.phase,
+            "dice": [[list(die) for die in dice] for dice in self.dice],
+            "up": [list(u) for u in self.up],
+            "res": [list(r) for r in self.res],
+            "chests": list(self.chests),
+            "hammers": list(self.hammers),
+            "hammer": list(self.hammer),
+            "cards": [list(c) for c in self.cards],
+            "used": [list(u) for u in self.used],
+            "pools": [list(p) for p in self.pools],
+            "stacks": list(self.stacks),
+            "pawns": list(self.pawns),
+            "pending": [list(p) for p in self.pending],
+            "bought": list(self.bought),
+            "extra_taken": self.extra_taken,
+            "over": self.over,
+            "end_reason": self.end_reason,
+            "log": [[actor, action] for actor, action in self.log],
+            "rolls": list(self.rolls),
+            "roll_position": self.roll_position,
+            "scripted_rolls": list(self.scripted_rolls),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> State:
+        s = _blank(d["config"], d["seed"])
+        s.commitment = d["commitment"]
+        for name in (
+            "round",
+            "turn",
+            "active",
+            "phase",
+            "extra_taken",
+            "over",
+            "end_reason",
+            "roll_position",
+        ):
+            setattr(s, name, d[name])
+        s.dice = [[list(die) for die in dice] for dice in d["dice"]]
+        for name in ("up", "res", "cards", "used", "pools", "pending"):
+            setattr(s, name, [list(x) for x in d[name]])
+        for name in (
+            "chests",
+            "hammers",
+            "hammer",
+            "stacks",
+            "pawns",
+            "bought",
+            "rolls",
+            "scripted_rolls",
+        ):
+            setattr(s, name, list(d[name]))
+        s.log = [(actor, action) for actor, action in d["log"]]
+        return s
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, State) and self.to_dict() == other.to_dict()
+
+    __hash__ = None
+
+
+def _blank(config: dict, seed: str) -> State:
+    config = normalise_config(config)
+    if not isinstance(seed, str) or not seed:
+        raise ConfigError("The seed must be a non-empty string.")
+    s = State.__new__(State)
+    s.config = config
+    s.game_id = config["game_id"]
+    s.seats = config["seats"]
+    s.rounds = ROUNDS[s.seats]
+    s.seed = seed
+    s.commitment = commitment(seed)
+    return s
+
+
+def new_game(config: dict, seed: str) -> State:
+    """F1: seat 0 is the first player; gold 3/2/1/0 by turn order; every pawn on its
+    starting portal (``None``); each card stack holds one card per player; then the first
+    turn's divine blessings."""
+    s = _blank(config, seed)
+    n = s.seats
+    s.round = 1
+    s.turn = 1
+    s.active = 0
+    s.phase = "reinforce"
+    s.dice = [[list(die) for die in START_DICE] for _ in range(n)]
+    s.up = [[0, 0] for _ in range(n)]
+    s.res = [[START_GOLD[seat], 0, 0, 0] for seat in range(n)]
+    s.chests = [0] * n
+    s.hammers = [0] * n
+    s.hammer = [0] * n
+    s.cards = [[] for _ in range(n)]
+    s.used = [[] for _ in range(n)]
+    s.pools = [list(faces[: FACES_PER_POOL[n]]) for _price, faces in POOLS]
+    s.stacks = [n] * len(CARD_NAMES)
+    s.pawns = [None] * n
+    s.pending = []
+    s.bought = []
+    s.extra_taken = False
+    s.over = False
+    s.end_reason = None
+    s.log = []
+    s.rolls = []
+    s.roll_position = 0
+    s.scripted_rolls = []
+    events: list[dict] = []
+    _start_turn(s, events)
+    return s
+
+
+# ---------------------------------------------------------------------------
+# Seats, placings
+
+
+def seat_count(config: dict) -> int:
+    return normalise_config(config)["seats"]
+
+
+def teams(config: dict) -> list[int]:
+    return list(range(normalise_config(config)["seats"]))
+
+
+def scores(state: State) -> list[int]:
+    return [r[GLORY] for r in state.res]
+
+
+def placings(state: State) -> list[int] | None:
+    """Once over: most glory first; equal glory shares a placing (1, 1, 3): the rulebook's
+    "all the tied players share the victory"."""
+    if not state.over:
+        return None
+    totals = scores(state)
+    return [1 + sum(1 for other in totals if other > mine) for mine in totals]
+
+
+def to_act(state: State) -> set[int]:
+    if state.over:
+        return set()
+    if state.pending:
+        return {seat for seat, _face in state.pending}
+    return {state.active}
+
+
+def is_over(state: State) -> bool:
+    return state.over
+
+
+def result(state: State) -> dict | None:
+    if not state.over:
+        return None
+    places = placings(state)
+    winners = [seat for seat in range(state.seats) if places[seat] == 1]
+    return {
+        "winner": winners[0] if len(winners) == 1 else None,
+        "winners": winners,
+        "placings": places,
+        "scores": scores(state),
+        "reason": state.end_reason,
+        "rounds": state.round if state.end_reason == "time_limit" else state.rounds,
+        "turns": state.turn,
+    }
+
+
+# ---------------------------------------------------------------------------
+# Reserves
+
+
+def reserve_max(state: State, seat: int) -> tuple[int, int, int]:
+    chests = state.chests[seat]
+    if not chests:
+        return RESERVE_MAX
+    return tuple(RESERVE_MAX[r] + chests * CHEST_BONUS[r] for r in range(3))
+
+
+def _gain(s: State, seat: int, resource: int, amount: int) -> int:
+    """F3: over a track's maximum the extra is lost. Returns what was kept."""
+    res = s.res[seat]
+    before = res[resource]
+    if resource == GLORY:
+        res[resource] = before + amount
+        return amount
+    top = RESERVE_MAX[resource] + s.chests[seat] * CHEST_BONUS[resource]
+    res[resource] = min(before + amount, top)
+    return res[resource] - before
+
+
+# ---------------------------------------------------------------------------
+# Rolls and blessings
+
+
+def _own_rolls(s: State) -> None:
+    """States share their roll list until one rolls: every rolling path calls this once."""
+    s.rolls = s.rolls.copy()
+
+
+def _roll(s: State) -> int:
+    if s.scripted_rolls:
+        value = s.scripted_rolls[0]
+        s.scripted_rolls = s.scripted_rolls[1:]
+    else:
+        value, s.roll_position = next_roll(GAME, s.seed, s.game_id, s.roll_position)
+    s.rolls.append(value)
+    return value
+
+
+def _receive(s: State, seat: int, resource: int, amount: int, events: list) -> None:
+    """A gain of a resource: gold for the owner of an unfinished hammer waits for its
+    owner's split (F12); everything else goes to the reserve at once."""
+    if resource == GOLD and s.hammers[seat] and amount:
+        s.pending.append([seat, f"{HAMMER}{amount}"])
+        return
+    kept = _gain(s, seat, resource, amount)
+    events.append({"type": "gain", "seat": seat, "resource": RESOURCES[resource], "amount": kept})
+
+
+def _resolve_face(s: State, seat: int, face: str, events: list) -> None:
+    mode, gains = FACES[face]
+    if mode == "choice":
+        s.pending.append([seat, face])
+        return
+    for resource, amount in gains:
+        _receive(s, seat, resource, amount, events)
+
+
+def _minor_blessing(s: State, seat: int, die: int, events: list) -> None:
+    """Roll one die: its face comes up and takes effect."""
+    slot = _roll(s) - 1
+    s.up[seat][die] = slot
+    face = s.dice[seat][die][slot]
+    events.append({"type": "roll", "seat": seat, "die": die, "slot": slot, "face": face})
+    _resolve_face(s, seat, face, events)
+
+
+def _divine_blessing(s: State, seat: int, events: list) -> None:
+    """Both dice rolled (the Light die first), then both faces take effect."""
+    _minor_blessing(s, seat, 0, events)
+    _minor_blessing(s, seat, 1, events)
+
+
+def _start_turn(s: State, events: list) -> None:
+    """Step 1: every player gets a divine blessing, in turn order from the active player
+    (twice with two players, F2)."""
+    _own_rolls(s)
+    events.append({"type": "turn", "turn": s.turn, "round": s.round, "seat": s.active})
+    for _ in range(BLESSINGS_PER_TURN[s.seats]):
+        for k in range(s.seats):
+            _divine_blessing(s, (s.active + k) % s.seats, events)
+    s.used[s.active] = []
+    s.bought = []
+    s.extra_taken = False
+    s.phase = "reinforce"
+    _settle(s, events)
+
+
+def _reinforcements_left(s: State) -> list[str]:
+    seat = s.active
+    if not s.cards[seat]:
+        return []
+    left = []
+    for name in REINFORCEMENTS:
+        if s.cards[seat].count(name) > s.used[seat].count(name):
+            left.append(name)
+    return left
+
+
+def _settle(s: State, events: list) -> None:
+    """Move on past steps with nothing to decide (no pending choice)."""
+    while not s.over and not s.pending:
+        if s.phase == "reinforce" and not _reinforcements_left(s):
+            s.phase = "action"
+            continue
+        if s.phase == "extra" and (s.extra_taken or s.res[s.active][SUN] < EXTRA_ACTION_SUN):
+            # F8: one extra action a turn, for 2 sun shards.
+            _end_turn(s, events)
+            continue
+        return
+
+
+def _end_turn(s: State, events: list) -> None:
+    s.active = (s.active + 1) % s.seats
+    if s.active == 0:
+        if s.round >= s.rounds:
+            _finish(s, "rounds", events)
+            return
+        s.round += 1
+    s.turn += 1
+    _start_turn(s, events)
+
+
+def _finish(s: State, reason: str, events: list) -> None:
+    s.over = True
+    s.end_reason = reason
+    s.phase = "over"
+    s.pending = []
+    events.append({"type": "game_over", "reason": reason, "placings": placings(s), "seed": s.seed})
+
+
+# ---------------------------------------------------------------------------
+# Legal actions
+
+
+def _forge_actions(s: State) -> list[dict]:
+    seat = s.active
+    gold = s.res[seat][GOLD]
+    out = []
+    for p, (price, _faces) in enumerate(POOLS):
+        if price > gold or p in s.bought:
+            continue
+        for face in _pool_faces(s.pools[p]):
+            for die in (0, 1):
+                for slot in range(6):
+                    out.append({"kind": "forge", "pool": p, "face": face, "die": die, "slot": slot})
+    return out
+
+
+_CARD_COSTS = tuple((c, name, *CARDS[name]["cost"]) for c, name in enumerate(CARD_NAMES))
+
+
+def _feat_actions(s: State) -> list[dict]:
+    gold, sun, moon, _glory = s.res[s.active]
+    stacks = s.stacks
+    return [
+        {"kind": "feat", "card": name}
+        for c, name, g, su, mo in _CARD_COSTS
+        if stacks[c] and g <= gold and su <= sun and mo <= moon
+    ]
+
+
+def _reinforce_actions(s: State) -> list[dict]:
+    out = []
+    for name in _reinforcements_left(s):
+        if name == "silver_hind":
+            out += [{"kind": "reinforce", "card": name, "die": die} for die in (0, 1)]
+        elif name == "elder":
+            if s.res[s.active][GOLD] >= ELDER_PRICE:
+                out.append({"kind": "reinforce", "card": name})
+        elif name == "guardians_owl":
+            out += [
+                {"kind": "reinforce", "card": name, "resource": r} for r in ("gold", "sun", "moon")
+            ]
+    out.append({"kind": "done"})
+    return out
+
+
+def legal_actions(state: State, player) -> list[dict]:
+    if state.over or player not in to_act(state):
+        return []
+    if state.pending:
+        out = []
+        for seat, face in state.pending:
+            if seat == player:
+                if face.startswith(HAMMER):
+                    room = HAMMER_END - state.hammer[seat]
+                    most = min(int(face[len(HAMMER) :]), room)
+                    return [{"kind": "hammer", "gold": k} for k in range(most + 1)]
+                for resource, _amount in FACES[face][1]:
+                    out.append({"kind": "choose", "resource": RESOURCES[resource]})
+                return out
+    phase = state.phase
+    if phase == "reinforce":
+        return _reinforce_actions(state)
+    if phase == "action":
+        return [*_forge_actions(state), *_feat_actions(state), {"kind": "pass"}]
+    if phase == "forge":
+        return [*_forge_actions(state), {"kind": "end_forge"}]
+    if phase == "extra":
+        return [{"kind": "extra"}, {"kind": "end_turn"}]
+    return []
+
+
+def _pool_faces(pool: list[str]) -> list[str]:
+    """A pool's distinct faces in order (most pools hold one kind of face)."""
+    if not pool or pool[0] == pool[-1]:
+        return pool[:1]
+    return list(dict.fromkeys(pool))
+
+
+def legal_actions_besides_forging(state: State, player) -> list[dict]:
+    """``legal_actions`` without the forge options (bots read those from the view)."""
+    if state.phase in _FORGING and not state.pending and not state.over:
+        if player != state.active:
+            return []
+        if state.phase == "forge":
+            return [{"kind": "end_forge"}]
+        return [*_feat_actions(state), {"kind": "pass"}]
+    return legal_actions(state, player)
+
+
+def random_action(state: State, player, rng) -> dict | None:
+    """A uniformly random legal action; the forge options are counted, not listed."""
+    phase = state.phase
+    if state.over or state.pending or player != state.active or phase not in _FORGING:
+        legal = legal_actions(state, player)
+        return rng.choice(legal) if legal else None
+    gold = state.res[player][GOLD]
+    bought = state.bought
+    pools = state.pools
+    options = []
+    for p, price in _PRICES:
+        if price > gold:
+            break
+        if p not in bought:
+            options += [(p, face) for face in _pool_faces(pools[p])]
+    if phase == "action":
+        rest = [*_feat_actions(state), {"kind": "pass"}]
+    else:
+        rest = [{"kind": "end_forge"}]
+    forges = len(options) * 12
+    index = rng.randrange(forges + len(rest))
+    if index >= forges:
+        return rest[index - forges]
+    (p, face), placement = options[index // 12], index % 12
+    return {"kind": "forge", "pool": p, "face": face, "die": placement // 6, "slot": placement % 6}
+
+
+_FORGING = ("action", "forge")
+# Pools by price (cheapest first, as listed): the loop stops at the first one too dear.
+_PRICES = tuple(sorted(((p, price) for p, (price, _faces) in enumerate(POOLS)), key=lambda x: x[1]))
+
+
+def default_action(state: State, player) -> dict | None:
+    """When a decision clock runs out: the first resource of a choice face; otherwise the
+    passive choice (no reinforcement, no action, no more forging, no extra action)."""
+    legal = legal_actions(state, player)
+    if not legal:
+        return None
+    if state.pending:
+        return legal[0]
+    passive = {"reinforce": "done", "action": "pass", "forge": "end_forge", "extra": "end_turn"}
+    return {"kind": passive[state.phase]}
+
+
+# ---------------------------------------------------------------------------
+# Applying actions
+
+_SHAPES = {
+    "choose": {"kind", "resource"},
+    "hammer": {"kind", "gold"},
+    "forge": {"kind", "pool", "face", "die", "slot"},
+    "feat": {"kind", "card"},
+    "pass": {"kind"},
+    "end_forge": {"kind"},
+    "done": {"kind"},
+    "extra": {"kind"},
+    "end_turn": {"kind"},
+}
+
+
+def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
+    """Apply one action; returns (new state, events). Raises IllegalAction and leaves
+    ``state`` unchanged when the action is not legal."""
+    if player == SYSTEM:
+        return _apply_system(state, action)
+    if type(player) is not int or not 0 <= player < state.seats:
+        raise IllegalAction("Game", f"The actor must be a seat 0 to {state.seats - 1} or 'system'.")
+    if state.over:
+        raise IllegalAction("Game", "The game is over.")
+    if player not in to_act(state):
+        raise IllegalAction("The Game's Play", f"Seat {player} has nothing to decide now.")
+    if not isinstance(action, dict):
+        raise IllegalAction("Game", "An action must be an object with a 'kind'.")
+    _check(state, player, action)
+    s = state.clone()
+    events: list[dict] = []
+    action = dict(action)
+    s.log.append((player, action))
+    kind = action["kind"]
+    if kind == "choose":
+        _choose(s, player, action["resource"], events)
+    elif kind == "hammer":
+        _hammer(s, player, action["gold"], events)
+    elif kind == "reinforce":
+        _reinforce(s, action, events)
+    elif kind == "forge":
+        _forge(s, action, events)
+    elif kind == "feat":
+        _feat(s, action["card"], events)
+        s.phase = "extra"
+    elif kind in ("pass", "end_forge"):
+        s.phase = "extra"
+    elif kind == "done":
+        s.phase = "action"
+    elif kind == "extra":
+        # Step 4: 2 sun shards for one more action (forge or feat).
+        s.res[player][SUN] -= EXTRA_ACTION_SUN
+        s.extra_taken = True
+        s.bought = []
+        s.phase = "action"
+        events.append({"type": "extra_action", "seat": player})
+    elif kind == "end_turn":
+        _end_turn(s, events)
+    _settle(s, events)
+    return s, events
+
+
+def _check(state: State, player: int, action: dict) -> None:
+    """Raise IllegalAction unless ``action`` is one ``legal_actions`` offers (checked
+    without listing them: the forge offers hundreds)."""
+    kind = action.get("kind")
+    if kind not in _SHAPES and kind != "reinforce":
+        raise IllegalAction("Game", f"Unknown action kind {kind!r}.")
+    if any(type(v) is bool for v in action.values()):
+        raise IllegalAction("Game", "Action fields are numbers or names, not true/false.")
+    if kind == "forge" and state.phase in ("action", "forge") and not state.pending:
+        if set(action) != _SHAPES["forge"]:
+            raise IllegalAction("Temple", "A forge action names its pool, face, die and slot.")
+        p, face, die, slot = action["pool"], action["face"], action["die"], action["slot"]
+        if type(p) is not int or not 0 <= p < len(POOLS):
+            raise IllegalAction("Temple", f"A pool is a number 0 to {len(POOLS) - 1}.")
+        if p in state.bought:
+            raise IllegalAction("Temple", "One face per pool in a single forge action.")
+        if POOLS[p][0] > state.res[player][GOLD]:
+            raise IllegalAction("Temple", f"That pool's faces cost {POOLS[p][0]} gold.")
+        if type(face) is not str or face not in state.pools[p]:
+            raise IllegalAction("Temple", "That face is not in that pool (any more).")
+        if type(die) is not int or die not in (0, 1) or type(slot) is not int or not 0 <= slot < 6:
+            raise IllegalAction("Temple", "A face is forged on die 0 or 1, slot 0 to 5.")
+        return
+    if state.phase in ("action", "forge") and not state.pending:
+        allowed = [{"kind": "pass"}, *_feat_actions(state)]
+        if state.phase == "forge":
+            allowed = [{"kind": "end_forge"}]
+        if action not in allowed:
+            raise IllegalAction("The Game's Play", f"{action!r} is not legal now.")
+        return
+    if action not in legal_actions(state, player):
+        raise IllegalAction("The Game's Play", f"{action!r} is not legal now.")
+
+
+def _choose(s: State, seat: int, resource: str, events: list) -> None:
+    index = next(i for i, (who, _face) in enumerate(s.pending) if who == seat)
+    face = s.pending[index][1]
+    del s.pending[index]
+    r = RESOURCES.index(resource)
+    amount = next(a for res, a in FACES[face][1] if res == r)
+    _receive(s, seat, r, amount, events)
+
+
+def _hammer(s: State, seat: int, on_track: int, events: list) -> None:
+    """F12: ``on_track`` gold of the pending gain goes on the hammer, the rest to the
+    reserve."""
+    index = next(i for i, (who, _face) in enumerate(s.pending) if who == seat)
+    amount = int(s.pending[index][1][len(HAMMER) :])
+    del s.pending[index]
+    before = s.hammer[seat]
+    after = before + on_track
+    glory = sum(g for step, g in HAMMER_STEPS if before < step <= after)
+    if glory:
+        _gain(s, seat, GLORY, glory)
+    if after >= HAMMER_END:
+        s.hammers[seat] -= 1
+        after = 0
+    s.hammer[seat] = after
+    events.append({"type": "hammer", "seat": seat, "gold": on_track, "glory": glory})
+    waiting = amount - on_track
+    if not s.hammers[seat]:
+        # The last hammer is done: gold still waiting for a split goes to the reserve.
+        for who, face in s.pending:
+            if who == seat and face.startswith(HAMMER):
+                waiting += int(face[len(HAMMER) :])
+        s.pending = [p for p in s.pending if p[0] != seat or not p[1].startswith(HAMMER)]
+    if waiting:
+        kept = _gain(s, seat, GOLD, waiting)
+        events.append({"type": "gain", "seat": seat, "resource": "gold", "amount": kept})
+
+
+def _reinforce(s: State, action: dict, events: list) -> None:
+    seat, card = s.active, action["card"]
+    s.used[seat].append(card)
+    events.append({"type": "reinforce", "seat": seat, "card": card})
+    if card == "silver_hind":
+        _own_rolls(s)
+        _minor_blessing(s, seat, action["die"], events)
+    elif card == "elder":
+        s.res[seat][GOLD] -= ELDER_PRICE
+        _gain(s, seat, GLORY, ELDER_GLORY)
+    elif card == "guardians_owl":
+        _receive(s, seat, RESOURCES.index(action["resource"]), 1, events)
+
+
+def _forge(s: State, action: dict, events: list) -> None:
+    """Step 3A: one face from each pool at most per action, paid in gold, forged in place
+    of the face of the player's choice; the new face shows."""
+    seat, p, face, die, slot = (
+        s.active,
+        action["pool"],
+        action["face"],
+        action["die"],
+        action["slot"],
+    )
+    s.res[seat][GOLD] -= POOLS[p][0]
+    pools = [pool.copy() for pool in s.pools]
+    pools[p].remove(face)
+    s.pools = pools
+    s.bought.append(p)
+    dice = [[faces.copy() for faces in seat_dice] for seat_dice in s.dice]
+    removed = dice[seat][die][slot]
+    dice[seat][die][slot] = face
+    s.dice = dice
+    s.up[seat][die] = slot
+    s.phase = "forge"
+    events.append(
+        {
+            "type": "forge",
+            "seat": seat,
+            "pool": p,
+            "face": face,
+            "die": die,
+            "slot": slot,
+            "removed": removed,
+        }
+    )
+
+
+def _feat(s: State, card: str, events: list) -> None:
+    """Step 3B: pay, take the card, move to its island's portal (ousting whoever is
+    there: back to the start, with a divine blessing at once)."""
+    seat = s.active
+    info = CARDS[card]
+    for r in range(3):
+        s.res[seat][r] -= info["cost"][r]
+    s.stacks[CARD_NAMES.index(card)] -= 1
+    s.cards[seat].append(card)
+    island = info["island"]
+    events.append({"type": "feat", "seat": seat, "card": card, "island": island})
+    if s.pawns[seat] != island:
+        for other in range(s.seats):
+            if other != seat and s.pawns[other] == island:
+                s.pawns[other] = None
+                events.append({"type": "ousted", "seat": other, "island": island})
+                _own_rolls(s)
+                _divine_blessing(s, other, events)
+        s.pawns[seat] = island
+    _gain(s, seat, GLORY, info["glory"])
+    if card == "blacksmiths_chest":
+        s.chests[seat] += 1
+    elif card == "blacksmiths_hammer":
+        s.hammers[seat] += 1
+    elif card == "wild_spirits":
+        for resource, amount in WILD_SPIRITS_GAIN:
+            _receive(s, seat, resource, amount, events)
+
+
+def _apply_system(state: State, action: dict) -> tuple[State, list[dict]]:
+    rule = "Tournament Rules"
+    if not isinstance(action, dict):
+        raise IllegalAction(rule, "A system action must be an object with a 'kind'.")
+    if state.over:
+        raise IllegalAction("Game", "The game is over.")
+    if action != {"kind": "sudden_death"}:
+        raise IllegalAction(rule, "The system action is {'kind': 'sudden_death'}.")
+    s = state.clone()
+    events: list[dict] = []
+    s.log.append((SYSTEM, {"kind": "sudden_death"}))
+    # F10: the time limit ends the game at once, glory counted as it stands.
+    _finish(s, "time_limit", events)
+    return s, events
+
+
+def enable_sudden_death(state: State) -> tuple[State, list[dict]]:
+    return apply(state, SYSTEM, {"kind": "sudden_death"})
+
+
+def replay(config: dict, seed: str, log: Iterable) -> State:
+    state = new_game(config, seed)
+    for actor, action in log:
+        state, _events = apply(state, actor, action)
+    return state
+
+
+# ---------------------------------------------------------------------------
+# Views
+
+
+def view(state: State, viewer) -> dict:
+    """Everything in Dice Forge is public except the seed, which only a judge sees before
+    the game is over."""
+    if viewer not in (JUDGE, SPECTATOR) and not (
+        isinstance(viewer, int) and not isinstance(viewer, bool) and 0 <= viewer < state.seats
+    ):
+        raise ValueError(f"Unknown viewer {viewer!r}.")
+    acting = sorted(to_act(state))
+    if state.over:
+        decision = None
+    elif state.pending:
+        decision = {"seats": acting, "kind": "choose"}
+    else:
+        decision = {"seats": acting, "kind": state.phase}
+    players = []
+    for seat in range(state.seats):
+        res = state.res[seat]
+        players.append(
+            {
+                "seat": seat,
+                "dice": [
+                    {
+                        "name": DIE_NAMES[d],
+                        "faces": list(state.dice[seat][d]),
+                        "up": state.up[seat][d],
+                    }
+                    for d in (0, 1)
+                ],
+                "gold": res[GOLD],
+                "sun": res[SUN],
+                "moon": res[MOON],
+                "glory": res[GLORY],
+                "maximum": list(reserve_max(state, seat)),
+                "cards": list(state.cards[seat]),
+                "hammers": state.hammers[seat],
+                "hammer": state.hammer[seat],
+                "pawn": state.pawns[seat],
+            }
+        )
+    return {
+        "game": GAME,
+        "viewer": viewer,
+        "game_id": state.game_id,
+        "config": state.config,
+        "commitment": state.commitment,
+        "seed": state.seed if state.over or viewer == JUDGE else None,
+        "seats": state.seats,
+        "teams": list(range(state.seats)),
+        "turn": state.turn,
+        "round": state.round,
+        "rounds": state.rounds,
+        "active": state.active,
+        "phase": "over" if state.over else "choose" if state.pending else state.phase,
+        "to_act": acting,
+        "decision": decision,
+        "pending": [list(p) for p in state.pending],
+        "extra_taken": state.extra_taken,
+        "bought": list(state.bought),
+        "reinforcements_left": [] if state.over else _reinforcements_left(state),
+        "players": players,
+        "sanctuary": [
+            {"pool": p, "price": POOLS[p][0], "faces": list(state.pools[p])}
+            for p in range(len(POOLS))
+        ],
+        "feats": [
+            {**info, "cost": dict(info["cost"]), "left": left}
+            for info, left in zip(_FEAT_VIEW, state.stacks, strict=True)
+        ],
+        "scores": scores(state),
+        "log": [[actor, action] for actor, action in state.log],
+        "rolls": list(state.rolls),
+        "over": state.over,
+        "result": result(state),
+    }
+
+
+_FEAT_VIEW = tuple(
+    {
+        "card": name,
+        "island": CARDS[name]["island"],
+        "glory": CARDS[name]["glory"],
+        "kind": CARDS[name]["kind"],
+        "cost": dict(zip(("gold", "sun", "moon"), CARDS[name]["cost"], strict=True)),
+    }
+    for name in CARD_NAMES
+)
+
+
+def alter_hidden(state: State, viewer) -> State:
+    """A copy with everything ``viewer`` may not see changed: the seed (before the game is
+    over, for anyone but a judge)."""
+    other = state.clone()
+    if viewer != JUDGE and not state.over:
+        other.seed = state.seed + "-other"
+    return other
+
+
+def random_config(rng, seats: int | None = None, game_id: str = "random") -> dict:
+    if seats is None:
+        seats = rng.randint(SEATS[0], SEATS[1])
+    return {"game_id": game_id, "seats": seats, "variants": []}

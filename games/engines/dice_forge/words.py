@@ -1,0 +1,41 @@
+"""The words of Dice Forge for people: phases, decisions and how a game ends, marked for
+translation (``gettext_noop``); the online layer translates them when it renders a page."""
+
+from __future__ import annotations
+
+
+def gettext_noop(text: str) -> str:
+    """Marks ``text`` for translation; the page translates it."""
+    return text
+
+
+PHASES = {
+    "choose": gettext_noop("Choosing the resource of a rolled face, or the gold for a hammer"),
+    "reinforce": gettext_noop("Calling for reinforcements"),
+    "action": gettext_noop("Taking an action"),
+    "forge": gettext_noop("Forging die faces"),
+    "extra": gettext_noop("The extra action"),
+    "over": gettext_noop("Game over"),
+}
+
+DECISIONS = {
+    "choose": gettext_noop(
+        "choose which resource your rolled face gives, or how much gold goes on your hammer"
+    ),
+    "reinforce": gettext_noop("use your reinforcement cards, or go on to your action"),
+    "action": gettext_noop("forge die faces, perform a heroic feat, or pass"),
+    "forge": gettext_noop("forge another face from another pool, or stop forging"),
+    "extra": gettext_noop("spend 2 sun shards for another action, or end your turn"),
+}
+
+END_REASONS = {
+    "rounds": gettext_noop("the last round was played: most glory wins"),
+    "time_limit": gettext_noop("the time ran out: glory was counted as it stood"),
+}
+
+WORDS = {"phases": PHASES, "decisions": DECISIONS, "end_reasons": END_REASONS}
+
+
+def bonus_amounts(colour: str) -> tuple[int, ...]:
+    """Dice Forge has no colour bonuses (the contract asks every engine for this)."""
+    return ()

@@ -1,0 +1,473 @@
+"""Dice Forge: the setup, every die face, every heroic feat card, forging, ousting, the
+extra action, reserve maxima, the end and shared placings (docs/rules-dice-forge.md)."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from games.engines import engine_for
+from games.engines.dice_forge import WORDS
+from games.engines.dice_forge import engine as E
+from games.engines.dice_forge.testing import scenario, with_rolls
+
+
+def gains(before, after, seat=0):
+    return [b - a for a, b in zip(before.res[seat], after.res[seat], strict=True)]
+
+
+# ---------------------------------------------------------------------------
+# F1, F2: setup and the player-count table
+
+
+@pytest.mark.parametrize(
+    "seats, rounds, pool_size, blessings", [(2, 9, 2, 2), (3, 10, 4, 1), (4, 9, 4, 1)]
+)
+def test_setup_follows_the_table(seats, rounds, pool_size, blessings):
+    s = E.new_game({"game_id": "t", "seats": seats}, "seed")
+    assert s.rounds == rounds
+    assert all(len(pool) == pool_size for pool in s.pools)
+    assert s.stacks == [seats] * len(E.CARD_NAMES)
+    assert s.pawns == [None] * seats
+    # Every seat rolled both dice, once per blessing, before the first player's step 2.
+    assert len(s.rolls) == seats * 2 * blessings
+    before_blessing = [3, 2, 1, 0][:seats]
+    for seat in range(seats):
+        # Starting dice give gold, a sun, a moon or 2 glory: gold only ever went up.
+        assert s.res[seat][E.GOLD] >= before_blessing[seat]
+    assert s.dice[0] == [list(E.START_DICE[0]), list(E.START_DICE[1])]
+
+
+def test_starting_gold_is_three_two_one_zero_before_the_blessings():
+    s = with_rolls(scenario(4), [1] * 8)  # slot 0 of each die: 1 gold each
+    s.res = [[3, 0, 0, 0], [2, 0, 0, 0], [1, 0, 0, 0], [0, 0, 0, 0]]
+    s.turn, s.active = 4, 3
+    s.phase = "extra"
+    after, _ = E.apply(s, 3, {"kind": "end_turn"})
+    assert after.round == 2 and after.active == 0
+    assert [r[E.GOLD] for r in after.res] == [5, 4, 3, 2]
+
+
+def test_the_starting_dice():
+    assert E.START_DICE[0] == ("gold1",) * 5 + ("sun1",)
+    assert E.START_DICE[1] == ("gold1",) * 4 + ("moon1", "glory2")
+
+
+# ---------------------------------------------------------------------------
+# F4, F5: every face, rolled through the Silver Hind's minor blessing
+
+
+def rolled(face, res=(0, 0, 0, 0), cards=("silver_hind",)):
+    s = scenario(
+        2,
+        res={0: list(res)},
+        dice={0: [[face] * 6, list(E.START_DICE[1])]},
+        cards={0: list(cards)},
+        phase="reinforce",
+    )
+    s = with_rolls(s, [4])
+    after, events = E.apply(s, 0, {"kind": "reinforce", "card": "silver_hind", "die": 0})
+    assert after.up[0][0] == 3
+    assert {"type": "roll", "seat": 0, "die": 0, "slot": 3, "face": face} in events
+    return s, after
+
+
+ALL_FACES = sorted(E.FACES)
+
+
+@pytest.mark.parametrize("face", [f for f in ALL_FACES if E.FACES[f][0] == "all"])
+def test_each_plain_face_gives_all_it_shows(face):
+    s, after = rolled(face)
+    expected = [0, 0, 0, 0]
+    for resource, amount in E.FACES[face][1]:
+        expected[resource] += amount
+    assert gains(s, after) == expected
+    assert not after.pending
+
+
+@pytest.mark.parametrize("face", [f for f in ALL_FACES if E.FACES[f][0] == "choice"])
+def test_each_choice_face_gives_one_resource_of_the_rollers_choice(face):
+    s, after = rolled(face)
+    assert after.pending == [[0, face]] and E.to_act(after) == {0}
+    options = E.legal_actions(after, 0)
+    assert [o["resource"] for o in options] == [E.RESOURCES[r] for r, _ in E.FACES[face][1]]
+    for resource, amount in E.FACES[face][1]:
+        chosen, _ = E.apply(after, 0, {"kind": "choose", "resource": E.RESOURCES[resource]})
+        expected = [0, 0, 0, 0]
+        expected[resource] = amount
+        assert gains(s, chosen) == expected
+        assert chosen.pending == []
+    with pytest.raises(E.IllegalAction):
+        E.apply(after, 0, {"kind": "choose", "resource": "glory"} if "glory" not in face else {})
+
+
+def test_the_face_list_matches_the_sanctuary():
+    assert [price for price, _ in E.POOLS] == [2, 2, 3, 3, 4, 5, 6, 8, 8, 12]
+    for _price, faces in E.POOLS:
+        assert len(faces) == 4
+        assert all(face in E.FACES for face in faces)
+
+
+def test_reserves_stop_at_their_maximum_and_a_chest_raises_it():
+    s, after = rolled("gold6", res=(10, 6, 6, 0))
+    assert after.res[0][:3] == [12, 6, 6]
+    s, after = rolled("moon2+glory2", res=(0, 0, 5, 0))
+    assert after.res[0] == [0, 0, 6, 2]  # the extra moon shard is lost
+    s, after = rolled("gold6", res=(10, 0, 0, 0), cards=("silver_hind", "blacksmiths_chest"))
+    assert after.res[0][E.GOLD] == 16
+    assert E.reserve_max(after, 0) == (16, 9, 9)
+
+
+# ---------------------------------------------------------------------------
+# F5: forging
+
+
+def test_forging_pays_replaces_a_face_and_shows_it():
+    s = scenario(3, res={0: [10, 0, 0, 0]})
+    action = {"kind": "forge", "pool": 4, "face": "gold6", "die": 1, "slot": 5}
+    after, events = E.apply(s, 0, action)
+    assert after.res[0][E.GOLD] == 6
+    assert after.dice[0][1] == ["gold1", "gold1", "gold1", "gold1", "moon1", "gold6"]
+    assert after.up[0][1] == 5
+    assert events[0]["removed"] == "glory2"
+    assert after.pools[4] == ["gold1/sun1/moon1", "gold2+moon1", "sun1+glory1"]
+    assert s.pools[4][-1] == "gold6"  # the earlier state is unchanged
+    # One face per pool in an action; other pools while gold lasts.
+    assert after.phase == "forge"
+    offered = E.legal_actions(after, 0)
+    assert all(a["pool"] != 4 for a in offered if a["kind"] == "forge")
+    assert {a["pool"] for a in offered if a["kind"] == "forge"} == {0, 1, 2, 3, 5, 6}
+    with pytest.raises(E.IllegalAction):
+        E.apply(after, 0, {**action, "face": "gold2+moon1"})
+    with pytest.raises(E.IllegalAction):
+        E.apply(after, 0, {"kind": "forge", "pool": 7, "face": "glory3", "die": 0, "slot": 0})
+    ended, _ = E.apply(after, 0, {"kind": "end_forge"})
+    assert ended.phase == "extra" or ended.active == 1
+
+
+def test_a_face_cannot_be_bought_without_the_gold_or_once_the_pool_is_empty():
+    s = scenario(2, res={0: [7, 0, 0, 0]})
+    assert not any(a.get("pool") == 7 for a in E.legal_actions(s, 0))
+    with pytest.raises(E.IllegalAction):
+        E.apply(s, 0, {"kind": "forge", "pool": 7, "face": "glory3", "die": 0, "slot": 0})
+    s.pools = [list(p) for p in s.pools]
+    s.pools[0] = []
+    with pytest.raises(E.IllegalAction):
+        E.apply(s, 0, {"kind": "forge", "pool": 0, "face": "gold3", "die": 0, "slot": 0})
+
+
+# ---------------------------------------------------------------------------
+# F6, F7: every heroic feat card
+
+
+def feat(card, res):
+    """Seat 0 performs ``card``; 2 more sun shards (and a chest to hold them) keep the
+    turn at the extra action, so the next turn's blessings do not blur the change."""
+    res = [res[0], res[1] + 2, res[2], res[3]]
+    s = scenario(2, res={0: res}, cards={0: ["blacksmiths_chest"]})
+    assert {"kind": "feat", "card": card} in E.legal_actions(s, 0)
+    after, events = E.apply(s, 0, {"kind": "feat", "card": card})
+    assert card in after.cards[0] and after.phase == "extra"
+    assert after.stacks[E.CARD_NAMES.index(card)] == 1
+    assert after.pawns[0] == E.CARDS[card]["island"]
+    return s, after
+
+
+@pytest.mark.parametrize(
+    "card, res, change",
+    [
+        ("ferryman", [0, 0, 4, 0], [0, 0, -4, 12]),
+        ("gorgon", [0, 4, 0, 0], [0, -4, 0, 14]),
+        ("hydra", [0, 5, 5, 0], [0, -5, -5, 26]),
+        ("blacksmiths_chest", [0, 0, 1, 0], [0, 0, -1, 2]),
+        ("silver_hind", [0, 0, 2, 0], [0, 0, -2, 2]),
+        ("elder", [0, 1, 0, 0], [0, -1, 0, 0]),
+        ("guardians_owl", [0, 2, 0, 0], [0, -2, 0, 4]),
+        ("wild_spirits", [0, 1, 0, 0], [3, -1, 3, 2]),
+    ],
+)
+def test_each_card_costs_and_gives_what_its_table_says(card, res, change):
+    s, after = feat(card, res)
+    assert gains(s, after) == change
+
+
+@pytest.mark.parametrize("card", E.CARD_NAMES)
+def test_a_card_is_refused_one_shard_short(card):
+    cost = E.CARDS[card]["cost"]
+    short = [cost[0], max(cost[1] - 1, 0), cost[2], 0]
+    if cost[1] == 0:
+        short = [cost[0], 0, cost[2] - 1, 0]
+    s = scenario(2, res={0: short})
+    assert {"kind": "feat", "card": card} not in E.legal_actions(s, 0)
+    with pytest.raises(E.IllegalAction):
+        E.apply(s, 0, {"kind": "feat", "card": card})
+
+
+def test_the_chest_raises_every_reserve():
+    s = scenario(2, res={0: [12, 2, 1, 0]})
+    assert E.reserve_max(s, 0) == (12, 6, 6)
+    after, _ = E.apply(s, 0, {"kind": "feat", "card": "blacksmiths_chest"})
+    assert E.reserve_max(after, 0) == (16, 9, 9)
+    assert E.view(after, 1)["players"][0]["maximum"] == [16, 9, 9]
+    after, _ = E.apply(after, 0, {"kind": "extra"})
+    s2 = after.clone()
+    s2.res[0] = [0, 0, 1, 0]
+    again, _ = E.apply(s2, 0, {"kind": "feat", "card": "blacksmiths_chest"})
+    assert E.reserve_max(again, 0) == (20, 12, 12)  # two chests, twice the room
+
+
+def test_the_elder_turns_three_gold_into_four_glory_at_step_two_and_only_then():
+    s = scenario(2, res={0: [3, 0, 0, 0]}, cards={0: ["elder"]}, phase="reinforce")
+    assert E.legal_actions(s, 0) == [{"kind": "reinforce", "card": "elder"}, {"kind": "done"}]
+    after, _ = E.apply(s, 0, {"kind": "reinforce", "card": "elder"})
+    assert after.res[0] == [0, 0, 0, 4]
+    assert after.phase == "action"  # used once: nothing left to reinforce
+    poor = scenario(2, res={0: [2, 0, 0, 0]}, cards={0: ["elder"]}, phase="reinforce")
+    assert E.legal_actions(poor, 0) == [{"kind": "done"}]
+
+
+def test_the_owl_gives_one_resource_of_choice_at_step_two():
+    s = scenario(
+        2, res={0: [0, 0, 0, 0]}, cards={0: ["guardians_owl", "guardians_owl"]}, phase="reinforce"
+    )
+    after, _ = E.apply(s, 0, {"kind": "reinforce", "card": "guardians_owl", "resource": "moon"})
+    assert after.res[0][E.MOON] == 1 and after.phase == "reinforce"  # the second owl
+    after, _ = E.apply(after, 0, {"kind": "reinforce", "card": "guardians_owl", "resource": "sun"})
+    assert after.res[0][:3] == [0, 1, 1] and after.phase == "action"
+
+
+def test_reinforcements_are_used_only_by_the_active_player_in_step_two():
+    # Seat 1 owns an owl: seat 0's turn has no step 2, seat 1's has.
+    s = scenario(2, res={0: [0, 0, 0, 0]}, cards={1: ["guardians_owl"]}, phase="reinforce")
+    s = with_rolls(s, [1] * 8)
+    assert E.legal_actions(s, 1) == []
+    after, _ = E.apply(s, 0, {"kind": "done"})
+    assert after.phase == "action"
+    after, _ = E.apply(after, 0, {"kind": "pass"})
+    assert after.active == 1 and after.phase == "reinforce"
+    assert {"kind": "reinforce", "card": "guardians_owl", "resource": "sun"} in E.legal_actions(
+        after, 1
+    )
+
+
+def test_a_stack_runs_out():
+    s = scenario(2, res={0: [0, 0, 8, 0]})
+    s.stacks = [0] * len(E.CARD_NAMES)
+    assert not any(a["kind"] == "feat" for a in E.legal_actions(s, 0))
+
+
+# ---------------------------------------------------------------------------
+# Ousting, the extra action, repeated feats
+
+
+def test_ousting_sends_the_other_hero_home_with_a_divine_blessing():
+    s = scenario(2, res={0: [0, 2, 4, 0], 1: [0, 0, 0, 0]}, pawns={1: "moon_3"})
+    s = with_rolls(s, [6, 6])  # seat 1 rolls the sun shard and the 2 glory
+    after, events = E.apply(s, 0, {"kind": "feat", "card": "ferryman"})
+    assert after.pawns == ["moon_3", None]
+    assert {"type": "ousted", "seat": 1, "island": "moon_3"} in events
+    assert after.res[1] == [0, 1, 0, 2]
+
+
+def test_no_ousting_from_ones_own_portal_or_another_island():
+    s = scenario(2, res={0: [0, 2, 4, 0]}, pawns={0: "moon_3", 1: "sun_1"})
+    after, events = E.apply(s, 0, {"kind": "feat", "card": "ferryman"})
+    assert after.pawns == ["moon_3", "sun_1"] and not any(e["type"] == "ousted" for e in events)
+
+
+def test_the_extra_action_costs_two_sun_shards_and_allows_the_same_feat_again():
+    s = scenario(2, res={0: [0, 6, 8, 0]})
+    after, _ = E.apply(s, 0, {"kind": "feat", "card": "ferryman"})
+    assert after.phase == "extra"
+    assert E.legal_actions(after, 0) == [{"kind": "extra"}, {"kind": "end_turn"}]
+    after, _ = E.apply(after, 0, {"kind": "extra"})
+    assert after.res[0][E.SUN] == 4 and after.phase == "action" and after.extra_taken
+    after, events = E.apply(after, 0, {"kind": "feat", "card": "ferryman"})
+    assert after.res[0][E.GLORY] == 24 and after.cards[0] == ["ferryman", "ferryman"]
+    # One extra action a turn: the turn ends by itself though 4 sun shards are left.
+    assert after.active == 1 and any(e["type"] == "turn" for e in events)
+
+
+def test_without_two_sun_shards_the_turn_ends_after_the_action():
+    s = scenario(2, res={0: [0, 1, 0, 0]})
+    after, events = E.apply(s, 0, {"kind": "pass"})
+    assert after.active == 1 and any(e["type"] == "turn" for e in events)
+
+
+# ---------------------------------------------------------------------------
+# The end: rounds, ties shared, the time limit
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_a_game_lasts_its_rounds(seats):
+    engine = engine_for("dice-forge")
+    s = engine.new_game({"game_id": "r", "seats": seats}, "seed")
+    rng = random.Random(seats)
+    while not engine.is_over(s):
+        seat = min(engine.to_act(s))
+        s, _ = engine.apply(s, seat, engine.random_action(s, seat, rng))
+    assert s.turn == E.ROUNDS[seats] * seats
+    assert engine.result(s)["reason"] == "rounds"
+    assert engine.verify(engine.view(s, "spectator"))["ok"]
+
+
+def test_ties_are_shared():
+    s = scenario(3)
+    s.res = [[0, 0, 0, 10], [0, 0, 0, 10], [0, 0, 0, 4]]
+    over, events = E.enable_sudden_death(s)
+    assert E.placings(over) == [1, 1, 3]
+    assert E.result(over)["winner"] is None and E.result(over)["winners"] == [0, 1]
+    assert events[-1]["reason"] == "time_limit"
+
+
+def test_bad_configs_are_refused():
+    for bad in ({"seats": 1}, {"seats": 5}, {"seats": 2, "variants": ["x"]}, {"seats": True}):
+        with pytest.raises(E.ConfigError):
+            E.new_game(bad, "seed")
+
+
+def test_the_heuristic_bot_chooses_legal_actions_and_beats_nothing_by_accident():
+    engine = engine_for("dice-forge")
+    s = engine.new_game({"game_id": "b", "seats": 3}, "seed")
+    bots = [engine.BOTS["heuristic"](seed=k) for k in range(3)]
+    while not engine.is_over(s):
+        seat = min(engine.to_act(s))
+        action = bots[seat].choose(s, seat)
+        assert action in engine.legal_actions(s, seat)
+        s, _ = engine.apply(s, seat, action)
+    assert sum(len(cards) for cards in s.cards) > 0  # the bots perform feats
+
+
+def test_choices_after_a_blessing_are_simultaneous_and_public():
+    choice = "gold1/sun1/moon1"
+    s = scenario(2, res={0: [0, 0, 0, 0], 1: [0, 0, 0, 0]}, phase="extra", active=1)
+    s.dice = [[[choice] * 6, [choice] * 6] for _ in range(2)]
+    s = with_rolls(s, [1] * 8)
+    after, _ = E.apply(s, 1, {"kind": "end_turn"})
+    # Two blessings with two players: four faces to choose for each seat, both at once.
+    assert E.to_act(after) == {0, 1} and len(after.pending) == 8
+    assert E.view(after, "spectator")["decision"] == {"seats": [0, 1], "kind": "choose"}
+    assert E.view(after, 0)["pending"] == E.view(after, "spectator")["pending"]
+    step, _ = E.apply(after, 1, {"kind": "choose", "resource": "moon"})
+    assert step.res[1][E.MOON] == 1 and E.to_act(step) == {0, 1}
+    for seat, resource in [(0, "sun")] * 4 + [(1, "gold")] * 3:
+        step, _ = E.apply(step, seat, {"kind": "choose", "resource": resource})
+    assert E.to_act(step) == {0} and step.phase == "action"
+    assert step.res[0][:3] == [0, 4, 0] and step.res[1][:3] == [3, 0, 1]
+
+
+@pytest.mark.parametrize(
+    "phase, default",
+    [("reinforce", "done"), ("action", "pass"), ("forge", "end_forge"), ("extra", "end_turn")],
+)
+def test_the_clock_default_is_the_passive_choice(phase, default):
+    s = scenario(2, res={0: [5, 3, 0, 0]}, cards={0: ["guardians_owl"]}, phase=phase)
+    assert E.default_action(s, 0) == {"kind": default}
+    assert E.default_action(s, 1) is None
+    E.apply(s, 0, E.default_action(s, 0))
+
+
+def test_a_choice_defaults_to_its_first_resource():
+    s, after = rolled("gold2/sun2/moon2")
+    assert E.default_action(after, 0) == {"kind": "choose", "resource": "gold"}
+
+
+def test_the_example_in_docs_engine_md_runs():
+    text = (Path(__file__).resolve().parents[2] / "docs" / "engine.md").read_text()
+    example = re.search(r"<!-- example-dice-forge -->\n```python\n(.*?)```", text, re.S).group(1)
+    namespace = {}
+    exec(compile(example, "docs/engine.md", "exec"), namespace)
+    assert len(namespace["outcome"]["placings"]) == 3
+
+
+def test_every_phase_decision_and_end_reason_has_words():
+    engine = engine_for("dice-forge")
+    s = engine.new_game({"game_id": "w", "seats": 2}, "seed")
+    rng = random.Random(3)
+    seen = set()
+    while not engine.is_over(s):
+        visible = engine.view(s, 0)
+        assert visible["phase"] in WORDS["phases"]
+        assert visible["decision"]["kind"] in WORDS["decisions"]
+        seen.add(visible["phase"])
+        seat = min(engine.to_act(s))
+        s, _ = engine.apply(s, seat, engine.random_action(s, seat, rng))
+    assert engine.view(s, 0)["phase"] in WORDS["phases"]
+    assert engine.result(s)["reason"] in WORDS["end_reasons"]
+    assert {"action", "extra"} <= seen
+
+
+# ---------------------------------------------------------------------------
+# F12: the Blacksmith's Hammer
+
+
+def test_the_hammer_costs_one_moon_shard_and_gives_no_glory():
+    s, after = feat("blacksmiths_hammer", [0, 0, 1, 0])
+    assert gains(s, after) == [0, 0, -1, 0]
+    assert after.hammers[0] == 1 and after.hammer[0] == 0
+    assert E.view(after, 1)["players"][0]["hammers"] == 1
+
+
+def hammer_roll(face, track, res=(0, 0, 0, 0)):
+    _s, after = rolled(face, res=res, cards=("silver_hind", "blacksmiths_hammer"))
+    after.hammer = [track, 0]
+    return after
+
+
+def test_gold_gained_with_a_hammer_is_split_by_its_owner():
+    after = hammer_roll("gold3", 0)
+    assert after.pending == [[0, "hammer:3"]] and E.to_act(after) == {0}
+    assert E.legal_actions(after, 0) == [{"kind": "hammer", "gold": k} for k in range(4)]
+    assert E.default_action(after, 0) == {"kind": "hammer", "gold": 0}
+    split, events = E.apply(after, 0, {"kind": "hammer", "gold": 2})
+    assert split.hammer[0] == 2 and split.res[0][E.GOLD] == 1 and split.pending == []
+    assert {"type": "hammer", "seat": 0, "gold": 2, "glory": 0} in events
+    with pytest.raises(E.IllegalAction):
+        E.apply(after, 0, {"kind": "hammer", "gold": 4})
+
+
+def test_a_mixed_face_sends_only_its_gold_to_the_split():
+    after = hammer_roll("gold2+moon1", 0)
+    assert after.res[0][E.MOON] == 1 and after.pending == [[0, "hammer:2"]]
+
+
+def test_the_hammer_gives_ten_glory_at_15_and_fifteen_more_at_30_then_is_done():
+    after = hammer_roll("gold4", 13)
+    split, _ = E.apply(after, 0, {"kind": "hammer", "gold": 3})
+    assert split.hammer[0] == 16 and split.res[0][E.GLORY] == 10 and split.res[0][E.GOLD] == 1
+    after = hammer_roll("gold3", 28)
+    assert E.legal_actions(after, 0)[-1] == {"kind": "hammer", "gold": 2}  # room for 2 only
+    done, _ = E.apply(after, 0, {"kind": "hammer", "gold": 2})
+    assert done.res[0][E.GLORY] == 15 and done.res[0][E.GOLD] == 1
+    assert done.hammers[0] == 0 and done.hammer[0] == 0
+    # Once the hammer is done, gold goes to the reserve at once.
+    again = with_rolls(done, [4])
+    again.used = [[], []]
+    again.phase = "reinforce"
+    again.pending = []
+    later, _ = E.apply(again, 0, {"kind": "reinforce", "card": "silver_hind", "die": 0})
+    assert later.pending == [] and later.res[0][E.GOLD] == 4
+
+
+def test_wild_spirits_and_the_owl_gold_go_through_the_hammer_too():
+    s = scenario(2, res={0: [0, 3, 0, 0]}, cards={0: ["blacksmiths_hammer"]})
+    after, _ = E.apply(s, 0, {"kind": "feat", "card": "wild_spirits"})
+    assert after.pending == [[0, "hammer:3"]] and after.res[0][E.MOON] == 3
+    s = scenario(
+        2,
+        res={0: [0, 0, 0, 0]},
+        cards={0: ["blacksmiths_hammer", "guardians_owl"]},
+        phase="reinforce",
+    )
+    after, _ = E.apply(s, 0, {"kind": "reinforce", "card": "guardians_owl", "resource": "gold"})
+    assert after.pending == [[0, "hammer:1"]]
+
+
+def test_gold_waiting_for_a_split_goes_to_the_reserve_once_the_hammer_is_done():
+    after = hammer_roll("gold3", 28)
+    after.pending = [[0, "hammer:3"], [0, "hammer:4"]]
+    done, _ = E.apply(after, 0, {"kind": "hammer", "gold": 2})
+    assert done.pending == [] and done.res[0][E.GOLD] == 1 + 4
