@@ -19,6 +19,7 @@ from rest_framework.exceptions import ValidationError as ApiValidationError
 from rest_framework.response import Response
 
 from games import hosts, selectors, services, visibility
+from games.engines import ENGINES
 from games.models import GameSession
 from players.demo import random_valid_set
 
@@ -30,6 +31,20 @@ class CreateGameSerializer(serializers.Serializer):
     bot = serializers.ChoiceField(choices=["heuristic", "random"], default="heuristic")
     dice_set = serializers.IntegerField(required=False)
     match = serializers.IntegerField(required=False)
+    game = serializers.ChoiceField(
+        choices=sorted(ENGINES),
+        default="irondie",
+        help_text="Practice: the game (a bot of kind ``bot`` in every other seat).",
+    )
+    seats = serializers.IntegerField(
+        required=False, min_value=1, help_text="Practice of a game of more seats: how many."
+    )
+    variants = serializers.ListField(
+        child=serializers.CharField(max_length=20),
+        required=False,
+        max_length=8,
+        help_text="Practice: the game's variants (36d6: stronghold, elemental, team, zombie).",
+    )
 
 
 class ActionSerializer(serializers.Serializer):
@@ -42,7 +57,7 @@ class ConcedeSerializer(serializers.Serializer):
 
 
 class RulingSerializer(serializers.Serializer):
-    winner = serializers.ChoiceField(choices=[0, 1])
+    winner = serializers.IntegerField(min_value=0, help_text="The seat the game goes to.")
     reason = serializers.CharField(max_length=300)
 
 
@@ -66,6 +81,7 @@ class GameSummarySerializer(serializers.ModelSerializer):
         model = GameSession
         fields = [
             "id",
+            "engine",
             "kind",
             "status",
             "version",
@@ -98,14 +114,14 @@ class GameSummarySerializer(serializers.ModelSerializer):
 # engine's and documented in docs/engine.md.
 
 
-@extend_schema_field({"oneOf": [{"type": "integer", "enum": [0, 1]}, {"type": "string"}]})
+@extend_schema_field({"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string"}]})
 class ViewerField(serializers.Field):
-    """A seat (0, 1), "judge" or "spectator"."""
+    """A seat (0, 1, ... up to the game's seats), "judge" or "spectator"."""
 
 
-@extend_schema_field({"oneOf": [{"type": "integer", "enum": [0, 1]}, {"type": "string"}]})
+@extend_schema_field({"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string"}]})
 class ActorField(serializers.Field):
-    """A seat (0, 1) or "system" (the server: clocks, judges)."""
+    """A seat (0, 1, ...) or "system" (the server: clocks, judges)."""
 
 
 @extend_schema_field({"type": "object", "additionalProperties": True})
@@ -289,6 +305,14 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             rng = random.Random()
             sets = [[d.to_dict() for d in random_valid_set(rng)] for _ in range(2)]
             session = services.create_demo_game(by=request.user, sets=sets)
+        elif data["game"] != "irondie":
+            session = services.create_practice_game(
+                by=request.user,
+                bot=data["bot"],
+                game=data["game"],
+                seats=data.get("seats"),
+                variants=data.get("variants", []),
+            )
         else:
             playing_dice = selectors.practice_dice(request.user, data.get("dice_set"))
             if playing_dice is None:
