@@ -121,7 +121,8 @@ def describe_event(board, event: dict, names) -> str | None:
     if t == "face":
         return f"The winner turns from {event.get('from')} to {event.get('to')}."
     if t == "discarded":
-        return f"{len(event.get('dice', []))} die discarded." if event.get("dice") else None
+        count = len(event.get("dice") or [])
+        return None if not count else "A die is discarded." if count == 1 else "Both are discarded."
     if t == "zombie_moved":
         return f"Zombies move from {square_name(event['from'])} to {square_name(event['to'])}."
     if t == "zombie_removed":
