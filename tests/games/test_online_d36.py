@@ -2,6 +2,7 @@
 through the API to the end; the play page draws the board; nothing hidden leaks (the
 seed before the end); placings stored in the result; constant query counts."""
 
+import datetime
 import random
 
 import pytest
@@ -9,9 +10,10 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from games import services
+from config.dbtime import db_now
+from games import clocks, enforcement, services
 from games.engines import d36
-from games.models import GameSession
+from games.models import GameAction, GameSession
 from games.services import rows
 
 from .conftest import login_client
@@ -186,3 +188,23 @@ def test_irondie_sessions_keep_two_seats(make_user):
     session = GameSession(name_0="a", name_1="b")
     assert session.seat_count == 2 and list(session.seats) == [0, 1]
     assert rows.SEATS == (0, 1)
+
+
+def test_the_decision_clock_plays_the_default_for_a_late_seat_and_the_bots_answer(make_user):
+    client = login_client(make_user("alice"))
+    game = _create(client, seats=3).json()
+    session = GameSession.objects.get(pk=game["id"])
+    past = db_now() - datetime.timedelta(seconds=5)
+    GameSession.objects.filter(pk=session.pk).update(
+        seat_deadlines=[past.isoformat(), None, None], deadline_at=past
+    )
+    assert enforcement.enforce_deadline(session.pk) == "default applied"
+    session.refresh_from_db()
+    late = session.actions.get(cause=GameAction.Cause.CLOCK)
+    assert late.actor == "0" and late.index == game["version"]
+    # The two bots answered at once; the player's next decision has a fresh deadline.
+    assert session.actions.filter(index__gt=late.index, cause=GameAction.Cause.BOT).count() >= 2
+    assert session.version > late.version or session.status == "finished"
+    if session.status == "active":
+        assert clocks.seat_deadlines(session)[0] > db_now()
+        assert enforcement.enforce_deadline(session.pk) == "not due"
