@@ -420,7 +420,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     @extend_schema(request=RulingSerializer, responses=GameStateSerializer)
     @action(detail=True, methods=["post"])
     def ruling(self, request, pk=None):
-        """Judges: award the game to seat 0 or 1, with the reason (audited)."""
+        """Judges: award the game to a seat (its team, if any), with the reason (audited)."""
         data = _valid(RulingSerializer, request)
         return self._state(
             services.award_game(

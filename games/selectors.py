@@ -289,7 +289,8 @@ def game_record(session: GameSession) -> dict:
         "seed": board["seed"],
         "log": board["log"],
         "rolls": board["rolls"],
-        "result": board["result"],
+        # The stored result: the engine's, with every seat's placing (rows.Write.save).
+        "result": session.result or board["result"],
         "actions": game_log(session, "spectator", state=state),
     }
 
