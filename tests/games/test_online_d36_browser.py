@@ -33,7 +33,13 @@ def test_player_plays_a_few_moves_of_36d6_against_two_bots(live_server, page, ma
         if page.locator("#game .game-result").count():
             break
         version = page.locator("#game .board").get_attribute("data-version")
-        page.locator("#game .game-choice").first.click()
+        # A click on a die that can move picks it: its row of moves, one button each.
+        cell = page.locator("#game .d36-grid td.movable").last
+        die = cell.get_attribute("data-die")
+        cell.click()
+        picked = page.locator("#game .die-row.picked")
+        assert picked.get_attribute("data-die") == die
+        picked.locator(".game-choice").first.click()
         page.wait_for_function(
             "v => document.querySelector('#game .board').dataset.version !== v", arg=version
         )
