@@ -208,3 +208,24 @@ def test_the_decision_clock_plays_the_default_for_a_late_seat_and_the_bots_answe
     if session.status == "active":
         assert clocks.seat_deadlines(session)[0] > db_now()
         assert enforcement.enforce_deadline(session.pk) == "not due"
+
+
+def test_a_judge_watches_with_the_judge_view_and_a_stranger_as_a_spectator(make_user, judge):
+    client = login_client(make_user("alice"))
+    game = _create(client, seats=3).json()
+    seed = GameSession.objects.get(pk=game["id"]).seed
+    as_judge = login_client(judge).get(f"/api/games/{game['id']}/").json()
+    assert as_judge["viewer"] == "judge" and as_judge["view"]["seed"] == seed
+    assert as_judge["legal_actions"] == [] and as_judge["seat"] is None
+    pages = Client()
+    pages.force_login(judge)
+    assert "judge view" in pages.get(f"/games/{game['id']}/").content.decode()
+    stranger = login_client(make_user("eve")).get(f"/api/games/{game['id']}/").json()
+    assert stranger["viewer"] == "spectator" and stranger["view"]["seed"] is None
+    refused = login_client(make_user("mallory")).post(
+        f"/api/games/{game['id']}/actions/",
+        {"action": game["legal_actions"][0], "expected_version": game["version"]},
+        format="json",
+    )
+    assert refused.status_code == 403
+    assert GameSession.objects.get(pk=game["id"]).version == game["version"]
