@@ -34,7 +34,8 @@ class CreateGameSerializer(serializers.Serializer):
     game = serializers.ChoiceField(
         choices=sorted(ENGINES),
         default="irondie",
-        help_text="Practice: the game (a bot of kind ``bot`` in every other seat).",
+        help_text="Practice: the game (a bot of kind ``bot`` in every other seat); demo:"
+        " the game its bots play.",
     )
     seats = serializers.IntegerField(
         required=False, min_value=1, help_text="Practice of a game of more seats: how many."
@@ -304,7 +305,16 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         elif data["kind"] == "demo":
             rng = random.Random()
             sets = [[d.to_dict() for d in random_valid_set(rng)] for _ in range(2)]
-            session = services.create_demo_game(by=request.user, sets=sets)
+            if data["game"] == "irondie":
+                session = services.create_demo_game(by=request.user, sets=sets)
+            else:
+                session = services.create_demo_game(
+                    by=request.user,
+                    game=data["game"],
+                    seats=data.get("seats"),
+                    variants=data.get("variants", []),
+                    bots=("heuristic", "random"),
+                )
         elif data["game"] != "irondie":
             session = services.create_practice_game(
                 by=request.user,

@@ -76,16 +76,43 @@ def create_practice_game(
 
 @transaction.atomic
 def create_demo_game(
-    *, by, sets: list[list[dict]], bots=("heuristic", "heuristic"), bot_delay: float | None = None
+    *,
+    by,
+    sets: list[list[dict]] | None = None,
+    bots=("heuristic", "heuristic"),
+    bot_delay: float | None = None,
+    game: str = ENGINE,
+    seats: int | None = None,
+    variants: list[str] | None = None,
 ) -> GameSession:
     """Bot against bot, for watching; each move is a Celery task ``bot_delay`` seconds
-    after the previous one (0: the whole game is played at once)."""
+    after the previous one (0: the whole game is played at once). Another game than
+    IRONDIE: ``seats`` bots, taking the kinds of ``bots`` in turn."""
     if by is not None and not is_judge(by):
         raise PermissionDenied("Only judges and organisers start demo games.")
     for kind in bots:
         if kind not in BOT_NAMES:
             raise ValidationError({"bots": [f"Choose from: {', '.join(BOT_NAMES)}."]})
     delay = float(setting("GAMES_DEMO_BOT_DELAY", 1.5)) if bot_delay is None else bot_delay
+    if game != ENGINE:
+        config = _n_seat_config(game, seats, variants or [])
+        kinds = [bots[seat % len(bots)] for seat in range(config["seats"])]
+        names = [f"{BOT_NAMES[kind]} {seat + 1}" for seat, kind in enumerate(kinds)]
+        session = _new_session(
+            engine=game,
+            kind=GameSession.Kind.DEMO,
+            bot_0=kinds[0],
+            bot_1=kinds[1],
+            name_0=names[0],
+            name_1=names[1],
+            extra_seats=[
+                {"user": None, "bot": kinds[s], "name": names[s]} for s in range(2, len(kinds))
+            ],
+            bot_delay=delay,
+            created_by=by,
+        )
+        start(session, db_now(), config=config)
+        return session
     session = _new_session(
         kind=GameSession.Kind.DEMO,
         bot_0=bots[0],
@@ -99,7 +126,9 @@ def create_demo_game(
     return session
 
 
-def _practice_n_seats(by, bot: str, game: str, seats, variants: list[str]) -> GameSession:
+def _n_seat_config(game: str, seats, variants: list[str]) -> dict:
+    """The config of a game named by its engine, checked by the engine (400s name the
+    field: ``game``, ``seats`` or ``variants``)."""
     try:
         engine = engine_for(game)
     except LookupError as exc:
@@ -113,6 +142,12 @@ def _practice_n_seats(by, bot: str, game: str, seats, variants: list[str]) -> Ga
         config = engine.new_game(config, engine.new_seed()).config  # checked before saving
     except engine.ConfigError as exc:
         raise ValidationError({"variants": [str(exc)]}) from None
+    return config
+
+
+def _practice_n_seats(by, bot: str, game: str, seats, variants: list[str]) -> GameSession:
+    config = _n_seat_config(game, seats, variants)
+    seats = config["seats"]
     bots = [f"{BOT_NAMES[bot]} {seat}" for seat in range(seats)]
     session = _new_session(
         engine=game,

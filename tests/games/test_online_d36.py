@@ -229,3 +229,24 @@ def test_a_judge_watches_with_the_judge_view_and_a_stranger_as_a_spectator(make_
     )
     assert refused.status_code == 403
     assert GameSession.objects.get(pk=game["id"]).version == game["version"]
+
+
+def test_a_demo_game_of_bots_moves_by_the_bot_task_and_at_once_without_delay(judge, settings):
+    watched = services.create_demo_game(by=judge, game="36d6", seats=4, bot_delay=1.0)
+    assert [watched.seat_bot(s) for s in watched.seats] == ["heuristic"] * 4
+    assert watched.version == 0 and watched.status == "active"
+    for _ in range(3000):
+        watched.refresh_from_db()
+        if watched.status != "active":
+            break
+        assert services.play_bots(watched.pk, watched.version) != "no bot to act"
+        assert services.play_bots(watched.pk, watched.version - 1) == "stale"
+    assert watched.status == "finished" and len(watched.placings) == 4
+    assert d36.State.from_dict(watched.state) == services.replayed_state(watched)
+    judge_client = login_client(judge)
+    at_once = judge_client.post(
+        "/api/games/", {"kind": "demo", "game": "36d6", "seats": 3}, format="json"
+    )
+    assert at_once.status_code == 201, at_once.json()
+    assert at_once.json()["status"] == "finished"  # GAMES_DEMO_BOT_DELAY is 0 in tests
+    assert [p["bot"] for p in at_once.json()["players"]] == ["heuristic", "random", "heuristic"]
