@@ -15,6 +15,7 @@ from games import clocks, enforcement, services
 from games.engines import d36
 from games.models import GameAction, GameSession
 from games.services import rows
+from tests.test_api_schema import answer_validator, errors_of, openapi_schema
 
 from .conftest import login_client
 
@@ -250,3 +251,19 @@ def test_a_demo_game_of_bots_moves_by_the_bot_task_and_at_once_without_delay(jud
     assert at_once.status_code == 201, at_once.json()
     assert at_once.json()["status"] == "finished"  # GAMES_DEMO_BOT_DELAY is 0 in tests
     assert [p["bot"] for p in at_once.json()["players"]] == ["heuristic", "random", "heuristic"]
+
+
+def test_36d6_answers_match_the_openapi_schema(make_user):
+    client = login_client(make_user("alice"))
+    schema = openapi_schema()
+    created = _create(client, seats=3, variants=["zombie"])
+    problems = errors_of(answer_validator(schema, "/api/games/", "post", 201), created.json())
+    game = created.json()
+    _play_to_end(client, game["id"], rng=random.Random(5))
+    for path in ("/api/games/{id}/", "/api/games/{id}/log/", "/api/games/{id}/record/"):
+        response = client.get(path.replace("{id}", str(game["id"])))
+        validator = answer_validator(schema, path, "get", response.status_code)
+        problems += [f"{path}: {p}" for p in errors_of(validator, response.json())]
+    listed = client.get("/api/games/")
+    problems += errors_of(answer_validator(schema, "/api/games/", "get", 200), listed.json())
+    assert not problems, problems
