@@ -253,7 +253,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             queryset = queryset.filter(status=status_)
         if self.request.query_params.get("mine") and self.request.user.is_authenticated:
             user = self.request.user
-            queryset = queryset.filter(user_0=user) | queryset.filter(user_1=user)
+            queryset = queryset.filter(GameSession.seated(user))
         return queryset
 
     def _session(self) -> GameSession:

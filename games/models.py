@@ -139,6 +139,15 @@ class GameSession(models.Model):
         """Each seat's placing once finished (1 first, ties shared), from the result."""
         return (self.result or {}).get("placings")
 
+    @classmethod
+    def seated(cls, user) -> models.Q:
+        """Sessions in which ``user`` has a seat (any seat: the columns or extra_seats)."""
+        return (
+            models.Q(user_0=user)
+            | models.Q(user_1=user)
+            | models.Q(extra_seats__contains=[{"user": user.pk}])
+        )
+
     @property
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.CANCELLED)

@@ -38,10 +38,9 @@ def games_home(request):
     mine = []
     if request.user.is_authenticated:
         mine = list(
-            (
-                GameSession.objects.filter(user_0=request.user)
-                | GameSession.objects.filter(user_1=request.user)
-            ).order_by("-created_at")[:20]
+            GameSession.objects.filter(GameSession.seated(request.user)).order_by("-created_at")[
+                :20
+            ]
         )
     watch = list(
         GameSession.objects.filter(status=GameSession.Status.ACTIVE).order_by("-created_at")[:20]

@@ -267,3 +267,20 @@ def test_36d6_answers_match_the_openapi_schema(make_user):
     listed = client.get("/api/games/")
     problems += errors_of(answer_validator(schema, "/api/games/", "get", 200), listed.json())
     assert not problems, problems
+
+
+def test_my_games_lists_a_game_where_i_sit_in_an_extra_seat(make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    game = _create(login_client(alice), seats=3).json()
+    session = GameSession.objects.get(pk=game["id"])
+    seats = list(session.extra_seats)
+    seats[0] = {**seats[0], "user": bob.pk, "bot": ""}
+    GameSession.objects.filter(pk=session.pk).update(extra_seats=seats)
+    session.refresh_from_db()
+    assert session.seat_of(bob) == 2 and session.seat_bot(2) == ""
+    mine = login_client(bob).get("/api/games/", {"mine": 1}).json()
+    rows_ = mine["results"] if isinstance(mine, dict) else mine
+    assert [g["id"] for g in rows_] == [game["id"]]
+    assert login_client(bob).get(f"/api/games/{game['id']}/").json()["seat"] == 2
+    eve = login_client(make_user("eve")).get("/api/games/", {"mine": 1}).json()
+    assert (eve["results"] if isinstance(eve, dict) else eve) == []
