@@ -2,8 +2,10 @@
 against two bots, see the board with its dice, and play a few moves by clicking."""
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 
 from games.models import GameAction, GameSession
+from tests.test_accessibility import OWN_CHECKS, SERIOUS
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -49,3 +51,7 @@ def test_player_plays_a_few_moves_of_36d6_against_two_bots(live_server, page, ma
     events = page.locator("#game .events").inner_text()
     assert "Player: plays a die to" in events
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    # The page holds to the accessibility checks of the other pages.
+    results = Axe().run(page)
+    serious = [v["id"] for v in results.response["violations"] if v["impact"] in SERIOUS]
+    assert not serious and not page.evaluate(OWN_CHECKS), serious
