@@ -20,6 +20,7 @@ from rest_framework.exceptions import ValidationError as ApiValidationError
 from rest_framework.response import Response
 
 from games import hosts, selectors, services, visibility
+from games.engines import ENGINES
 from games.models import GameSession
 from players.demo import random_valid_set
 
@@ -31,6 +32,21 @@ class CreateGameSerializer(serializers.Serializer):
     bot = serializers.ChoiceField(choices=["heuristic", "random"], default="heuristic")
     dice_set = serializers.IntegerField(required=False)
     match = serializers.IntegerField(required=False)
+    game = serializers.ChoiceField(
+        choices=sorted(ENGINES),
+        default="irondie",
+        help_text="Practice: the game (a bot of kind ``bot`` in every other seat); demo:"
+        " the game its bots play.",
+    )
+    seats = serializers.IntegerField(
+        required=False, min_value=1, help_text="Practice of a game of more seats: how many."
+    )
+    variants = serializers.ListField(
+        child=serializers.CharField(max_length=20),
+        required=False,
+        max_length=8,
+        help_text="Practice: the game's variants (36d6: stronghold, elemental, team, zombie).",
+    )
 
 
 class ActionSerializer(serializers.Serializer):
@@ -43,7 +59,7 @@ class ConcedeSerializer(serializers.Serializer):
 
 
 class RulingSerializer(serializers.Serializer):
-    winner = serializers.ChoiceField(choices=[0, 1])
+    winner = serializers.IntegerField(min_value=0, help_text="The seat the game goes to.")
     reason = serializers.CharField(max_length=300)
 
 
@@ -67,6 +83,7 @@ class GameSummarySerializer(serializers.ModelSerializer):
         model = GameSession
         fields = [
             "id",
+            "engine",
             "kind",
             "status",
             "version",
@@ -99,14 +116,14 @@ class GameSummarySerializer(serializers.ModelSerializer):
 # engine's and documented in docs/engine.md.
 
 
-@extend_schema_field({"oneOf": [{"type": "integer", "enum": [0, 1]}, {"type": "string"}]})
+@extend_schema_field({"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string"}]})
 class ViewerField(serializers.Field):
-    """A seat (0, 1), "judge" or "spectator"."""
+    """A seat (0, 1, ... up to the game's seats), "judge" or "spectator"."""
 
 
-@extend_schema_field({"oneOf": [{"type": "integer", "enum": [0, 1]}, {"type": "string"}]})
+@extend_schema_field({"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string"}]})
 class ActorField(serializers.Field):
-    """A seat (0, 1) or "system" (the server: clocks, judges)."""
+    """A seat (0, 1, ...) or "system" (the server: clocks, judges)."""
 
 
 @extend_schema_field({"type": "object", "additionalProperties": True})
@@ -242,7 +259,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             queryset = queryset.filter(status=status_)
         if self.request.query_params.get("mine") and self.request.user.is_authenticated:
             user = self.request.user
-            queryset = queryset.filter(user_0=user) | queryset.filter(user_1=user)
+            queryset = queryset.filter(GameSession.seated(user))
         return queryset
 
     def _session(self) -> GameSession:
@@ -294,7 +311,24 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         elif data["kind"] == "demo":
             rng = random.Random()
             sets = [[d.to_dict() for d in random_valid_set(rng)] for _ in range(2)]
-            session = services.create_demo_game(by=request.user, sets=sets)
+            if data["game"] == "irondie":
+                session = services.create_demo_game(by=request.user, sets=sets)
+            else:
+                session = services.create_demo_game(
+                    by=request.user,
+                    game=data["game"],
+                    seats=data.get("seats"),
+                    variants=data.get("variants", []),
+                    bots=("heuristic", "random"),
+                )
+        elif data["game"] != "irondie":
+            session = services.create_practice_game(
+                by=request.user,
+                bot=data["bot"],
+                game=data["game"],
+                seats=data.get("seats"),
+                variants=data.get("variants", []),
+            )
         else:
             playing_dice = selectors.practice_dice(request.user, data.get("dice_set"))
             if playing_dice is None:
@@ -402,7 +436,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     @extend_schema(request=RulingSerializer, responses=GameStateSerializer)
     @action(detail=True, methods=["post"])
     def ruling(self, request, pk=None):
-        """Judges: award the game to seat 0 or 1, with the reason (audited)."""
+        """Judges: award the game to a seat (its team, if any), with the reason (audited)."""
         data = _valid(RulingSerializer, request)
         return self._state(
             services.award_game(

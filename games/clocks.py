@@ -33,8 +33,6 @@ from games import hosts
 from games.engines import engine_for
 from games.models import GameSession
 
-SEATS = (0, 1)
-
 # Sessions whose deadlines can still pass.
 _LIVE = Q(status__in=(GameSession.Status.WAITING, GameSession.Status.ACTIVE))
 
@@ -58,7 +56,7 @@ GAME_LIMIT = Deadline(
 
 
 def seat_deadlines(session: GameSession) -> list:
-    deadlines = list(session.seat_deadlines or [None, None])
+    deadlines = list(session.seat_deadlines or [None] * session.seat_count)
     return [parse(d) for d in deadlines]
 
 
@@ -70,7 +68,7 @@ def update_deadlines(session: GameSession, state, now, fresh: set) -> None:
     seats with nothing to decide. Paused games keep their remaining time instead."""
     if session.status != GameSession.Status.ACTIVE or state.over:
         changed = session.deadline_at is not None or any(session.seat_deadlines or [])
-        session.seat_deadlines = [None, None]
+        session.seat_deadlines = [None] * session.seat_count
         if changed:
             DECISION_DEADLINE.clear(session)
         if state.over:
@@ -81,7 +79,7 @@ def update_deadlines(session: GameSession, state, now, fresh: set) -> None:
     old = seat_deadlines(session)
     new = []
     limit = datetime.timedelta(seconds=session.decision_seconds)
-    for seat in SEATS:
+    for seat in session.seats:
         if seat not in pending:
             new.append(None)
         elif seat in fresh or old[seat] is None:
@@ -128,7 +126,7 @@ def pause(session: GameSession, now) -> None:
         "seats": [_seconds_left(d, now) for d in seat_deadlines(session)],
         "game": _seconds_left(session.game_deadline_at, now),
     }
-    session.seat_deadlines = [None, None]
+    session.seat_deadlines = [None] * session.seat_count
     DECISION_DEADLINE.clear(session)
     GAME_LIMIT.clear(session)
     session.status = GameSession.Status.PAUSED
@@ -136,7 +134,7 @@ def pause(session: GameSession, now) -> None:
 
 
 def resume(session: GameSession, now) -> None:
-    left = session.paused_remaining or {"seats": [None, None], "game": None}
+    left = session.paused_remaining or {"seats": [None] * session.seat_count, "game": None}
     new = [now + datetime.timedelta(seconds=s) if s is not None else None for s in left["seats"]]
     session.seat_deadlines = [d.isoformat() if d else None for d in new]
     DECISION_DEADLINE.set(session, min((d for d in new if d is not None), default=None))

@@ -53,7 +53,9 @@ class SessionHost:
 
     def on_game_over(self, session, now, *, conceded_by: str = "") -> None:
         """The game ended (finished, or cancelled while waiting); ``conceded_by`` ("a",
-        "b") when a player conceded everything the host holds."""
+        "b") when a player conceded everything the host holds. A finished session's
+        ``session.placings`` gives each seat's placing (1 first, ties shared): what a
+        host of games of more than two seats records."""
 
     def check_concede_match(self, session) -> None:
         """Refuse a concession of the whole match when the session belongs to none."""

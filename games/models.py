@@ -49,6 +49,10 @@ class GameSession(models.Model):
     bot_1 = models.CharField(max_length=10, blank=True, choices=Bot.choices)
     name_0 = models.CharField(max_length=80, blank=True)
     name_1 = models.CharField(max_length=80, blank=True)
+    # Seats 2 and up of games for more than two (36d6: up to 8): one object a seat,
+    # {"user": id or null, "bot": kind or "", "name": "..."}. Seats 0 and 1 stay in the
+    # columns above, so two-seat games (IRONDIE) are stored as they always were.
+    extra_seats = models.JSONField(default=list, blank=True)
     config = models.JSONField(null=True, blank=True, help_text=_("The engine config (both sets)."))
     seed = models.CharField(
         max_length=128, blank=True, help_text=_("Secret until the game is over; never output.")
@@ -101,8 +105,20 @@ class GameSession(models.Model):
     def __str__(self):
         return f"{self.engine} session {self.pk} ({self.kind}, {self.status})"
 
+    @property
+    def seat_count(self) -> int:
+        return 2 + len(self.extra_seats or ())
+
+    @property
+    def seats(self) -> range:
+        return range(self.seat_count)
+
     def seat_bot(self, seat: int) -> str:
-        return self.bot_0 if seat == 0 else self.bot_1
+        if seat == 0:
+            return self.bot_0
+        if seat == 1:
+            return self.bot_1
+        return (self.extra_seats[seat - 2].get("bot") or "") if seat < self.seat_count else ""
 
     def seat_of(self, user) -> int | None:
         if user is None or not user.is_authenticated:
@@ -111,11 +127,28 @@ class GameSession(models.Model):
             return 0
         if self.user_1_id == user.id:
             return 1
+        for seat, extra in enumerate(self.extra_seats or (), start=2):
+            if extra.get("user") == user.id:
+                return seat
         return None
 
     @property
     def names(self) -> list[str]:
-        return [self.name_0, self.name_1]
+        return [self.name_0, self.name_1] + [e.get("name", "") for e in self.extra_seats or ()]
+
+    @property
+    def placings(self) -> list[int] | None:
+        """Each seat's placing once finished (1 first, ties shared), from the result."""
+        return (self.result or {}).get("placings")
+
+    @classmethod
+    def seated(cls, user) -> models.Q:
+        """Sessions in which ``user`` has a seat (any seat: the columns or extra_seats)."""
+        return (
+            models.Q(user_0=user)
+            | models.Q(user_1=user)
+            | models.Q(extra_seats__contains=[{"user": user.pk}])
+        )
 
     @property
     def shown_name_0(self) -> str:

@@ -19,14 +19,17 @@ from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext as _
 
 from config.dbtime import db_now
-from games import clocks, hosts, services
+from games import clocks, d36_board, hosts, services
 from games.bots import shown_name
 from games.engines import engine_for
 from games.models import GameAction, GameSession
 from players.demo import random_valid_set
 from players.models import DiceSet
 
-SEAT_LABELS = ("A", "B")
+SEAT_LABELS = tuple("ABCDEFGH")
+
+# How the play page puts a game other than IRONDIE into words (its actions and events).
+PRESENTERS = {"36d6": d36_board}
 
 
 def session_queryset():
@@ -118,12 +121,21 @@ def players(session: GameSession, viewer) -> list[dict]:
         {
             "seat": seat,
             "name": shown_name(session.names[seat])
-            or _("Player %(seat)s") % {"seat": SEAT_LABELS[seat]},
+            or _("Player %(seat)s") % {"seat": _seat_label(seat)},
             "bot": session.seat_bot(seat) or None,
             "you": viewer == seat,
         }
-        for seat in (0, 1)
+        for seat in session.seats
     ]
+
+
+def _seat_label(seat: int) -> str:
+    return SEAT_LABELS[seat] if seat < len(SEAT_LABELS) else str(seat + 1)
+
+
+def is_seat(viewer) -> bool:
+    """A viewer that is a seat (not "judge" or "spectator")."""
+    return isinstance(viewer, int) and not isinstance(viewer, bool)
 
 
 def game_state(session: GameSession, viewer, now, *, state=None, all_legal=False) -> dict:
@@ -139,7 +151,7 @@ def game_state(session: GameSession, viewer, now, *, state=None, all_legal=False
     board = engine.view(state, viewer) if state is not None else None
     split = _split_choice(board, viewer) if board else None
     legal, count = [], 0
-    if viewer in (0, 1) and state is not None and session.status == GameSession.Status.ACTIVE:
+    if is_seat(viewer) and state is not None and session.status == GameSession.Status.ACTIVE:
         if split is not None:
             count = split["count"]
             listed = all_legal or count <= split_list_limit()
@@ -158,7 +170,7 @@ def game_state(session: GameSession, viewer, now, *, state=None, all_legal=False
         "status": session.status,
         "version": session.version,
         "viewer": viewer,
-        "seat": viewer if viewer in (0, 1) else None,
+        "seat": viewer if is_seat(viewer) else None,
         "players": players(session, viewer),
         "match": described["match"],
         "game_number": described["game_number"],
@@ -168,7 +180,9 @@ def game_state(session: GameSession, viewer, now, *, state=None, all_legal=False
         "split": split,
         "legal_count": count,
         "legal_actions": legal,
-        "decision_since": (session.decision_since or [0, 0])[viewer] if viewer in (0, 1) else None,
+        "decision_since": (session.decision_since or [0] * session.seat_count)[viewer]
+        if is_seat(viewer)
+        else None,
         "end_cause": session.end_cause or None,
         "clock": clocks.clock_dict(session, now),
         "view": board,
@@ -179,7 +193,7 @@ def _split_choice(board, viewer):
     """During a split every subset of the hand is legal: the hand, for clients that
     build the choice themselves instead of picking from the list."""
     decision = board["decision"]
-    if viewer not in (0, 1) or not decision or decision.get("kind") != "split":
+    if not is_seat(viewer) or not decision or decision.get("kind") != "split":
         return None
     if viewer not in decision.get("players", []):
         return None
@@ -279,7 +293,8 @@ def game_record(session: GameSession) -> dict:
         "seed": board["seed"],
         "log": board["log"],
         "rolls": board["rolls"],
-        "result": board["result"],
+        # The stored result: the engine's, with every seat's placing (rows.Write.save).
+        "result": session.result or board["result"],
         "actions": game_log(session, "spectator", state=state),
     }
 
@@ -500,15 +515,17 @@ def log_in_words(session: GameSession, viewer, board, *, limit: int = 30) -> lis
     lines = []
     for entry in game_log(session, viewer):
         actor = entry["actor"]
-        who = names[actor] if actor in (0, 1) else _("Server")
+        who = names[actor] if is_seat(actor) else _("Server")
         bonus_die = next(
             (e.get("die") for e in entry["events"] or () if e.get("type") == "bonus"), None
         )
-        said = (
-            None
-            if entry["hidden"] or entry["action"] is None
-            else describe_action(board, entry["action"], engine=engine, bonus_die=bonus_die)
-        )
+        presenter = PRESENTERS.get(session.engine)
+        if entry["hidden"] or entry["action"] is None:
+            said = None
+        elif presenter is not None:
+            said = presenter.describe_logged(board, entry["action"])
+        else:
+            said = describe_action(board, entry["action"], engine=engine, bonus_die=bonus_die)
         if entry["hidden"]:
             lines.append(_("%(who)s made a secret choice.") % {"who": who})
         elif entry["cause"] in (GameAction.Cause.PLAYER, GameAction.Cause.BOT):
@@ -524,7 +541,11 @@ def log_in_words(session: GameSession, viewer, board, *, limit: int = 30) -> lis
             label = GameAction.Cause(cause).label if known else cause.replace("_", " ").capitalize()
             lines.append(_("%(cause)s: %(note)s.") % {"cause": label, "note": entry["note"]})
         for event in entry["events"]:
-            text = describe_event(board, event, names)
+            text = (
+                presenter.describe_event(board, event, names)
+                if presenter is not None
+                else describe_event(board, event, names)
+            )
             if text and event.get("type") not in ("split_committed",):
                 lines.append("  " + text)
     return lines[-limit:]

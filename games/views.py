@@ -14,13 +14,16 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import selectors, services, visibility
+from games import d36_board, selectors, services, visibility
 from games.engines import engine_for
 from games.models import GameSession
 from players.demo import random_valid_set
 from players.dice_svg import die_svg
 
 ZONES = ("hand", "battle", "clash", "storage", "abyss")
+
+# The board fragment of each game (IRONDIE's is games/_board.html) and what it draws.
+BOARDS = {"36d6": ("games/boards/d36.html", d36_board.context)}
 SECTORS = ("attack", "defense", "life")
 
 
@@ -36,10 +39,9 @@ def games_home(request):
     mine = []
     if request.user.is_authenticated:
         mine = list(
-            (
-                GameSession.objects.filter(user_0=request.user)
-                | GameSession.objects.filter(user_1=request.user)
-            ).order_by("-created_at")[:20]
+            GameSession.objects.filter(GameSession.seated(request.user)).order_by("-created_at")[
+                :20
+            ]
         )
     watch = list(
         GameSession.objects.filter(status=GameSession.Status.ACTIVE).order_by("-created_at")[:20]
@@ -50,13 +52,23 @@ def games_home(request):
 @login_required
 @require_POST
 def practice(request):
+    game = request.POST.get("game", "irondie")
     try:
-        session = services.create_practice_game(
-            by=request.user,
-            playing_dice=selectors.practice_dice(request.user),
-            bot=request.POST.get("bot", "heuristic"),
-            bot_dice=[d.to_dict() for d in random_valid_set(random.Random())],
-        )
+        if game == "irondie":
+            session = services.create_practice_game(
+                by=request.user,
+                playing_dice=selectors.practice_dice(request.user),
+                bot=request.POST.get("bot", "heuristic"),
+                bot_dice=[d.to_dict() for d in random_valid_set(random.Random())],
+            )
+        else:
+            seats = request.POST.get("seats", "")
+            session = services.create_practice_game(
+                by=request.user,
+                bot=request.POST.get("bot", "heuristic"),
+                game=game,
+                seats=int(seats) if seats.isdigit() else None,
+            )
     except (ValidationError, PermissionDenied) as exc:
         messages.error(request, " ".join(getattr(exc, "messages", [str(exc)])))
         return redirect("games:home")
@@ -103,6 +115,7 @@ def board_context(session, user) -> dict:
         "viewer": viewer,
         "board": board,
         "names": names,
+        "board_template": BOARDS.get(session.engine, ("games/_board.html",))[0],
         # The match clock counts down only while the match is being played: not once
         # its result is confirmed (tournaments/clocks.py "finished").
         "match_clock": match_clock
@@ -119,7 +132,11 @@ def board_context(session, user) -> dict:
         decision_text=selectors.game_words(engine, "decisions", decision.get("kind")),
         end_reason_text=selectors.game_words(engine, "end_reasons", result.get("reason")),
     )
-    bottom = viewer if viewer in (0, 1) else 0
+    if session.engine in BOARDS:
+        context["drawn"] = BOARDS[session.engine][1](board, data, names)
+        context["log_lines"] = selectors.log_in_words(session, viewer, board)
+        return context
+    bottom = viewer if selectors.is_seat(viewer) else 0
     context["sides"] = [_side(board, 1 - bottom), _side(board, bottom)]
     for side in context["sides"]:
         side["name"] = names[side["seat"]]
@@ -176,4 +193,5 @@ def play(request, pk):
 
 def board(request, pk):
     session = _session(request, pk)
-    return render(request, "games/_board.html", board_context(session, request.user))
+    context = board_context(session, request.user)
+    return render(request, context["board_template"], context)

@@ -9,8 +9,10 @@ from django.utils.translation import gettext as _
 
 from config.dbtime import db_now
 from games import clocks, hosts
+from games.engines import engine_for
 from games.models import GameAction, GameSession
-from games.services.rows import SEATS, Write, audit, lock, now_of, require_judge
+from games.services.play import run_bots_inline
+from games.services.rows import Write, audit, lock, now_of, require_judge
 from games.services.sessions import cancel_waiting
 from games.services.state import state_of
 
@@ -39,7 +41,9 @@ def concede(*, session: GameSession, by, whole_match: bool = False) -> GameSessi
         user=by,
         note="conceded the match" if whole_match else "conceded the game",
     )
-    session.end_cause = "conceded"
+    if write.state.over:
+        session.end_cause = "conceded"
+    run_bots_inline(write)  # a game of more seats goes on between the others
     write.save(conceded_by="ab"[seat] if whole_match else "")
     return session
 
@@ -49,20 +53,32 @@ def award_game(*, session: GameSession, by, winner: int, reason: str) -> GameSes
     """A judge's ruling: the game goes to ``winner`` (logged in the game and the audit)."""
     session = lock(session)
     require_judge(by, session)
-    if winner not in SEATS or isinstance(winner, bool):
-        raise ValidationError({"winner": [_("The winner is seat 0 or seat 1.")]})
+    if isinstance(winner, bool) or winner not in session.seats:
+        last = session.seat_count - 1
+        raise ValidationError(
+            {"winner": [_("The winner is a seat from 0 to %(last)s.") % {"last": last}]}
+        )
     if not (reason or "").strip():
         raise ValidationError({"reason": [_("Say why the game is awarded.")]})
     if session.status not in (GameSession.Status.ACTIVE, GameSession.Status.PAUSED):
         raise ValidationError(_("Only a game in play can be awarded."))
     write = Write(session, state_of(session), db_now())
-    write.apply(
-        "system",
-        {"kind": "forfeit", "player": 1 - winner},
-        cause=GameAction.Cause.RULING,
-        user=by,
-        note=reason,
-    )
+    # Every seat of another team forfeits (one seat in a game of two) until the game is
+    # over; a seat already out (its team went out with a team-mate) is skipped.
+    teams = engine_for(session.engine).teams(session.config)
+    for seat in session.seats:
+        if teams[seat] == teams[winner] or write.state.over:
+            continue
+        try:
+            write.apply(
+                "system",
+                {"kind": "forfeit", "player": seat},
+                cause=GameAction.Cause.RULING,
+                user=by,
+                note=reason,
+            )
+        except ValidationError:
+            continue
     session.end_cause = "ruling"
     audit(session, by, "game.awarded", after={"winner_seat": winner}, reason=reason)
     write.save()

@@ -23,7 +23,7 @@ def run_bots_inline(write: Write) -> None:
     session, engine = write.session, write.engine
     if session.bot_delay > 0:
         return
-    whole_game = all(session.seat_bot(seat) for seat in (0, 1))
+    whole_game = all(session.seat_bot(seat) for seat in session.seats)
     moved = True
     while moved and not write.state.over:
         state = write.state
@@ -56,7 +56,7 @@ def submit_action(
     to_act = engine_for(session.engine).to_act
     state = state_of(session)
     if expected_version is not None:
-        since = (session.decision_since or [0, 0])[seat]
+        since = (session.decision_since or [0] * session.seat_count)[seat]
         if (
             seat not in to_act(state)
             or expected_version < since

@@ -184,7 +184,7 @@ class Write:
             note=note[:300],
             created_at=self.now,
         )
-        since = list(session.decision_since or [0, 0])
+        since = list(session.decision_since or [0] * session.seat_count)
         for seat in engine.to_act(new):
             if seat == actor or seat not in before:
                 since[seat] = session.version
@@ -200,7 +200,11 @@ class Write:
         session.state = state.to_dict()
         if state.over and session.status != GameSession.Status.FINISHED:
             session.status = GameSession.Status.FINISHED
-            session.result = self.engine.result(state)
+            result = dict(self.engine.result(state))
+            # Every game's result names each seat's placing (the host reads them,
+            # GameSession.placings); 36d6's result has them already.
+            result.setdefault("placings", self.engine.placings(state))
+            session.result = result
             session.ended_at = now
         clocks.update_deadlines(session, state, now, self.fresh)
         self.fresh = set()

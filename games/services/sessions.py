@@ -17,7 +17,6 @@ from games.engines import engine_for
 from games.models import GameSession
 from games.services.play import run_bots_inline
 from games.services.rows import (
-    SEATS,
     START_FIELDS,
     Write,
     decision_seconds,
@@ -32,26 +31,40 @@ from players.roles import is_judge
 log = logging.getLogger(__name__)
 
 
-# The game every session plays for now (games/engines/__init__.py: ENGINES).
+# The game a session plays unless it names another (games/engines/__init__.py: ENGINES).
 ENGINE, ENGINE_VERSION = "irondie", "1"
 
 
 def _new_session(**fields) -> GameSession:
     fields.setdefault("decision_seconds", decision_seconds())
-    return GameSession.objects.create(engine=ENGINE, engine_version=ENGINE_VERSION, **fields)
+    fields.setdefault("engine", ENGINE)
+    fields.setdefault("engine_version", ENGINE_VERSION)
+    return GameSession.objects.create(**fields)
 
 
 @transaction.atomic
 def create_practice_game(
-    *, by, playing_dice: list[dict], bot: str = "heuristic", bot_dice: list[dict] | None = None
+    *,
+    by,
+    playing_dice: list[dict] | None = None,
+    bot: str = "heuristic",
+    bot_dice: list[dict] | None = None,
+    game: str = ENGINE,
+    seats: int | None = None,
+    variants: list[str] | None = None,
 ) -> GameSession:
-    """A game against a bot outside any tournament; the bot answers at once."""
+    """A game against bots outside any tournament; the bots answer at once. IRONDIE:
+    the player's dice against the bot's. Other games: ``seats`` seats (the engine's
+    fewest by default), the player in seat 0 and a bot of kind ``bot`` in every other,
+    with the game's ``variants`` (36d6: docs/engine.md)."""
     if by is None or not by.is_authenticated:
         raise PermissionDenied(_("Log in to practise."))
     if bot not in BOT_NAMES:
         raise ValidationError(
             {"bot": [_("Choose one of: %(value1)s.") % {"value1": ", ".join(BOT_NAMES)}]}
         )
+    if game != ENGINE:
+        return _practice_n_seats(by, bot, game, seats, variants or [])
     session = _new_session(
         kind=GameSession.Kind.PRACTICE,
         user_0=by,
@@ -66,10 +79,18 @@ def create_practice_game(
 
 @transaction.atomic
 def create_demo_game(
-    *, by, sets: list[list[dict]], bots=("heuristic", "heuristic"), bot_delay: float | None = None
+    *,
+    by,
+    sets: list[list[dict]] | None = None,
+    bots=("heuristic", "heuristic"),
+    bot_delay: float | None = None,
+    game: str = ENGINE,
+    seats: int | None = None,
+    variants: list[str] | None = None,
 ) -> GameSession:
     """Bot against bot, for watching; each move is a Celery task ``bot_delay`` seconds
-    after the previous one (0: the whole game is played at once)."""
+    after the previous one (0: the whole game is played at once). Another game than
+    IRONDIE: ``seats`` bots, taking the kinds of ``bots`` in turn."""
     if by is not None and not is_judge(by):
         raise PermissionDenied(_("Only judges and organisers start demo games."))
     for kind in bots:
@@ -78,6 +99,25 @@ def create_demo_game(
                 {"bots": [_("Choose from: %(value1)s.") % {"value1": ", ".join(BOT_NAMES)}]}
             )
     delay = float(setting("GAMES_DEMO_BOT_DELAY", 1.5)) if bot_delay is None else bot_delay
+    if game != ENGINE:
+        config = _n_seat_config(game, seats, variants or [])
+        kinds = [bots[seat % len(bots)] for seat in range(config["seats"])]
+        names = [f"{BOT_NAMES[kind]} {seat + 1}" for seat, kind in enumerate(kinds)]
+        session = _new_session(
+            engine=game,
+            kind=GameSession.Kind.DEMO,
+            bot_0=kinds[0],
+            bot_1=kinds[1],
+            name_0=names[0],
+            name_1=names[1],
+            extra_seats=[
+                {"user": None, "bot": kinds[s], "name": names[s]} for s in range(2, len(kinds))
+            ],
+            bot_delay=delay,
+            created_by=by,
+        )
+        start(session, db_now(), config=config)
+        return session
     session = _new_session(
         kind=GameSession.Kind.DEMO,
         bot_0=bots[0],
@@ -91,34 +131,75 @@ def create_demo_game(
     return session
 
 
+def _n_seat_config(game: str, seats, variants: list[str]) -> dict:
+    """The config of a game named by its engine, checked by the engine (400s name the
+    field: ``game``, ``seats`` or ``variants``)."""
+    try:
+        engine = engine_for(game)
+    except LookupError as exc:
+        raise ValidationError({"game": [str(exc)]}) from None
+    fewest, most = engine.SEATS
+    seats = fewest if seats is None else seats
+    if isinstance(seats, bool) or not isinstance(seats, int) or not fewest <= seats <= most:
+        raise ValidationError({"seats": [f"{engine.GAME} is played by {fewest} to {most}."]})
+    config = {"game_id": "practice", "seats": seats, "variants": list(variants)}
+    try:
+        config = engine.new_game(config, engine.new_seed()).config  # checked before saving
+    except engine.ConfigError as exc:
+        raise ValidationError({"variants": [str(exc)]}) from None
+    return config
+
+
+def _practice_n_seats(by, bot: str, game: str, seats, variants: list[str]) -> GameSession:
+    config = _n_seat_config(game, seats, variants)
+    seats = config["seats"]
+    bots = [f"{BOT_NAMES[bot]} {seat}" for seat in range(seats)]
+    session = _new_session(
+        engine=game,
+        kind=GameSession.Kind.PRACTICE,
+        user_0=by,
+        name_0=_user_name(by),
+        bot_1=bot,
+        name_1=bots[1],
+        extra_seats=[{"user": None, "bot": bot, "name": bots[s]} for s in range(2, seats)],
+        created_by=by,
+    )
+    start(session, db_now(), config=config)
+    return session
+
+
 def _user_name(user) -> str:
     # The seat shows the public name, never the login name (players/people.py).
     return public_name(user) or "Player"
 
 
-def start(session, now, *, sets=None) -> None:
+def start(session, now, *, sets=None, config=None) -> None:
     """Create the engine state: a hosted game gets its sets from its host now (for
-    tournament games this is the moment their swaps are revealed)."""
+    tournament games this is the moment their swaps are revealed). IRONDIE's config is
+    built from the two ``sets``; another game's ``config`` is given whole."""
     host_start = hosts.host_of(session).start(session, now)
     if host_start is not None:
         sets = host_start.sets
         game_id, sudden_death_turn = host_start.game_id, host_start.sudden_death_turn
     else:
         game_id, sudden_death_turn = f"s{session.pk}", None
-    config = {"game_id": game_id, "sets": sets, "sudden_death_turn": sudden_death_turn}
+    if config is not None:
+        config = {**config, "game_id": game_id}
+    else:
+        config = {"game_id": game_id, "sets": sets, "sudden_death_turn": sudden_death_turn}
     engine = engine_for(session.engine)
     seed = engine.new_seed()
     try:
         state = engine.new_game(config, seed)
     except ValueError as exc:
-        raise ValidationError({"dice": [str(exc)]}) from None
+        raise ValidationError({"dice" if sets is not None else "config": [str(exc)]}) from None
     session.config = state.config
     session.seed = seed
     session.commitment = state.commitment
     session.status = GameSession.Status.ACTIVE
     session.started_at = now
     session.version = 0
-    session.decision_since = [0, 0]
+    session.decision_since = [0] * session.seat_count
     write = Write(session, state, now, fresh=set(engine.to_act(state)))
     run_bots_inline(write)
     write.save(fields=START_FIELDS)
@@ -158,7 +239,7 @@ def mark_ready(*, session: GameSession, by) -> GameSession:
     ready.add(seat)
     session.ready = sorted(ready)
     session.save(update_fields=["ready"])
-    if ready == set(SEATS):
+    if ready == set(session.seats):
         start(session, db_now())
     return session
 
