@@ -43,6 +43,13 @@ GAMES: dict[str, GameRules] = {
     "36d6": GameRules(
         label="36d6", needs_dice_set=False, games_to_win=1, match_minutes=35, game_minutes=35
     ),
+    "dice-forge": GameRules(
+        label="Dice Forge",
+        needs_dice_set=False,
+        games_to_win=1,
+        match_minutes=45,
+        game_minutes=45,
+    ),
 }
 
 # The settings that take a game's default when an event is created (or its game changed)

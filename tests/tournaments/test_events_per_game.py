@@ -12,7 +12,7 @@ from games.engines import ENGINES
 from players import services as player_services
 from tests.conftest import api_as
 from tournaments import selectors, services
-from tournaments.games import GAMES, with_game_defaults
+from tournaments.games import FORMATS, GAMES, with_game_defaults
 from tournaments.match_rules import ResultError, decide_match, match_is_over, max_games
 from tournaments.models import Tournament
 
@@ -310,3 +310,11 @@ def test_the_edit_form_keeps_a_custom_limit_when_the_game_changes(client, tourna
     rules = GAMES["36d6"]
     assert (tournament.game, tournament.games_to_win) == ("36d6", rules.games_to_win)
     assert (tournament.match_minutes, tournament.game_minutes) == (60, rules.game_minutes)
+
+
+def test_every_hosted_game_has_its_event_defaults():
+    """An engine added to the registry without a row in tournaments/games.py once stopped
+    the service at start-up (the game field's choices)."""
+    assert set(ENGINES) == set(GAMES)
+    for rules in GAMES.values():
+        assert rules.games_to_win in FORMATS and rules.match_minutes >= rules.game_minutes
