@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 
+from django.utils.translation import gettext as _
+
 COLUMNS = "abcdefg"
 # Pip positions on a 3x3 grid (0..8, row-major) for each face.
 PIPS = {
@@ -55,9 +57,9 @@ def die_svg(face: int, *, colour: str = "#333", size: int = 40) -> str:
 
 def _die_words(board, die) -> str:
     if die == "zombie":
-        return "a zombie"
+        return _("a zombie")
     d = board["dice"][die]
-    return f"the {d['face']}"
+    return _("the %(face)s") % {"face": d["face"]}
 
 
 def describe_action(board, action: dict) -> str:
@@ -69,22 +71,37 @@ def describe_action(board, action: dict) -> str:
         row, column = to
         target = board["board"][row][column] if 0 <= row < board["size"] else None
         zombies = (board.get("zombies") or [[0] * board["size"]] * board["size"])[row][column]
-        here = f"the {die['face']}" + (f" on {square_name(die['square'])}" if die["square"] else "")
+        here = (
+            _("the %(face)s on %(square)s")
+            % {"face": die["face"], "square": square_name(die["square"])}
+            if die["square"]
+            else _("the %(face)s") % {"face": die["face"]}
+        )
         if target is not None and target != action["die"]:
-            return f"{here} attacks the {board['dice'][target]['face']} on {square_name(to)}"
+            return _("%(die)s attacks the %(face)s on %(square)s") % {
+                "die": here,
+                "face": board["dice"][target]["face"],
+                "square": square_name(to),
+            }
         if zombies:
-            return f"{here} attacks the zombies on {square_name(to)}"
-        return f"{here} moves to {square_name(to)}"
+            return _("%(die)s attacks the zombies on %(square)s") % {
+                "die": here,
+                "square": square_name(to),
+            }
+        return _("%(die)s moves to %(square)s") % {"die": here, "square": square_name(to)}
     if kind == "zombie":
-        return f"zombies on {square_name(action['from'])} move to {square_name(action['to'])}"
+        return _("zombies on %(start)s move to %(end)s") % {
+            "start": square_name(action["from"]),
+            "end": square_name(action["to"]),
+        }
     if kind == "bite":
-        return f"zombies bite on {square_name(action['at'])}"
+        return _("zombies bite on %(square)s") % {"square": square_name(action["at"])}
     if kind == "end_turn":
-        return "end the turn (no extra go)"
+        return _("end the turn (no extra go)")
     if kind == "sudden_death":
-        return "the time limit: the piles are counted"
+        return _("the time limit: the piles are counted")
     if kind == "forfeit":
-        return f"seat {action.get('player', 0) + 1} forfeits"
+        return _("seat %(seat)s forfeits") % {"seat": action.get("player", 0) + 1}
     return str(kind or "?")
 
 
@@ -92,7 +109,7 @@ def describe_logged(board, action: dict) -> str:
     """An action of the log in words: the board has moved on since, so only what the
     action itself says (its events tell the rest)."""
     if action.get("kind") == "move":
-        return f"plays a die to {square_name(action['to'])}"
+        return _("plays a die to %(square)s") % {"square": square_name(action["to"])}
     return describe_action(board, action)
 
 
@@ -103,46 +120,75 @@ def describe_event(board, event: dict, names) -> str | None:
         return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
 
     if t == "move":
-        return f"A die moves from {square_name(event['from'])} to {square_name(event['to'])}."
+        return _("A die moves from %(start)s to %(end)s.") % {
+            "start": square_name(event["from"]),
+            "end": square_name(event["to"]),
+        }
     if t == "attack":
         rolls, totals = event.get("rolls") or [], event.get("totals") or []
         outcome = {
-            "win": "the attacker wins",
-            "lose": "the attacker loses",
-            "standoff": "standoff",
-            "both": "both dice go",
+            "win": _("the attacker wins"),
+            "lose": _("the attacker loses"),
+            "standoff": _("standoff"),
+            "both": _("both dice go"),
         }.get(event.get("outcome"), event.get("outcome"))
-        said = f"Attack on {square_name(event['to'])}: rolls {'-'.join(map(str, rolls))}"
+        said = _("Attack on %(square)s: rolls %(rolls)s") % {
+            "square": square_name(event["to"]),
+            "rolls": "-".join(map(str, rolls)),
+        }
         if totals and totals != rolls:
-            said += f" (totals {'-'.join(map(str, totals))})"
+            said += " " + _("(totals %(totals)s)") % {"totals": "-".join(map(str, totals))}
         return f"{said}, {outcome}."
     if t == "captured":
-        return f"{who(event.get('seat'))} captures a {event.get('face')}."
+        return _("%(name)s captures a %(face)s.") % {
+            "name": who(event.get("seat")),
+            "face": event.get("face"),
+        }
     if t == "face":
-        return f"The winner turns from {event.get('from')} to {event.get('to')}."
+        return _("The winner turns from %(start)s to %(end)s.") % {
+            "start": event.get("from"),
+            "end": event.get("to"),
+        }
     if t == "discarded":
         count = len(event.get("dice") or [])
-        return None if not count else "A die is discarded." if count == 1 else "Both are discarded."
+        if not count:
+            return None
+        return _("A die is discarded.") if count == 1 else _("Both are discarded.")
     if t == "zombie_moved":
-        return f"Zombies move from {square_name(event['from'])} to {square_name(event['to'])}."
+        return _("Zombies move from %(start)s to %(end)s.") % {
+            "start": square_name(event["from"]),
+            "end": square_name(event["to"]),
+        }
     if t == "zombie_removed":
-        return f"A zombie on {square_name(event['at'])} is gone."
+        return _("A zombie on %(square)s is gone.") % {"square": square_name(event["at"])}
     if t == "zombies":
-        return f"{event.get('count')} zombies on {square_name(event['at'])}."
+        return _("%(count)s zombies on %(square)s.") % {
+            "count": event.get("count"),
+            "square": square_name(event["at"]),
+        }
     if t == "extra_go":
-        return f"{who(event.get('seat'))} rolled a natural 6: an extra go with another die."
+        return _("%(name)s rolled a natural 6: an extra go with another die.") % {
+            "name": who(event.get("seat"))
+        }
     if t == "extra_go_lapsed":
-        return "The extra go lapses: no other die can move."
+        return _("The extra go lapses: no other die can move.")
     if t == "extra_go_declined":
-        return f"{who(event.get('seat'))} gives up the extra go."
+        return _("%(name)s gives up the extra go.") % {"name": who(event.get("seat"))}
     if t == "turn":
-        return f"Turn {event.get('turn')}: {who(event.get('seat'))} to play."
+        return _("Turn %(turn)s: %(name)s to play.") % {
+            "turn": event.get("turn"),
+            "name": who(event.get("seat")),
+        }
     if t == "forfeit":
-        return ", ".join(who(s) for s in event.get("seats", [])) + " out (forfeit)."
+        return _("%(names)s out (forfeit).") % {
+            "names": ", ".join(who(s) for s in event.get("seats", []))
+        }
     if t == "game_over":
         placings = event.get("placings") or []
         order = sorted(range(len(placings)), key=lambda s: placings[s])
-        return "Game over: " + ", ".join(f"{placings[s]}. {who(s)}" for s in order) + "."
+        return _("Game over: %(placings)s.") % {
+            "placings": ", ".join(f"{placings[s]}. {who(s)}" for s in order)
+        }
     return None
 
 

@@ -9,9 +9,10 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 
 from config.dbtime import db_now
-from games import clocks, enforcement, services
+from games import clocks, d36_board, enforcement, services
 from games.engines import d36
 from games.models import GameAction, GameSession
 from games.services import rows
@@ -288,3 +289,12 @@ def test_my_games_lists_a_game_where_i_sit_in_an_extra_seat(make_user):
     assert login_client(bob).get(f"/api/games/{game['id']}/").json()["seat"] == 2
     eve = login_client(make_user("eve")).get("/api/games/", {"mine": 1}).json()
     assert (eve["results"] if isinstance(eve, dict) else eve) == []
+
+
+def test_the_36d6_log_and_moves_read_in_russian():
+    board = {"dice": {"d1": {"face": 4, "square": [1, 1]}}, "board": [], "size": 6}
+    with translation.override("ru"):
+        turn = d36_board.describe_event(board, {"type": "turn", "turn": 3, "seat": 0}, ["Аня"])
+        move = d36_board.describe_logged(board, {"kind": "move", "to": [2, 1]})
+    assert turn == "Ход 3: ходит Аня."
+    assert move == "ходит кубиком на b3"
