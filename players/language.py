@@ -6,7 +6,9 @@ browser: at log-in the saved language is applied and the cookie set (docs/transl
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
+from django.middleware.csrf import CsrfViewMiddleware
 from django.utils import translation
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
@@ -15,10 +17,20 @@ from players.models import Player
 LANGUAGE_CODES = {code for code, _name in settings.LANGUAGES}
 
 
+@csrf_exempt
 @require_POST
 def set_language(request):
     """Django's ``set_language`` (cookie, redirect to ``next``), plus the saved preference
-    of a signed-in player. An unknown language changes nothing."""
+    of a signed-in player. An unknown language changes nothing.
+
+    Only a signed-in reader's request is checked for CSRF (it writes their profile): an
+    anonymous page carries no token, so the live pages can share one render between
+    anonymous viewers (tournaments/live.py); forging an anonymous visitor's switch would
+    only change the language of their pages."""
+    if request.user.is_authenticated:
+        refused = CsrfViewMiddleware(lambda _request: None).process_view(request, None, (), {})
+        if refused is not None:
+            return refused
     response = django_set_language(request)
     code = request.POST.get("language", "")
     if code in LANGUAGE_CODES and request.user.is_authenticated:

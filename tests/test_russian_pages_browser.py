@@ -20,7 +20,9 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 # Latin words that stay on a Russian page (docs/translation.md, "Kept as they are").
 KEPT = {
-    "IRONDIE",  # the game's name
+    "IRONDIE",  # the games' names
+    "Dice",
+    "Forge",
     "OMW",  # tiebreaker abbreviations, as players say them
     "GWP",
     "OGW",

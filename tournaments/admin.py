@@ -12,6 +12,7 @@ from tournaments.models import (
     GameResult,
     Match,
     MatchGame,
+    PairingJob,
     Penalty,
     RatingChange,
     Registration,
@@ -311,6 +312,22 @@ class RatingChangeAdmin(EventScopedAdmin):
     list_select_related = ["match", "player", "opponent"]
     search_fields = ["player__display_name", "player__player_number"]
     raw_id_fields = ["match", "player", "opponent"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(PairingJob)
+class PairingJobAdmin(EventScopedAdmin):
+    """Read-only: a job is run by the worker (tournaments/services/rounds.py)."""
+
+    event_path = "tournament"
+    list_display = ["tournament", "number", "status", "stage", "created_at", "finished_at"]
+    list_filter = ["status"]
+    raw_id_fields = ["tournament", "round", "requested_by"]
 
     def has_add_permission(self, request):
         return False

@@ -18,7 +18,7 @@ from players.forms import DiceSetForm
 from players.models import DiceSet, Player
 from players.roles import JUDGE_GROUP, ORGANISER_GROUP
 from tournaments.conventions import PERCENTAGE_CONVENTION_FIELDS, preset_settings
-from tournaments.games import FORMAT_SETTINGS, GAMES, rules_for
+from tournaments.games import FORMAT_SETTINGS, FORMATS, GAMES, rules_for
 from tournaments.match_rules import MAX_GAMES
 from tournaments.models import (
     SETTING_BOUNDS,
@@ -129,8 +129,13 @@ class TournamentForm(forms.ModelForm):
             "previous game's defaults, or empty, take the chosen game's (%(defaults)s)."
         ) % {
             "defaults": "; ".join(
-                f"{rules.label}: {rules.games_to_win} game win(s), "
-                f"{rules.match_minutes}/{rules.game_minutes} min"
+                _("%(game)s: %(format)s, %(match)s/%(per_game)s min")
+                % {
+                    "game": rules.label,
+                    "format": _(FORMATS[rules.games_to_win]),
+                    "match": rules.match_minutes,
+                    "per_game": rules.game_minutes,
+                }
                 for rules in GAMES.values()
             )
         }

@@ -15,8 +15,15 @@ from games.engines import ENGINES
 
 DEFAULT_GAME = "irondie"
 
+
+def gettext_noop(text: str) -> str:
+    """Marks a label for the translation catalogue (makemessages knows the name); the
+    model field translates it when it is shown. This module imports no Django."""
+    return text
+
+
 # Match formats: game wins needed -> the words people use.
-FORMATS = {1: "Best of one", 2: "Best of three"}
+FORMATS = {1: gettext_noop("Best of one"), 2: gettext_noop("Best of three")}
 
 
 @dataclass(frozen=True)

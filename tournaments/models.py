@@ -139,7 +139,7 @@ class Tournament(models.Model):
     )
     games_to_win = models.PositiveSmallIntegerField(
         _("match format"),
-        choices=list(FORMATS.items()),
+        choices=[(wins, _(label)) for wins, label in FORMATS.items()],
         default=2,
         help_text=_("Game wins that take a match; fixed once a round is paired."),
     )

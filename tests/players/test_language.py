@@ -79,3 +79,21 @@ def test_api_errors_follow_accept_language(api, make_player):
     assert missing.status_code == 404
     assert missing.json()["detail"] == "Не найдено: по этому пути в API ничего нет."
     assert Player.objects.filter(pk=player.pk).exists()
+
+
+def test_anonymous_pages_carry_no_csrf_token_and_a_signed_in_switch_needs_one(make_player):
+    """Anonymous pages stay shareable by the live cache (no token); a signed-in reader's
+    switch writes their profile, so it is refused without the token."""
+    anonymous = Client(enforce_csrf_checks=True)
+    page = anonymous.get("/tournaments/").content.decode()
+    assert "csrfmiddlewaretoken" not in page
+    switched = anonymous.post("/i18n/setlang/", {"language": "ru", "next": "/"})
+    assert switched.status_code == 302 and switched.cookies[COOKIE].value == "ru"
+
+    player = make_player("Bob")
+    signed_in = Client(enforce_csrf_checks=True)
+    signed_in.force_login(player.user)
+    refused = signed_in.post("/i18n/setlang/", {"language": "ru", "next": "/"})
+    assert refused.status_code == 403
+    player.refresh_from_db()
+    assert player.language == "" and COOKIE not in refused.cookies

@@ -15,7 +15,7 @@ from players.models import Player
 from tests.conftest import api_as
 from tests.test_get_never_writes import _concrete, _routes
 from tournaments import services
-from tournaments.models import Match, Registration, Tournament
+from tournaments.models import Match, PairingJob, Registration, Tournament
 
 User = get_user_model()
 
@@ -88,6 +88,11 @@ def test_no_page_or_api_route_shows_a_login_name_to_the_public():
         "number": tournament.rounds.order_by("-number").first().number,
         "registration_id": Registration.objects.first().pk,
         "match_id": match.pk,
+        "registration": Registration.objects.filter(tournament=tournament).first().pk,
+        # A failed background pairing job: its page and API answer name no one either.
+        "job_id": PairingJob.objects.create(
+            tournament=tournament, number=9, seed="s", status="failed", error="x"
+        ).pk,
         "action": "pause",
         "uidb64": "MQ",
         "token": "set-password",
