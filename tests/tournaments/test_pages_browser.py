@@ -5,6 +5,7 @@ a player drops after confirming; a standings row opened shows its arithmetic."""
 import random
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.tournaments.conftest import play_round_by_judge
 from tournaments import selectors, services
@@ -18,9 +19,19 @@ def log_in(page, base, username, next_url):
     page.goto(f"{base}/accounts/login/?next={next_url}")
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", "correct-horse-9")
-    page.click("main button[type=submit]")
     # Not the login page itself, whose ?next= ends with the same path.
-    page.wait_for_url(lambda url: "/accounts/login/" not in url and url.endswith(next_url))
+    arrived = lambda url: "/accounts/login/" not in url and url.endswith(next_url)  # noqa: E731
+    page.click("main button[type=submit]")
+    try:
+        page.wait_for_url(arrived, timeout=7000)
+    except PlaywrightTimeout:
+        # Still on the login page: say what it shows (a refusal fails here, readably).
+        shown = page.locator("main").inner_text()
+        assert "correct username" not in shown and "locked" not in shown.lower(), shown[:500]
+        # No refusal shown: the click was lost; submit once more.
+        page.fill("input[name=password]", "correct-horse-9")
+        page.locator("input[name=password]").press("Enter")
+        page.wait_for_url(arrived)
 
 
 def test_organiser_pairs_and_publishes_player_reports_opponent_confirms(
