@@ -323,6 +323,25 @@ def test_ties_are_shared():
     assert events[-1]["reason"] == "time_limit"
 
 
+def test_a_forfeit_ends_the_game_with_the_conceding_seat_last():
+    s = scenario(3)
+    s.res = [[0, 0, 0, 10], [0, 0, 0, 12], [0, 0, 0, 4]]
+    over, events = E.apply(s, E.SYSTEM, {"kind": "forfeit", "player": 1})
+    assert over.over and E.to_act(over) == set()
+    assert E.placings(over) == [1, 3, 2]  # the most glory, but it conceded
+    assert E.result(over)["winner"] == 0 and E.result(over)["reason"] == "forfeit"
+    assert events[0] == {"type": "forfeit", "seats": [1]}
+    two = scenario(2)
+    two.res = [[0, 0, 0, 5], [0, 0, 0, 5]]
+    done, _ = E.apply(two, E.SYSTEM, {"kind": "forfeit", "player": 0})
+    assert E.placings(done) == [2, 1] and E.result(done)["winner"] == 1
+    for bad in ({"kind": "forfeit", "player": 3}, {"kind": "forfeit"}, {"kind": "x"}):
+        with pytest.raises(E.IllegalAction):
+            E.apply(s, E.SYSTEM, bad)
+    with pytest.raises(E.IllegalAction):
+        E.apply(over, E.SYSTEM, {"kind": "forfeit", "player": 0})  # the game is over
+
+
 def test_bad_configs_are_refused():
     for bad in ({"seats": 1}, {"seats": 5}, {"seats": 2, "variants": ["x"]}, {"seats": True}):
         with pytest.raises(E.ConfigError):

@@ -348,11 +348,21 @@ def scores(state: State) -> list[int]:
 
 def placings(state: State) -> list[int] | None:
     """Once over: most glory first; equal glory shares a placing (1, 1, 3): the rulebook's
-    "all the tied players share the victory"."""
+    "all the tied players share the victory". A seat that forfeited (F14) comes last."""
     if not state.over:
         return None
-    totals = scores(state)
-    return [1 + sum(1 for other in totals if other > mine) for mine in totals]
+    out = forfeited(state)
+    keys = [(seat in out, -glory) for seat, glory in enumerate(scores(state))]
+    return [1 + sum(1 for other in keys if other < mine) for mine in keys]
+
+
+def forfeited(state: State) -> set[int]:
+    """The seats that forfeited (F14: the system's ``forfeit`` in the log)."""
+    return {
+        action["player"]
+        for actor, action in state.log
+        if actor == SYSTEM and action.get("kind") == "forfeit"
+    }
 
 
 def to_act(state: State) -> set[int]:
@@ -869,10 +879,22 @@ def _apply_system(state: State, action: dict) -> tuple[State, list[dict]]:
         raise IllegalAction(rule, "A system action must be an object with a 'kind'.")
     if state.over:
         raise IllegalAction("Game", "The game is over.")
+    if action.get("kind") == "forfeit" and set(action) == {"kind", "player"}:
+        seat = action["player"]
+        if type(seat) is not int or not 0 <= seat < state.seats:
+            raise IllegalAction(rule, f"'player' must be a seat 0 to {state.seats - 1}.")
+        s = state.clone()
+        events: list[dict] = [{"type": "forfeit", "seats": [seat]}]
+        s.log.append((SYSTEM, {"kind": "forfeit", "player": seat}))
+        # F14: a forfeit ends the game at once; the seat that forfeited comes last.
+        _finish(s, "forfeit", events)
+        return s, events
     if action != {"kind": "sudden_death"}:
-        raise IllegalAction(rule, "The system action is {'kind': 'sudden_death'}.")
+        raise IllegalAction(
+            rule, "System actions are {'kind': 'sudden_death'} and 'forfeit' (with 'player')."
+        )
     s = state.clone()
-    events: list[dict] = []
+    events = []
     s.log.append((SYSTEM, {"kind": "sudden_death"}))
     # F10: the time limit ends the game at once, glory counted as it stands.
     _finish(s, "time_limit", events)
