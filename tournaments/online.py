@@ -26,8 +26,8 @@ from games import services as game_services
 from games.hosts import GameStart, SessionHost
 from games.models import GameSession
 from tournaments import clocks, permissions, selectors
-from tournaments.games import rules_for
 from tournaments import services as t_services
+from tournaments.games import rules_for
 from tournaments.match_rules import match_is_over, max_games
 from tournaments.models import Match, MatchGame, Round, Tournament
 from tournaments.services.match_games import match_games, numbered_match_games
