@@ -1,0 +1,218 @@
+"""Tournament matches of 36d6 and Dice Forge events played online, as IRONDIE's are:
+the match opens, each game opens after the previous one, bots play every decision
+through the service functions, and the result reaches the match (draws as the engine
+says); time called, concessions, refusals and hidden information (docs/online-play.md,
+"Every game of an event")."""
+
+import datetime
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+
+from config.dbtime import db_now
+from games import services as game_services
+from games.bots import bot_action
+from games.engines import engine_for
+from games.models import GameSession
+from games.selectors import game_state
+from tournaments import clocks as t_clocks
+from tournaments import services as t_services
+from tournaments.match_rules import online_game_outcome
+from tournaments.models import Match, ResultSubmission, Tournament
+from tournaments.online import open_match
+
+from .conftest import token_client
+
+pytestmark = pytest.mark.django_db
+
+GAMES = ("36d6", "dice-forge")
+
+
+def _event(make_player, organiser, judge, game, **options):
+    event = t_services.create_tournament(
+        organiser=organiser,
+        name=f"{game} online",
+        date=datetime.date(2026, 12, 5),
+        game=game,
+        head_judge=judge,
+        **options,
+    )
+    t_services.change_status(tournament=event, to=Tournament.Status.REGISTRATION, by=organiser)
+    for name in ("Alice", "Bob"):
+        player = make_player(name)
+        t_services.register(tournament=event, player=player, by=player.user)
+    round_ = t_services.pair_next_round(tournament=event, by=organiser, seed="online")
+    t_services.publish_round(round_=round_, by=organiser)
+    t_services.start_round(round_=round_, by=judge)
+    match = round_.matches.get()
+    return match, [match.player_a.player.user, match.player_b.player.user]
+
+
+def _open(match) -> GameSession | None:
+    return (
+        GameSession.objects.filter(match_game__match=match, status__in=game_services.OPEN)
+        .order_by("-match_game__number")
+        .first()
+    )
+
+
+def _play_decisions(session, users, *, limit=None) -> int:
+    """Heuristic bots decide for both players through ``submit_action`` until the game is
+    over (or ``limit`` decisions were made); each decides from its own view only."""
+    engine = engine_for(session.engine)
+    made = 0
+    while limit is None or made < limit:
+        session.refresh_from_db()
+        if session.status != GameSession.Status.ACTIVE:
+            return made
+        state = game_services.state_of(session)
+        seat = min(engine.to_act(state))
+        action = bot_action(engine, "heuristic", state, seat, seed=f"t{session.version}")
+        game_services.submit_action(
+            session=session, by=users[seat], action=action, expected_version=session.version
+        )
+        made += 1
+    return made
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_match_of_every_game_is_played_online_to_its_result(game, make_player, organiser, judge):
+    match, users = _event(make_player, organiser, judge, game, games_to_win=2)
+    first = open_match(match=match, by=users[0])
+    assert first.engine == game and first.status == GameSession.Status.ACTIVE
+    assert first.config == {"game_id": f"m{match.pk}-g1", "seats": 2, "variants": []}
+    assert open_match(match=match, by=users[1]).pk == first.pk  # the one open game
+    outcomes = []
+    for _number in range(1, 6):
+        session = _open(match)
+        if session is None:
+            break
+        # Players never see the seed while the game runs; judges do.
+        state = game_services.state_of(session)
+        now = db_now()
+        for seat in (0, 1):
+            seen = game_state(session, seat, now)
+            assert seen["view"]["seed"] is None and session.seed not in str(seen)
+        assert game_state(session, "judge", now)["view"]["seed"] == session.seed
+        assert state.config["seats"] == 2
+        _play_decisions(session, users)
+        session.refresh_from_db()
+        assert session.status == GameSession.Status.FINISHED
+        assert game_services.replayed_state(session).to_dict() == session.state
+        outcomes.append(online_game_outcome(session.result))
+        assert outcomes[-1] in ("a", "b", "draw")
+        assert session.result["placings"] == engine_for(game).placings(
+            game_services.state_of(session)
+        )
+    match.refresh_from_db()
+    assert match.status == Match.Status.CONFIRMED
+    sessions = list(GameSession.objects.filter(match_game__match=match).order_by("pk"))
+    assert [s.match_game.number for s in sessions] == list(range(1, len(sessions) + 1))
+    assert max(outcomes.count("a"), outcomes.count("b")) == 2 or len(outcomes) == 5
+    result = ResultSubmission.objects.get(match=match, status=ResultSubmission.Status.CONFIRMED)
+    assert result.source == ResultSubmission.Source.SYSTEM
+    assert result.games == outcomes
+    # After the match: nothing more opens, and the seed of every finished game is public.
+    with pytest.raises(ValidationError, match="match is over"):
+        open_match(match=match, by=users[0])
+    done = game_state(sessions[0], 0, db_now())
+    assert done["view"]["seed"] == sessions[0].seed
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_first_game_waits_for_both_players_and_later_games_start_at_once(
+    game, make_player, organiser, judge, settings
+):
+    settings.GAMES_SWAP_WINDOW_SECONDS = 120
+    match, users = _event(make_player, organiser, judge, game, games_to_win=2)
+    first = open_match(match=match, by=users[0])
+    assert first.status == GameSession.Status.WAITING
+    game_services.mark_ready(session=first, by=users[0])
+    first = game_services.mark_ready(session=first, by=users[1])
+    assert first.status == GameSession.Status.ACTIVE
+    match.refresh_from_db()
+    assert match.current_game == 1 and match.game_deadline_at is not None  # the game clock
+    _play_decisions(first, users)
+    second = _open(match)
+    # No swap window: these events have no dice sets to swap.
+    assert second.match_game.number == 2 and second.status == GameSession.Status.ACTIVE
+    with pytest.raises(ValidationError, match="no dice sets"):
+        t_services.record_swap(
+            registration=match.player_a, match=match, swap_out=[0], swap_in=[0], by=users[0]
+        )
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_time_called_ends_the_game_scored_and_it_counts(game, make_player, organiser, judge):
+    match, users = _event(make_player, organiser, judge, game)  # best of one
+    session = open_match(match=match, by=users[0])
+    _play_decisions(session, users, limit=12)
+    Match.objects.filter(pk=match.pk).update(deadline_at=db_now() - datetime.timedelta(seconds=1))
+    t_clocks.enforce_match_deadline(match.pk)
+    session.refresh_from_db()
+    assert session.status == GameSession.Status.FINISHED
+    assert session.result["reason"] == "time_limit" and session.end_cause == "match_time"
+    assert session.actions.order_by("-index").first().cause == "match_time"
+    outcome = online_game_outcome(session.result)
+    match.refresh_from_db()
+    # Swiss: decided on the one game, a draw when glory (or points) were level.
+    assert match.status == Match.Status.CONFIRMED
+    result = ResultSubmission.objects.get(match=match, status=ResultSubmission.Status.CONFIRMED)
+    assert result.games == [outcome]
+    assert game_services.replayed_state(session).to_dict() == session.state
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_player_concedes_a_game_and_the_match(game, make_player, organiser, judge):
+    match, users = _event(make_player, organiser, judge, game, games_to_win=2)
+    session = open_match(match=match, by=users[0])
+    _play_decisions(session, users, limit=5)
+    game_services.concede(session=session, by=users[0])
+    session.refresh_from_db()
+    assert session.result["placings"] == [2, 1] and session.end_cause == "conceded"
+    second = _open(match)
+    assert second.match_game.number == 2
+    game_services.concede(session=second, by=users[1], whole_match=True)
+    result = ResultSubmission.objects.get(match=match, status=ResultSubmission.Status.CONFIRMED)
+    assert result.games[:1] == ["b"] and result.conceded_by == "b"
+    match.refresh_from_db()
+    assert match.status == Match.Status.CONFIRMED
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_judge_pauses_and_rules_and_a_spectator_watches(game, make_player, organiser, judge):
+    match, users = _event(make_player, organiser, judge, game)
+    session = open_match(match=match, by=judge)  # a judge may open it too
+    game_services.pause_game(session=session, by=judge, reason="table check")
+    with pytest.raises(ValidationError, match="paused"):
+        _play_decisions(session, users, limit=1) or game_services.submit_action(
+            session=session, by=users[0], action={"kind": "pass"}
+        )
+    game_services.resume_game(session=session, by=judge)
+    with pytest.raises(PermissionDenied):
+        game_services.award_game(session=session, by=users[0], winner=0, reason="mine")
+    game_services.award_game(session=session, by=judge, winner=1, reason="slow play")
+    session.refresh_from_db()
+    assert session.result["winner"] == 1
+    result = ResultSubmission.objects.get(match=match, status=ResultSubmission.Status.CONFIRMED)
+    assert result.games == ["b"]
+    watched = token_client(organiser).get(f"/api/games/{session.pk}/").json()
+    assert watched["match"] == match.pk and watched["game_number"] == 1
+
+
+def test_opening_is_refused_with_reasons(make_player, organiser, judge):
+    match, users = _event(make_player, organiser, judge, "dice-forge")
+    stranger = make_player("Carol").user
+    with pytest.raises(PermissionDenied, match="players of this match and its judges"):
+        open_match(match=match, by=stranger)
+    answer = token_client(stranger).post("/api/games/", {"match": match.pk}, format="json")
+    assert answer.status_code == 403
+    assert not GameSession.objects.exists()
+    # A player without an account cannot play online.
+    registration = match.player_b
+    registration.player.user = None
+    registration.player.save(update_fields=["user"])
+    answer = token_client(users[0]).post("/api/games/", {"match": match.pk}, format="json")
+    assert answer.status_code == 400
+    assert "has no account and cannot play online" in str(answer.json())
+    assert not GameSession.objects.exists()
