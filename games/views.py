@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import d36_board, selectors, services, visibility
+from games import d36_board, dice_forge_board, selectors, services, visibility
 from games.engines import engine_for
 from games.models import GameSession
 from players.demo import random_valid_set
@@ -23,7 +23,10 @@ from players.dice_svg import die_svg
 ZONES = ("hand", "battle", "clash", "storage", "abyss")
 
 # The board fragment of each game (IRONDIE's is games/_board.html) and what it draws.
-BOARDS = {"36d6": ("games/boards/d36.html", d36_board.context)}
+BOARDS = {
+    "36d6": ("games/boards/d36.html", d36_board.context),
+    "dice-forge": ("games/boards/dice_forge.html", dice_forge_board.context),
+}
 SECTORS = ("attack", "defense", "life")
 GAME_LABELS = {"irondie": "IRONDIE", "36d6": "36d6", "dice-forge": "Dice Forge"}
 # Seat counts the practice form offers (the engines take up to SEATS[1]).
