@@ -5,8 +5,8 @@ legal actions as buttons in plain words, and the log in words. Everything here r
 engine's view for the viewer (games/selectors.py builds it); nothing reads the state.
 
 A face is drawn as a die face with one symbol a resource (gold: a coin, sun: a sun,
-moon: a crescent, glory: a laurel star) and its amount; a face of "or" gains shows its
-symbols divided by a slash. Every drawing carries its meaning in words (``aria-label``
+moon: a crescent, glory: a star) and its amount; a face of "or" gains has a dashed
+frame inside. Every drawing carries its meaning in words (``aria-label``
 and ``title``), so nothing is told by colour alone.
 """
 
@@ -101,11 +101,11 @@ def _symbol(resource: str, x: float, y: float, r: float) -> str:
             for angle in range(0, 360, 45)
         )
         return f'{rays}<circle cx="{x}" cy="{y}" r="{r * 0.8}" fill="#ffb74d" stroke="{colour}"/>'
-    if resource == "moon":
+    if resource == "moon":  # a crescent: a disc with a disc of the face's colour over it
         return (
-            f'<path d="M {x + r * 0.3} {y - r} A {r} {r} 0 1 0 {x + r * 0.3} {y + r} '
-            f'A {r * 0.75} {r * 0.75} 0 1 1 {x + r * 0.3} {y - r} Z" fill="#90caf9" '
-            f'stroke="{colour}" stroke-width="1.2"/>'
+            f'<circle cx="{x}" cy="{y}" r="{r}" fill="#64b5f6" stroke="{colour}" '
+            f'stroke-width="1.2"/><circle cx="{x + r * 0.45:.1f}" cy="{y - r * 0.2:.1f}" '
+            f'r="{r * 0.8:.1f}" fill="#fffdf7"/>'
         )
     points = []  # glory: a five-pointed star
     for k in range(10):
@@ -135,8 +135,12 @@ def face_svg(face: str, *, size: int = 40, up: bool = False) -> str:
             f'<text x="{cx + r + 1.2:.1f}" y="{cy + r * 0.7:.1f}" font-size="{r * 2:.1f}" '
             f'font-weight="700" fill="#222">{amount}</text>'
         )
-    if mode == "choice":
-        parts.append('<text x="20" y="38" font-size="6" text-anchor="middle" fill="#222">/</text>')
+    if mode == "choice":  # one of the gains: a dashed frame inside the face
+        parts.insert(
+            0,
+            '<rect x="4.5" y="4.5" width="31" height="31" rx="4" fill="none" stroke="#888" '
+            'stroke-dasharray="3 2"/>',
+        )
     stroke = "#1565c0" if up else "#555"
     width = 3.5 if up else 1.5
     return (
