@@ -216,3 +216,27 @@ def test_opening_is_refused_with_reasons(make_player, organiser, judge):
     assert answer.status_code == 400
     assert "has no account and cannot play online" in str(answer.json())
     assert not GameSession.objects.exists()
+
+
+@pytest.mark.parametrize("game, board", [("36d6", "d36"), ("dice-forge", "dice-forge")])
+def test_my_match_opens_the_game_and_the_play_page_draws_it(
+    client, game, board, make_player, organiser, judge
+):
+    match, users = _event(make_player, organiser, judge, game)
+    client.force_login(users[0])
+    event = match.round.tournament
+    response = client.post(f"/tournaments/{event.pk}/my-match/", {"action": "play_online"})
+    session = _open(match)
+    assert response.status_code == 302 and response.url == f"/games/{session.pk}/"
+    page = client.get(response.url).content.decode()
+    assert f'class="board {board}"' in page
+    assert f"match {match.pk}, game 1" in page
+    assert session.seed not in page
+    # The opponent, a spectator and a judge see the same game; only the judge the seed.
+    client.force_login(users[1])
+    assert session.seed not in client.get(response.url).content.decode()
+    client.logout()
+    assert session.seed not in client.get(f"/games/{session.pk}/board/").content.decode()
+    client.force_login(judge)
+    judged = client.get(f"/games/{session.pk}/board/").content.decode()
+    assert "judge view (full information)" in judged
