@@ -240,3 +240,64 @@ def test_my_match_opens_the_game_and_the_play_page_draws_it(
     client.force_login(judge)
     judged = client.get(f"/games/{session.pk}/board/").content.decode()
     assert "judge view (full information)" in judged
+
+
+def _call_time(match) -> None:
+    Match.objects.filter(pk=match.pk).update(deadline_at=db_now() - datetime.timedelta(seconds=1))
+    t_clocks.enforce_match_deadline(match.pk)
+
+
+def test_a_game_level_at_time_is_a_drawn_game_and_a_swiss_match_a_draw(
+    make_player, organiser, judge
+):
+    match, users = _event(make_player, organiser, judge, "36d6")  # best of one
+    session = open_match(match=match, by=users[0])
+    _call_time(match)  # before any capture: both piles are empty
+    session.refresh_from_db()
+    assert session.result["placings"] == [1, 1] and session.result["winner"] is None
+    assert online_game_outcome(session.result) == "draw"
+    result = ResultSubmission.objects.get(match=match, status=ResultSubmission.Status.CONFIRMED)
+    assert result.games == ["draw"]
+    match.refresh_from_db()
+    assert match.status == Match.Status.CONFIRMED
+    assert not GameSession.objects.filter(status__in=game_services.OPEN).exists()
+
+
+def test_a_drawn_game_in_the_top_cut_is_followed_by_another(make_player, organiser, judge):
+    event = t_services.create_tournament(
+        organiser=organiser,
+        name="36d6 cup",
+        date=datetime.date(2026, 12, 5),
+        game="36d6",
+        head_judge=judge,
+        top_cut_size=2,
+    )
+    t_services.change_status(tournament=event, to=Tournament.Status.REGISTRATION, by=organiser)
+    for name in ("Alice", "Bob"):
+        player = make_player(name)
+        t_services.register(tournament=event, player=player, by=player.user)
+    Tournament.objects.filter(pk=event.pk).update(swiss_rounds=1)
+    swiss = t_services.pair_next_round(tournament=event, by=organiser, seed="cup")
+    t_services.publish_round(round_=swiss, by=organiser)
+    t_services.report_result(match=swiss.matches.get(), by=judge, games=["a"])
+    t_services.close_round(round_=swiss, by=organiser)
+    top = t_services.start_top_cut(tournament=event, by=organiser)
+    t_services.publish_round(round_=top, by=organiser)
+    t_services.start_round(round_=top, by=judge)
+    match = top.matches.get()
+    users = [match.player_a.player.user, match.player_b.player.user]
+    first = open_match(match=match, by=users[0])
+    _call_time(match)  # level (a drawn game): the top cut needs a winner
+    first.refresh_from_db()
+    assert online_game_outcome(first.result) == "draw"
+    decider = _open(match)
+    assert decider.match_game.number == 2 and decider.status == GameSession.Status.ACTIVE
+    _play_decisions(decider, users)
+    decider.refresh_from_db()
+    outcome = online_game_outcome(decider.result)
+    match.refresh_from_db()
+    if outcome == "draw":  # level again: a third game, the most best of one allows
+        assert _open(match).match_game.number == 3
+    else:
+        result = ResultSubmission.objects.get(match=match, status=ResultSubmission.Status.CONFIRMED)
+        assert result.games == ["draw", outcome] and match.status == Match.Status.CONFIRMED

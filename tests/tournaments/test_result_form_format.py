@@ -88,3 +88,15 @@ def test_a_game_beyond_the_format_is_refused(client, organiser, judge, make_play
     assert response.status_code == 302
     match.refresh_from_db()
     assert match.status == Match.Status.CONFIRMED
+
+
+def test_what_an_online_game_counts_as():
+    from tournaments.match_rules import online_game_outcome
+
+    assert online_game_outcome({"winner": 0, "placings": [1, 2]}) == "a"
+    assert online_game_outcome({"winner": 1, "placings": [2, 1]}) == "b"
+    assert online_game_outcome({"winner": None, "placings": [1, 1]}) == "draw"
+    # IRONDIE's game stopped by the match limit counts for nobody.
+    stopped = {"winner": None, "reason": "match_time_over", "placings": [1, 1]}
+    assert online_game_outcome(stopped) is None
+    assert online_game_outcome(None) is None and online_game_outcome({"winner": True}) is None
