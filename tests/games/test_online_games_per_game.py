@@ -8,6 +8,8 @@ import datetime
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from config.dbtime import db_now
 from games import services as game_services
@@ -301,3 +303,33 @@ def test_a_drawn_game_in_the_top_cut_is_followed_by_another(make_player, organis
     else:
         result = ResultSubmission.objects.get(match=match, status=ResultSubmission.Status.CONFIRMED)
         assert result.games == ["draw", outcome] and match.status == Match.Status.CONFIRMED
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_tournament_game_of_every_game_costs_what_irondies_does(
+    game, make_player, organiser, judge
+):
+    match, users = _event(make_player, organiser, judge, game)
+    session = open_match(match=match, by=users[0])
+    clients = [token_client(user) for user in users]
+    base = f"/api/games/{session.pk}/"
+    for client in clients:
+        client.get(base)  # this process has the state now
+    with CaptureQueriesContext(connection) as queries:
+        state = clients[1].get(base).json()
+    assert len(queries) == 2, [q["sql"] for q in queries]  # the token and the row
+    assert state["view"]["seed"] is None and state["match"] == match.pk
+    for _ in range(3):
+        now = clients[0].get(base).json()
+        seat = now["view"]["to_act"][0]
+        mine = clients[seat].get(base).json()
+        action = mine["legal_actions"][0]
+        with CaptureQueriesContext(connection) as queries:
+            response = clients[seat].post(
+                base + "actions/",
+                {"action": action, "expected_version": mine["version"]},
+                format="json",
+            )
+        assert response.status_code == 200, response.json()
+        sql = [q["sql"] for q in queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
+        assert len(sql) <= 6, sql

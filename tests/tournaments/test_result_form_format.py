@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from tournaments import services
+from tournaments.match_rules import online_game_outcome
 from tournaments.models import Match, ResultSubmission, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -91,8 +92,6 @@ def test_a_game_beyond_the_format_is_refused(client, organiser, judge, make_play
 
 
 def test_what_an_online_game_counts_as():
-    from tournaments.match_rules import online_game_outcome
-
     assert online_game_outcome({"winner": 0, "placings": [1, 2]}) == "a"
     assert online_game_outcome({"winner": 1, "placings": [2, 1]}) == "b"
     assert online_game_outcome({"winner": None, "placings": [1, 1]}) == "draw"
