@@ -474,9 +474,11 @@ def _start_turn(s: State, events: list) -> None:
     (twice with two players, F2)."""
     _own_rolls(s)
     events.append({"type": "turn", "turn": s.turn, "round": s.round, "seat": s.active})
+    out = forfeited(s)
     for _ in range(BLESSINGS_PER_TURN[s.seats]):
         for k in range(s.seats):
-            _divine_blessing(s, (s.active + k) % s.seats, events)
+            if (s.active + k) % s.seats not in out:  # F14: a seat that conceded is out
+                _divine_blessing(s, (s.active + k) % s.seats, events)
     s.used[s.active] = []
     s.bought = []
     s.extra_taken = False
@@ -509,12 +511,21 @@ def _settle(s: State, events: list) -> None:
 
 
 def _end_turn(s: State, events: list) -> None:
-    s.active = (s.active + 1) % s.seats
-    if s.active == 0:
-        if s.round >= s.rounds:
-            _finish(s, "rounds", events)
-            return
-        s.round += 1
+    """The next seat's turn (a seat that conceded is passed over, F14); the round ends
+    when play comes back round to seat 0."""
+    out = forfeited(s)
+    seat = s.active
+    while True:
+        seat = (seat + 1) % s.seats
+        if seat == 0:
+            if s.round >= s.rounds:
+                s.active = 0
+                _finish(s, "rounds", events)
+                return
+            s.round += 1
+        if seat not in out:
+            break
+    s.active = seat
     s.turn += 1
     _start_turn(s, events)
 
@@ -860,8 +871,9 @@ def _feat(s: State, card: str, events: list) -> None:
             if other != seat and s.pawns[other] == island:
                 s.pawns[other] = None
                 events.append({"type": "ousted", "seat": other, "island": island})
-                _own_rolls(s)
-                _divine_blessing(s, other, events)
+                if other not in forfeited(s):  # F14: no blessing for a seat that is out
+                    _own_rolls(s)
+                    _divine_blessing(s, other, events)
         s.pawns[seat] = island
     _gain(s, seat, GLORY, info["glory"])
     if card == "blacksmiths_chest":
@@ -883,11 +895,19 @@ def _apply_system(state: State, action: dict) -> tuple[State, list[dict]]:
         seat = action["player"]
         if type(seat) is not int or not 0 <= seat < state.seats:
             raise IllegalAction(rule, f"'player' must be a seat 0 to {state.seats - 1}.")
+        if seat in forfeited(state):
+            raise IllegalAction(rule, f"Seat {seat} is already out.")
         s = state.clone()
         events: list[dict] = [{"type": "forfeit", "seats": [seat]}]
         s.log.append((SYSTEM, {"kind": "forfeit", "player": seat}))
-        # F14: a forfeit ends the game at once; the seat that forfeited comes last.
-        _finish(s, "forfeit", events)
+        # F14: the seat is out (placed last); its choices waiting are dropped; the game
+        # ends when one seat is left in, else play goes on without it.
+        s.pending = [p for p in s.pending if p[0] != seat]
+        if s.seats - len(forfeited(s)) <= 1:
+            _finish(s, "forfeit", events)
+        elif s.active == seat:
+            _end_turn(s, events)
+        _settle(s, events)
         return s, events
     if action != {"kind": "sudden_death"}:
         raise IllegalAction(
