@@ -317,6 +317,11 @@ def context(board: dict, data: dict, names: list[str]) -> dict:
     pending = {}
     for who, face in board["pending"]:
         pending.setdefault(who, []).append(face)
+    out = {
+        action.get("player")
+        for actor, action in board["log"]
+        if actor == "system" and action.get("kind") == "forfeit"
+    }
     players = []
     for p in board["players"]:
         seat = p["seat"]
@@ -327,6 +332,7 @@ def context(board: dict, data: dict, names: list[str]) -> dict:
                 "name": names[seat],
                 "colour": SEAT_COLOURS[seat % len(SEAT_COLOURS)],
                 "to_act": seat in board["to_act"],
+                "out": seat in out,
                 "active": seat == board["active"] and not board["over"],
                 "deadline": data["clock"]["seat_deadlines"][seat],
                 "remaining": data["clock"]["seat_remaining_seconds"][seat],

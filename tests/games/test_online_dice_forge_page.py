@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import dice_forge_board
+from games import dice_forge_board, services
 from games.engines.dice_forge.engine import CARD_NAMES, POOLS
 from games.models import GameSession
 
@@ -115,3 +115,18 @@ def test_faces_actions_and_events_in_words():
         board, {"type": "forge", "seat": 0, "face": "moon1", "removed": "gold1"}, ["Ann"]
     )
     assert said == "Ann forges 1 moon shards in place of 1 gold."
+
+
+def test_conceding_a_game_of_three_leaves_the_bots_to_finish_it(client, make_user):
+    user = make_user("carol")
+    session = services.create_practice_game(by=user, bot="random", game="dice-forge", seats=3)
+    services.concede(session=session, by=user)
+    session.refresh_from_db()
+    # The bots played on without the conceding seat, to the last round, at once.
+    assert session.status == GameSession.Status.FINISHED
+    assert session.result["reason"] == "rounds" and session.result["placings"][0] == 3
+    assert services.replayed_state(session).to_dict() == session.state
+    client.force_login(user)
+    page = client.get(f"/games/{session.pk}/board/").content.decode()
+    assert page.count("out (conceded)") == 1  # the log's last lines are the bots' game
+    assert re.search(r'data-seat="0" data-placing="3"', page)
