@@ -41,6 +41,11 @@ class GameRules:
     # sets and the swap window between games go with ``needs_dice_set``.
     time_called_action: str = "sudden_death"
 
+    def table_config(self, seats: int = 2) -> dict | None:
+        """The engine config of an online game at a table of ``seats`` (a match: 2), or
+        None when the config is built from the players' registered sets (IRONDIE)."""
+        return None if self.needs_dice_set else {"seats": seats, "variants": []}
+
     @property
     def swap_window(self) -> bool:
         """Whether later games of an online match open with the swap window (IRONDIE's

@@ -223,8 +223,9 @@ class TournamentHost(SessionHost):
         link = session.match_game
         match = t_services.start_game(match=link.match, number=link.number, by=None, system=True)
         game_id = f"m{match.pk}-g{link.number}"
-        if not rules_for(match.round.tournament.game).needs_dice_set:
-            return GameStart(None, game_id, config={"seats": 2, "variants": []})
+        config = rules_for(match.round.tournament.game).table_config(seats=2)
+        if config is not None:
+            return GameStart(None, game_id, config=config)
         sets = [
             selectors.playing_set_for_game(match.player_a, match, link.number),
             selectors.playing_set_for_game(match.player_b, match, link.number),

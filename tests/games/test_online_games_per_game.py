@@ -5,6 +5,7 @@ says); time called, concessions, refusals and hidden information (docs/online-pl
 "Every game of an event")."""
 
 import datetime
+import random
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -19,6 +20,7 @@ from games.models import GameSession
 from games.selectors import game_state
 from tournaments import clocks as t_clocks
 from tournaments import services as t_services
+from tournaments.games import rules_for
 from tournaments.match_rules import online_game_outcome
 from tournaments.models import Match, ResultSubmission, Tournament
 from tournaments.online import open_match
@@ -333,3 +335,27 @@ def test_a_tournament_game_of_every_game_costs_what_irondies_does(
         assert response.status_code == 200, response.json()
         sql = [q["sql"] for q in queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
         assert len(sql) <= 6, sql
+
+
+@pytest.mark.parametrize("game", ["irondie", *GAMES])
+def test_every_games_online_parts_are_what_its_engine_accepts(game):
+    rules = rules_for(game)
+    engine = engine_for(game)
+    config = rules.table_config(seats=2)
+    assert (config is None) == rules.needs_dice_set == rules.swap_window
+    if config is None:  # IRONDIE: built from the players' sets
+        config = engine.random_config(random.Random(1), seats=2, game_id="t")
+    state = engine.new_game({**config, "game_id": "t"}, "seed")
+    assert engine.seat_count(state.config) == 2
+    ended, _events = engine.apply(state, engine.SYSTEM, {"kind": rules.time_called_action})
+    assert engine.is_over(ended)
+    outcome = online_game_outcome(engine.result(ended) | {"placings": engine.placings(ended)})
+    # IRONDIE's game stopped by time counts for nobody; the others' are scored as they
+    # stand (36d6 at the start: empty piles, a draw).
+    if game == "irondie":
+        assert outcome is None
+    else:
+        scores = engine.result(ended)["scores"]
+        assert outcome == ("draw" if scores[0] == scores[1] else "ab"[scores[1] > scores[0]])
+    if game == "36d6":
+        assert outcome == "draw"
