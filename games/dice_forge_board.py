@@ -151,6 +151,15 @@ def face_svg(face: str, *, size: int = 40, up: bool = False) -> str:
     )
 
 
+def symbol_svg(resource: str, *, size: int = 22) -> str:
+    """A resource's symbol alone, beside its name in words (so hidden from screen
+    readers, which read the words)."""
+    return (
+        f'<svg viewBox="0 0 20 20" width="{size}" height="{size}" aria-hidden="true">'
+        f"{_symbol(resource, 10, 10, 6.5)}</svg>"
+    )
+
+
 def _cost_words(cost: dict) -> str:
     paid = [amount_words(r, n) for r, n in cost.items() if n]
     return _(" and ").join(paid) if paid else _("nothing")
@@ -360,7 +369,7 @@ def context(board: dict, data: dict, names: list[str]) -> dict:
                         "words": _(RESOURCE_WORDS[resource]),
                         "amount": p[resource],
                         "maximum": maximum[i] if i < 3 else None,
-                        "svg": face_svg(f"{resource}{p[resource]}", size=28),
+                        "svg": symbol_svg(resource),
                     }
                     for i, resource in enumerate(RESOURCES)
                 ],
