@@ -99,3 +99,11 @@ def test_what_an_online_game_counts_as():
     stopped = {"winner": None, "reason": "match_time_over", "placings": [1, 1]}
     assert online_game_outcome(stopped) is None
     assert online_game_outcome(None) is None and online_game_outcome({"winner": True}) is None
+
+
+def test_the_printed_slips_have_the_formats_game_boxes(client, organiser, judge, make_player):
+    event, match = _match(organiser, judge, make_player, "dice-forge")  # best of one
+    client.force_login(judge)
+    slips = client.get(reverse("tournaments:slips", args=[event.pk, match.round.number]))
+    page = slips.content.decode()
+    assert "Game 3</th>" in page and "Game 4</th>" not in page
