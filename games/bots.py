@@ -9,12 +9,13 @@ BOT_NAMES = {"heuristic": gettext_noop("Heuristic bot"), "random": gettext_noop(
 
 def shown_name(name: str) -> str:
     """A seat's stored name as the reader sees it: a bot's name ("Heuristic bot", or
-    "Heuristic bot A" in a demo game) in the reader's language, anyone else's as given."""
+    "Heuristic bot A" in a demo game, "Heuristic bot 2" in a game of more seats) in the
+    reader's language, anyone else's as given."""
     bots = BOT_NAMES.values()
     if name in bots:
         return gettext(name)
     base, _space, seat = name.rpartition(" ")
-    if base in bots and seat in ("A", "B"):
+    if base in bots and (seat in ("A", "B") or seat.isdigit()):
         return f"{gettext(base)} {seat}"
     return name
 

@@ -22,12 +22,14 @@ from players.roles import is_judge
 
 @dataclasses.dataclass(frozen=True)
 class GameStart:
-    """How a hosted game starts: both playing sets (seat 0, seat 1), the engine's game
-    id and the turn from which sudden death applies (None: none from the start)."""
+    """How a hosted game starts. IRONDIE: both playing sets (seat 0, seat 1) and the turn
+    from which sudden death applies (None: none from the start). Another game: its
+    engine ``config`` whole (seats, variants), ``sets`` None. Both: the engine's game id."""
 
-    sets: list
+    sets: list | None
     game_id: str
     sudden_death_turn: int | None = None
+    config: dict | None = None
 
 
 class SessionHost:

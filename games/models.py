@@ -151,6 +151,11 @@ class GameSession(models.Model):
         )
 
     @property
+    def shown_names(self) -> list[str]:
+        """Every seat's name as the reader sees it (bots in the reader's language)."""
+        return [shown_name(name) for name in self.names]
+
+    @property
     def shown_name_0(self) -> str:
         return shown_name(self.name_0)
 

@@ -19,7 +19,7 @@ from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext as _
 
 from config.dbtime import db_now
-from games import clocks, d36_board, hosts, services
+from games import clocks, d36_board, dice_forge_board, hosts, services
 from games.bots import shown_name
 from games.engines import engine_for
 from games.models import GameAction, GameSession
@@ -29,7 +29,7 @@ from players.models import DiceSet
 SEAT_LABELS = tuple("ABCDEFGH")
 
 # How the play page puts a game other than IRONDIE into words (its actions and events).
-PRESENTERS = {"36d6": d36_board}
+PRESENTERS = {"36d6": d36_board, "dice-forge": dice_forge_board}
 
 
 def session_queryset():

@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import d36_board, selectors, services, visibility
+from games import d36_board, dice_forge_board, selectors, services, visibility
 from games.engines import engine_for
 from games.models import GameSession
 from players.demo import random_valid_set
@@ -23,8 +23,14 @@ from players.dice_svg import die_svg
 ZONES = ("hand", "battle", "clash", "storage", "abyss")
 
 # The board fragment of each game (IRONDIE's is games/_board.html) and what it draws.
-BOARDS = {"36d6": ("games/boards/d36.html", d36_board.context)}
+BOARDS = {
+    "36d6": ("games/boards/d36.html", d36_board.context),
+    "dice-forge": ("games/boards/dice_forge.html", dice_forge_board.context),
+}
 SECTORS = ("attack", "defense", "life")
+GAME_LABELS = {"irondie": "IRONDIE", "36d6": "36d6", "dice-forge": "Dice Forge"}
+# Seat counts the practice form offers (the engines take up to SEATS[1]).
+SEAT_COUNTS = (2, 3, 4)
 
 
 def _session(request, pk) -> GameSession:
@@ -34,19 +40,33 @@ def _session(request, pk) -> GameSession:
     return session
 
 
+# What the lists of /games/ read of a session: every seat's name is on the row itself
+# (seats 0 and 1 in columns, the others in ``extra_seats``), so a list costs one query
+# whatever its length and seat counts.
+LISTED = ("engine", "kind", "status", "name_0", "name_1", "extra_seats", "created_at")
+
+
 def games_home(request):
-    """My games, games to watch, and a practice game against the bot."""
+    """My games, games to watch, and a practice game against bots."""
     mine = []
     if request.user.is_authenticated:
         mine = list(
-            GameSession.objects.filter(GameSession.seated(request.user)).order_by("-created_at")[
-                :20
-            ]
+            GameSession.objects.filter(GameSession.seated(request.user))
+            .only(*LISTED)
+            .order_by("-created_at")[:20]
         )
     watch = list(
-        GameSession.objects.filter(status=GameSession.Status.ACTIVE).order_by("-created_at")[:20]
+        GameSession.objects.filter(status=GameSession.Status.ACTIVE)
+        .only(*LISTED)
+        .order_by("-created_at")[:20]
     )
-    return render(request, "games/home.html", {"mine": mine, "watch": watch})
+    for session in (*mine, *watch):
+        session.game_label = GAME_LABELS.get(session.engine, session.engine)
+    return render(
+        request,
+        "games/home.html",
+        {"mine": mine, "watch": watch, "games": GAME_LABELS, "seat_counts": SEAT_COUNTS},
+    )
 
 
 @login_required

@@ -65,6 +65,7 @@ def demo(settings):
     practice = game_services.create_practice_game(
         by=player_user, playing_dice=list(pending.player_a.playing_dice)
     )
+    forge = game_services.create_practice_game(by=player_user, game="dice-forge", seats=3)
 
     # A finished Swiss round and a drawn top cut, for the bracket.
     cup = services.create_tournament(
@@ -124,6 +125,7 @@ def demo(settings):
                 "/games/",
                 f"/games/{online.pk}/",
                 f"/games/{practice.pk}/",
+                f"/games/{forge.pk}/",
             ],
         ),
         # The opponent of a player who reported: the page to confirm or reject the report.

@@ -19,7 +19,7 @@ from players.models import DiceSet, Player
 from players.roles import JUDGE_GROUP, ORGANISER_GROUP
 from tournaments.conventions import PERCENTAGE_CONVENTION_FIELDS, preset_settings
 from tournaments.games import FORMAT_SETTINGS, FORMATS, GAMES, rules_for
-from tournaments.match_rules import MAX_GAMES
+from tournaments.match_rules import max_games
 from tournaments.models import (
     SETTING_BOUNDS,
     Match,
@@ -449,8 +449,13 @@ class ResultForm(forms.Form):
             ("b", _("%(name)s won") % {"name": name_b}),
             ("draw", _("Draw")),
         ]
+        # As many games as the event's format allows: its games_to_win * 2 - 1 shown,
+        # then the further games drawn games can add (max_games), folded away.
+        games_to_win = match.round.tournament.games_to_win
+        self.most_games = max_games(games_to_win)
+        self.shown_games = 2 * games_to_win - 1
         self.game_fields = []
-        for number in range(1, MAX_GAMES + 1):
+        for number in range(1, self.most_games + 1):
             name = f"game_{number}"
             self.fields[name] = forms.ChoiceField(
                 label=_("Game %(n)s") % {"n": number},
@@ -467,6 +472,19 @@ class ResultForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        extra = [
+            key
+            for key, value in self.data.items()
+            if key.startswith("game_")
+            and key not in self.fields
+            and key[len("game_") :].isdigit()
+            and value
+        ]
+        if extra:
+            # A game beyond the format is refused, never dropped without a word.
+            raise forms.ValidationError(
+                _("A match of this format has at most %(most)s games.") % {"most": self.most_games}
+            )
         games, gap = [], False
         for name in self.game_fields:
             value = data.get(name)
@@ -480,10 +498,14 @@ class ResultForm(forms.Form):
         return data
 
     def visible_games(self):
-        return [self[name] for name in self.game_fields[:3]]
+        return [self[name] for name in self.game_fields[: self.shown_games]]
 
     def extra_games(self):
-        return [self[name] for name in self.game_fields[3:]]
+        return [self[name] for name in self.game_fields[self.shown_games :]]
+
+    def extra_games_filled(self) -> bool:
+        """Whether a folded-away game has a value (the fold is then drawn open)."""
+        return any(field.value() for field in self.extra_games())
 
 
 class ReasonForm(forms.Form):

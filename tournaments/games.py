@@ -33,6 +33,24 @@ class GameRules:
     games_to_win: int  # the match format's default (a key of FORMATS)
     match_minutes: int
     game_minutes: int
+    # A match played online (tournaments/online.py), the parts that differ by game:
+    # the engine's system action when the match limit passes with a game in play.
+    # IRONDIE's "match_time_over" ends it unfinished (it counts for nobody); 36d6 and
+    # Dice Forge have no unfinished ending, so their own time limit ("sudden_death")
+    # ends it scored as it stands and it counts (docs/online-play.md). Registered dice
+    # sets and the swap window between games go with ``needs_dice_set``.
+    time_called_action: str = "sudden_death"
+
+    def table_config(self, seats: int = 2) -> dict | None:
+        """The engine config of an online game at a table of ``seats`` (a match: 2), or
+        None when the config is built from the players' registered sets (IRONDIE)."""
+        return None if self.needs_dice_set else {"seats": seats, "variants": []}
+
+    @property
+    def swap_window(self) -> bool:
+        """Whether later games of an online match open with the swap window (IRONDIE's
+        additional set); other games' later games start as soon as the previous ends."""
+        return self.needs_dice_set
 
     def defaults(self) -> dict[str, int]:
         """The settings an event of this game starts with (the organiser may change them)."""
@@ -45,7 +63,12 @@ class GameRules:
 
 GAMES: dict[str, GameRules] = {
     "irondie": GameRules(
-        label="IRONDIE", needs_dice_set=True, games_to_win=2, match_minutes=45, game_minutes=20
+        label="IRONDIE",
+        needs_dice_set=True,
+        games_to_win=2,
+        match_minutes=45,
+        game_minutes=20,
+        time_called_action="match_time_over",
     ),
     "36d6": GameRules(
         label="36d6", needs_dice_set=False, games_to_win=1, match_minutes=35, game_minutes=35

@@ -27,6 +27,7 @@ from games.hosts import GameStart, SessionHost
 from games.models import GameSession
 from tournaments import clocks, permissions, selectors
 from tournaments import services as t_services
+from tournaments.games import rules_for
 from tournaments.match_rules import match_is_over, max_games
 from tournaments.models import Match, MatchGame, Round, Tournament
 from tournaments.services.match_games import match_games, numbered_match_games
@@ -70,16 +71,6 @@ def open_match(*, match: Match, by) -> GameSession:
         return existing
     if match.is_bye or match.status == Match.Status.CONFIRMED:
         raise ValidationError(_("This match is over."))
-    if tournament.game != "irondie":
-        # The hosted session plays IRONDIE with the registered sets; other games' matches
-        # are played on the table and their results entered (docs/events.md).
-        raise ValidationError(
-            _(
-                "Matches of a %(game)s event are not played online yet: "
-                "play on the table and report the result."
-            )
-            % {"game": tournament.get_game_display()}
-        )
     if match.round.status not in (Round.Status.PUBLISHED, Round.Status.IN_PROGRESS):
         raise ValidationError(_("The round has not started."))
     for registration in (match.player_a, match.player_b):
@@ -92,15 +83,21 @@ def open_match(*, match: Match, by) -> GameSession:
 
 
 def _create_match_game(match, number, now) -> GameSession:
+    """Game ``number`` of the match, as a session of the event's game. The first game
+    opens with the start window (both players ready); later games of a game with dice
+    sets (IRONDIE) with the swap window, of other games at once."""
+    game = match.round.tournament.game
     session = game_services.create_hosted_session(
         GameSession.Kind.TOURNAMENT,
+        engine=game,
         user_0_id=match.player_a.player.user_id,
         user_1_id=match.player_b.player.user_id,
         name_0=match.player_a.player.display_name,
         name_1=match.player_b.player.display_name,
     )
     MatchGame.objects.create(match=match, number=number, session=session)
-    game_services.open_session(session, now)
+    first = not MatchGame.objects.filter(match=match, number__lt=number).exists()
+    game_services.open_session(session, now, window=first or rules_for(game).swap_window)
     return session
 
 
@@ -141,7 +138,8 @@ def on_match_clock_event(match_id: int, event: str) -> str:
         game_services.cancel_waiting(session, end_cause="match_time")
         _decide_match(match.pk, now)
         return "match decided"
-    game_services.end_for_host_time(session, now)
+    action = rules_for(_match_of(session).round.tournament.game).time_called_action
+    game_services.end_for_host_time(session, now, action=action)
     return "game ended"
 
 
@@ -219,10 +217,15 @@ class TournamentHost(SessionHost):
         return permissions.can_judge(user, _match_of(session).round.tournament)
 
     def start(self, session, now) -> GameStart:
-        """The game starts: the match marks it started and the players' swaps for it
-        are revealed (their playing sets are read now)."""
+        """The game starts: the match marks it started (its game clock runs). IRONDIE:
+        the players' swaps for it are revealed (their playing sets are read now).
+        Another game: a two-seat game of the event's game, seat 0 player A."""
         link = session.match_game
         match = t_services.start_game(match=link.match, number=link.number, by=None, system=True)
+        game_id = f"m{match.pk}-g{link.number}"
+        config = rules_for(match.round.tournament.game).table_config(seats=2)
+        if config is not None:
+            return GameStart(None, game_id, config=config)
         sets = [
             selectors.playing_set_for_game(match.player_a, match, link.number),
             selectors.playing_set_for_game(match.player_b, match, link.number),
@@ -230,7 +233,7 @@ class TournamentHost(SessionHost):
         # The top-cut decider after time plays sudden death from its first turn
         # (docs/rules.md).
         sudden_death_turn = 1 if match.time_called_at is not None else None
-        return GameStart(sets, f"m{match.pk}-g{link.number}", sudden_death_turn)
+        return GameStart(sets, game_id, sudden_death_turn)
 
     def on_game_over(self, session, now, *, conceded_by: str = "") -> None:
         _decide_match(session.match_game.match_id, now, conceded_by=conceded_by)

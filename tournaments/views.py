@@ -48,7 +48,7 @@ from tournaments.forms import (
 )
 from tournaments.games import rules_for
 from tournaments.live import live_page
-from tournaments.match_rules import MAX_GAMES
+from tournaments.match_rules import max_games
 from tournaments.models import (
     AuditEntry,
     Match,
@@ -1014,7 +1014,8 @@ def match_slips(request, pk, number):
     round_ = _round(tournament, number)
     matches = [m for m in _round_matches(round_) if not m.is_bye]
     context = _roles(request, tournament)
-    context.update(round=round_, matches=matches, games=range(1, MAX_GAMES + 1))
+    games = range(1, max_games(tournament.games_to_win) + 1)
+    context.update(round=round_, matches=matches, games=games)
     return render(request, "tournaments/slips.html", context)
 
 
@@ -1296,7 +1297,7 @@ def my_match(request, pk):
             report_form=report_form or ResultForm(match=match),
             reject_form=reject_form or RejectForm(),
             next_game=match.next_game,
-            next_game_exists=match.next_game <= MAX_GAMES,
+            next_game_exists=match.next_game <= max_games(tournament.games_to_win),
             ready_sides=match.ready_sides(),
             opponent_swaps=opponent_swaps,
             score=selectors.match_score(match),

@@ -156,13 +156,16 @@ def apply_sudden_death(write: Write, note: str) -> None:
     write.apply("system", {"kind": "sudden_death"}, cause=GameAction.Cause.SUDDEN_DEATH, note=note)
 
 
-def end_for_host_time(session, now) -> None:
-    """The host's time ran out (a match's limit): the game in play stops unfinished and
-    counts for nobody (docs/rules.md). Caller holds the host's lock and the session's."""
+def end_for_host_time(session, now, *, action: str = "match_time_over") -> None:
+    """The host's time ran out (a match's limit): the engine's system ``action`` ends the
+    game in play. IRONDIE's ``match_time_over`` stops it unfinished and it counts for
+    nobody (docs/rules.md); a game without such an ending is given its own time limit
+    (``sudden_death``: 36d6 and Dice Forge end scored as they stand). Caller holds the
+    host's lock and the session's."""
     write = Write(session, state_of(session), now)
     write.apply(
         "system",
-        {"kind": "match_time_over"},
+        {"kind": action},
         cause=GameAction.Cause.MATCH_TIME,
         note="match time limit",
     )

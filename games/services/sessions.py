@@ -179,7 +179,7 @@ def start(session, now, *, sets=None, config=None) -> None:
     built from the two ``sets``; another game's ``config`` is given whole."""
     host_start = hosts.host_of(session).start(session, now)
     if host_start is not None:
-        sets = host_start.sets
+        sets, config = host_start.sets, host_start.config or config
         game_id, sudden_death_turn = host_start.game_id, host_start.sudden_death_turn
     else:
         game_id, sudden_death_turn = f"s{session.pk}", None
@@ -215,10 +215,11 @@ def create_hosted_session(kind: str, **fields) -> GameSession:
     return _new_session(kind=kind, **fields)
 
 
-def open_session(session: GameSession, now) -> None:
+def open_session(session: GameSession, now, *, window: bool = True) -> None:
     """A hosted session opens with the swap window (both players ``ready``, or the window
-    closes), or at once when there is no window. Caller holds the host's lock."""
-    window = swap_window_seconds()
+    closes), or at once when there is no window (``window=False``: the host has none for
+    this game). Caller holds the host's lock."""
+    window = swap_window_seconds() if window else 0
     if window <= 0:
         start(session, now)
     else:

@@ -323,6 +323,51 @@ def test_ties_are_shared():
     assert events[-1]["reason"] == "time_limit"
 
 
+def test_a_forfeit_ends_the_game_with_the_conceding_seat_last():
+    two = scenario(2)
+    two.res = [[0, 0, 0, 5], [0, 0, 0, 9]]
+    done, events = E.apply(two, E.SYSTEM, {"kind": "forfeit", "player": 1})
+    assert done.over and E.to_act(done) == set()
+    assert E.placings(done) == [1, 2]  # the most glory, but it conceded
+    assert E.result(done)["winner"] == 0 and E.result(done)["reason"] == "forfeit"
+    assert events[0] == {"type": "forfeit", "seats": [1]}
+    for bad in ({"kind": "forfeit", "player": 3}, {"kind": "forfeit"}, {"kind": "x"}):
+        with pytest.raises(E.IllegalAction):
+            E.apply(two, E.SYSTEM, bad)
+    with pytest.raises(E.IllegalAction):
+        E.apply(done, E.SYSTEM, {"kind": "forfeit", "player": 0})  # the game is over
+
+
+def test_after_a_forfeit_the_others_play_on_without_the_seat():
+    engine = engine_for("dice-forge")
+    s = engine.new_game({"game_id": "f", "seats": 3}, "seed-forfeit")
+    rng = random.Random(3)
+    while s.active != 1 or s.pending:  # seat 1's turn, nothing waiting
+        seat = min(engine.to_act(s))
+        s, _ = engine.apply(s, seat, engine.random_action(s, seat, rng))
+    s, events = E.apply(s, E.SYSTEM, {"kind": "forfeit", "player": 1})
+    assert not s.over and s.active == 2  # its turn passed to the next seat
+    assert any(e["type"] == "turn" and e["seat"] == 2 for e in events)
+    with pytest.raises(E.IllegalAction, match="already out"):
+        E.apply(s, E.SYSTEM, {"kind": "forfeit", "player": 1})
+    rolled_by_1 = 0
+    while not s.over:
+        assert 1 not in engine.to_act(s) and s.active != 1
+        seat = min(engine.to_act(s))
+        s, events = engine.apply(s, seat, engine.random_action(s, seat, rng))
+        rolled_by_1 += sum(1 for e in events if e["type"] == "roll" and e["seat"] == 1)
+    assert rolled_by_1 == 0  # no blessing for a seat that is out
+    assert s.end_reason == "rounds" and s.round == s.rounds
+    placings = E.placings(s)
+    assert placings[1] == 3 and sorted(placings[0::2]) in ([1, 2], [1, 1])
+    assert engine.replay(s.config, s.seed, s.log) == s
+    # A judge's ruling in a game of three: both other seats forfeit, the winner is first.
+    t = engine.new_game({"game_id": "r", "seats": 3}, "seed-ruling")
+    t, _ = E.apply(t, E.SYSTEM, {"kind": "forfeit", "player": 0})
+    t, _ = E.apply(t, E.SYSTEM, {"kind": "forfeit", "player": 1})
+    assert t.over and E.placings(t)[2] == 1 and E.result(t)["winner"] == 2
+
+
 def test_bad_configs_are_refused():
     for bad in ({"seats": 1}, {"seats": 5}, {"seats": 2, "variants": ["x"]}, {"seats": True}):
         with pytest.raises(E.ConfigError):

@@ -17,6 +17,7 @@ from tournaments.match_rules import (
     MAX_GAMES,
     match_is_over,
     max_games,
+    online_game_outcome,
 )
 from tournaments.models import (
     Match,
@@ -44,8 +45,8 @@ def _online_game_open(match: Match) -> bool:
 
 
 def match_games(match_id: int) -> list[str]:
-    """Outcomes of the match's finished online games, in order ("a", "b"); a game ended
-    unfinished by the match limit has no winner and does not count (docs/rules.md)."""
+    """Outcomes of the match's finished online games, in order ("a", "b", "draw"); a game
+    ended unfinished by the match limit has no winner and does not count (docs/rules.md)."""
     return [outcome for _number, outcome in numbered_match_games(match_id)]
 
 
@@ -58,9 +59,9 @@ def numbered_match_games(match_id: int) -> list[tuple[int, str]]:
         .order_by("number")
         .values_list("number", "session__result")
     ):
-        winner = (result or {}).get("winner")
-        if winner in (0, 1):
-            games.append((number, "ab"[winner]))
+        outcome = online_game_outcome(result)
+        if outcome is not None:
+            games.append((number, outcome))
     return games
 
 

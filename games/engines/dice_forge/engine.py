@@ -348,11 +348,21 @@ def scores(state: State) -> list[int]:
 
 def placings(state: State) -> list[int] | None:
     """Once over: most glory first; equal glory shares a placing (1, 1, 3): the rulebook's
-    "all the tied players share the victory"."""
+    "all the tied players share the victory". A seat that forfeited (F14) comes last."""
     if not state.over:
         return None
-    totals = scores(state)
-    return [1 + sum(1 for other in totals if other > mine) for mine in totals]
+    out = forfeited(state)
+    keys = [(seat in out, -glory) for seat, glory in enumerate(scores(state))]
+    return [1 + sum(1 for other in keys if other < mine) for mine in keys]
+
+
+def forfeited(state: State) -> set[int]:
+    """The seats that forfeited (F14: the system's ``forfeit`` in the log)."""
+    return {
+        action["player"]
+        for actor, action in state.log
+        if actor == SYSTEM and action.get("kind") == "forfeit"
+    }
 
 
 def to_act(state: State) -> set[int]:
@@ -464,9 +474,11 @@ def _start_turn(s: State, events: list) -> None:
     (twice with two players, F2)."""
     _own_rolls(s)
     events.append({"type": "turn", "turn": s.turn, "round": s.round, "seat": s.active})
+    out = forfeited(s)
     for _ in range(BLESSINGS_PER_TURN[s.seats]):
         for k in range(s.seats):
-            _divine_blessing(s, (s.active + k) % s.seats, events)
+            if (s.active + k) % s.seats not in out:  # F14: a seat that conceded is out
+                _divine_blessing(s, (s.active + k) % s.seats, events)
     s.used[s.active] = []
     s.bought = []
     s.extra_taken = False
@@ -499,12 +511,21 @@ def _settle(s: State, events: list) -> None:
 
 
 def _end_turn(s: State, events: list) -> None:
-    s.active = (s.active + 1) % s.seats
-    if s.active == 0:
-        if s.round >= s.rounds:
-            _finish(s, "rounds", events)
-            return
-        s.round += 1
+    """The next seat's turn (a seat that conceded is passed over, F14); the round ends
+    when play comes back round to seat 0."""
+    out = forfeited(s)
+    seat = s.active
+    while True:
+        seat = (seat + 1) % s.seats
+        if seat == 0:
+            if s.round >= s.rounds:
+                s.active = 0
+                _finish(s, "rounds", events)
+                return
+            s.round += 1
+        if seat not in out:
+            break
+    s.active = seat
     s.turn += 1
     _start_turn(s, events)
 
@@ -850,8 +871,9 @@ def _feat(s: State, card: str, events: list) -> None:
             if other != seat and s.pawns[other] == island:
                 s.pawns[other] = None
                 events.append({"type": "ousted", "seat": other, "island": island})
-                _own_rolls(s)
-                _divine_blessing(s, other, events)
+                if other not in forfeited(s):  # F14: no blessing for a seat that is out
+                    _own_rolls(s)
+                    _divine_blessing(s, other, events)
         s.pawns[seat] = island
     _gain(s, seat, GLORY, info["glory"])
     if card == "blacksmiths_chest":
@@ -869,10 +891,30 @@ def _apply_system(state: State, action: dict) -> tuple[State, list[dict]]:
         raise IllegalAction(rule, "A system action must be an object with a 'kind'.")
     if state.over:
         raise IllegalAction("Game", "The game is over.")
+    if action.get("kind") == "forfeit" and set(action) == {"kind", "player"}:
+        seat = action["player"]
+        if type(seat) is not int or not 0 <= seat < state.seats:
+            raise IllegalAction(rule, f"'player' must be a seat 0 to {state.seats - 1}.")
+        if seat in forfeited(state):
+            raise IllegalAction(rule, f"Seat {seat} is already out.")
+        s = state.clone()
+        events: list[dict] = [{"type": "forfeit", "seats": [seat]}]
+        s.log.append((SYSTEM, {"kind": "forfeit", "player": seat}))
+        # F14: the seat is out (placed last); its choices waiting are dropped; the game
+        # ends when one seat is left in, else play goes on without it.
+        s.pending = [p for p in s.pending if p[0] != seat]
+        if s.seats - len(forfeited(s)) <= 1:
+            _finish(s, "forfeit", events)
+        elif s.active == seat:
+            _end_turn(s, events)
+        _settle(s, events)
+        return s, events
     if action != {"kind": "sudden_death"}:
-        raise IllegalAction(rule, "The system action is {'kind': 'sudden_death'}.")
+        raise IllegalAction(
+            rule, "System actions are {'kind': 'sudden_death'} and 'forfeit' (with 'player')."
+        )
     s = state.clone()
-    events: list[dict] = []
+    events = []
     s.log.append((SYSTEM, {"kind": "sudden_death"}))
     # F10: the time limit ends the game at once, glory counted as it stands.
     _finish(s, "time_limit", events)

@@ -31,6 +31,7 @@ DECISIONS = {
 END_REASONS = {
     "rounds": gettext_noop("the last round was played: most glory wins"),
     "time_limit": gettext_noop("the time ran out: glory was counted as it stood"),
+    "forfeit": gettext_noop("a player conceded: they are placed last"),
 }
 
 WORDS = {"phases": PHASES, "decisions": DECISIONS, "end_reasons": END_REASONS}
