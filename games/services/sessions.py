@@ -146,7 +146,7 @@ def _n_seat_config(game: str, seats, variants: list[str]) -> dict:
         raise ValidationError(
             {
                 "seats": [
-                    _("%(game)s is played by %(fewest)s to %(most)s.")
+                    _("%(game)s is played by %(fewest)s to %(most)s players.")
                     % {"game": engine.GAME, "fewest": fewest, "most": most}
                 ]
             }
