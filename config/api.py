@@ -5,6 +5,7 @@ import logging
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import exceptions, status
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.response import Response
@@ -13,7 +14,7 @@ from rest_framework.views import set_rollback
 
 logger = logging.getLogger("irondie.api")
 
-INTERNAL_ERROR = (
+INTERNAL_ERROR = gettext_lazy(
     "Something went wrong on the server; nothing was changed. "
     "The error has been logged; please try again or tell the organisers."
 )
@@ -69,7 +70,7 @@ def _internal_error(exc, context) -> Response:
         },
     )
     set_rollback()
-    return Response({"detail": INTERNAL_ERROR}, status=status.HTTP_500_INTERNAL_SERVER_ERROR)
+    return Response({"detail": str(INTERNAL_ERROR)}, status=status.HTTP_500_INTERNAL_SERVER_ERROR)
 
 
 def _summary(errors: dict) -> str:
@@ -80,7 +81,9 @@ def _summary(errors: dict) -> str:
             first = next(iter(first.values()), "")
             first = first[0] if isinstance(first, list) and first else first
         parts.append(str(first) if field == "non_field_errors" else f"{field}: {first}")
-    return "Invalid input. " + " ".join(parts) if parts else "Invalid input."
+    if not parts:
+        return _("Invalid input.")
+    return _("Invalid input. %(problems)s") % {"problems": " ".join(parts)}
 
 
 class ObtainAuthTokenThrottled(ObtainAuthToken):
