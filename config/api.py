@@ -76,10 +76,9 @@ def _internal_error(exc, context) -> Response:
 def _summary(errors: dict) -> str:
     parts = []
     for field, messages in errors.items():
-        first = messages[0] if isinstance(messages, list) and messages else messages
-        if isinstance(first, dict):  # nested serializer: take its first message
-            first = next(iter(first.values()), "")
-            first = first[0] if isinstance(first, list) and first else first
+        first = messages
+        while isinstance(first, list | dict) and first:  # nested: take the first message
+            first = first[0] if isinstance(first, list) else next(iter(first.values()))
         parts.append(str(first) if field == "non_field_errors" else f"{field}: {first}")
     if not parts:
         return _("Invalid input.")

@@ -28,6 +28,71 @@ def _fill(template: str, params: Mapping[str, object]) -> str:
     return template % params if params else template
 
 
+def _translated(params: Mapping[str, object], translate: Callable[[str], str]) -> dict:
+    """The parameters, with any that is itself a message (``Message``, ``Sentences``,
+    an error) put through ``translate`` as well."""
+    return {
+        key: value.text(translate) if _is_message(value) else value for key, value in params.items()
+    }
+
+
+def _is_message(value) -> bool:
+    return callable(getattr(value, "text", None)) and callable(getattr(value, "templates", None))
+
+
+def _nested(params: Mapping[str, object]) -> tuple[str, ...]:
+    return tuple(
+        template
+        for value in params.values()
+        if _is_message(value)
+        for template in value.templates()
+    )
+
+
+class Message(str):
+    """A message that is not an error (a problem of a dice set, say): the English text
+    itself, which also remembers its template and parameters for ``text(translate)``."""
+
+    template: str
+    params: dict
+
+    def __new__(cls, template: str, /, **params: object) -> Message:
+        message = super().__new__(cls, _fill(template, params))
+        message.template = template
+        message.params = params
+        return message
+
+    def text(self, translate: Callable[[str], str] = _same) -> str:
+        return _fill(translate(self.template), _translated(self.params, translate))
+
+    def templates(self) -> tuple[str, ...]:
+        return (self.template, *_nested(self.params))
+
+    def __reduce__(self):
+        return functools.partial(type(self), self.template, **self.params), ()
+
+
+class Sentences(str):
+    """Several messages as one text, separated by spaces."""
+
+    parts: tuple
+
+    def __new__(cls, parts) -> Sentences:
+        parts = tuple(parts)
+        sentences = super().__new__(cls, " ".join(parts))
+        sentences.parts = parts
+        return sentences
+
+    def text(self, translate: Callable[[str], str] = _same) -> str:
+        return " ".join(p.text(translate) if _is_message(p) else p for p in self.parts)
+
+    def templates(self) -> tuple[str, ...]:
+        return tuple(t for p in self.parts if _is_message(p) for t in p.templates())
+
+    def __reduce__(self):
+        return type(self), (self.parts,)
+
+
 class ConfigError(ValueError):
     """A game config that cannot start a game (bad sets, bad options)."""
 
@@ -43,11 +108,11 @@ class ConfigError(ValueError):
 
     def text(self, translate: Callable[[str], str] = _same) -> str:
         """The message in the language of ``translate`` (a gettext), English without."""
-        return _fill(translate(self.template), self.params)
+        return _fill(translate(self.template), _translated(self.params, translate))
 
     def templates(self) -> tuple[str, ...]:
         """Every catalogue entry the message is made of."""
-        return (self.template,)
+        return (self.template, *_nested(self.params))
 
     def __reduce__(self):
         return functools.partial(type(self), self.template, **self.params), ()
@@ -74,13 +139,13 @@ class IllegalAction(ValueError):
     def text(self, translate: Callable[[str], str] = _same) -> str:
         """Message and rule in the language of ``translate`` (a gettext), English without."""
         return translate(self.form) % {
-            "message": _fill(translate(self.template), self.params),
+            "message": _fill(translate(self.template), _translated(self.params, translate)),
             "rule": translate(self.rule),
         }
 
     def templates(self) -> tuple[str, ...]:
         """Every catalogue entry the message is made of."""
-        return (self.form, self.template, self.rule)
+        return (self.form, self.template, self.rule, *_nested(self.params))
 
     def __reduce__(self):
         return functools.partial(type(self), self.rule, self.template, **self.params), ()

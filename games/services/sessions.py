@@ -11,7 +11,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from config.dbtime import db_now
-from games import clocks, hosts, refusals
+from config.errors import in_words
+from games import clocks, hosts
 from games.bots import BOT_NAMES
 from games.engines import engine_for
 from games.models import GameSession
@@ -155,7 +156,7 @@ def _n_seat_config(game: str, seats, variants: list[str]) -> dict:
     try:
         config = engine.new_game(config, engine.new_seed()).config  # checked before saving
     except engine.ConfigError as exc:
-        raise ValidationError({"variants": [refusals.in_words(exc)]}) from None
+        raise ValidationError({"variants": [in_words(exc)]}) from None
     return config
 
 
@@ -201,9 +202,7 @@ def start(session, now, *, sets=None, config=None) -> None:
     try:
         state = engine.new_game(config, seed)
     except ValueError as exc:
-        raise ValidationError(
-            {"dice" if sets is not None else "config": [refusals.in_words(exc)]}
-        ) from None
+        raise ValidationError({"dice" if sets is not None else "config": [in_words(exc)]}) from None
     session.config = state.config
     session.seed = seed
     session.commitment = state.commitment

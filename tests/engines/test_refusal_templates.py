@@ -79,6 +79,8 @@ def test_an_engine_refusal_names_its_template_and_parameters():
 def _marked(node, marked_names) -> bool:
     if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "gettext_noop":
         return all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.args)
+    if isinstance(node, ast.Subscript):  # a table of marked strings
+        return _marked(node.value, marked_names)
     if isinstance(node, ast.IfExp):
         return _marked(node.body, marked_names) and _marked(node.orelse, marked_names)
     return isinstance(node, ast.Name) and node.id in marked_names
@@ -89,13 +91,18 @@ def _marked_names(tree) -> set[str]:
     return {
         target.id
         for node in ast.walk(tree)
-        if isinstance(node, ast.Assign) and _marked(node.value, set())
+        if isinstance(node, ast.Assign)
+        and (
+            _marked(node.value, set())
+            or isinstance(node.value, ast.Dict)
+            and all(_marked(v, set()) for v in node.value.values)
+        )
         for target in node.targets
         if isinstance(target, ast.Name)
     }
 
 
-RAISERS = {"IllegalAction": 1, "ConfigError": 0}  # the template's position
+RAISERS = {"IllegalAction": 1, "ConfigError": 0, "Message": 0}  # the template's position
 
 
 @pytest.mark.parametrize("path", sorted(ENGINE_DIR.rglob("*.py")), ids=lambda p: p.name)
@@ -121,3 +128,33 @@ def test_every_raise_site_passes_a_marked_template(path):
             if not (literal or _marked(rule, names) or getattr(rule, "id", "") == "rule"):
                 unmarked.append(f"{path.name}:{node.lineno} (rule)")
     assert not unmarked, f"refusals without a marked template: {unmarked}"
+
+
+def test_a_message_is_its_english_text_and_translates_nested_messages():
+    from games.engines.irondie.dice import Die, playing_set_errors
+
+    words = {
+        "A playing set needs at least one LIFE die.": "В игровом наборе нужен хотя бы один кубик ЖИЗНИ.",
+        "Player %(player)s's set: %(problems)s": "Набор игрока %(player)s: %(problems)s",
+    }
+    problems = playing_set_errors([Die.from_dict({"type": "crusher", "colour": "red"})] * 9)
+    assert problems == ["A playing set needs at least one DEFENSE die.", problems[1]]
+    assert problems[1] == "A playing set needs at least one LIFE die."
+    assert problems[1].text(lambda t: words.get(t, t)) == words[problems[1]]
+    assert pickle.loads(pickle.dumps(problems[0])) == problems[0]
+    sets = [[{"type": "crusher", "colour": "red"}] * 9, [{"type": "crusher", "colour": "red"}] * 9]
+    with pytest.raises(errors.ConfigError) as caught:
+        E.new_game({"sets": sets}, "seed")
+    english = (
+        "Player 0's set: A playing set needs at least one DEFENSE die. "
+        "A playing set needs at least one LIFE die."
+    )
+    assert str(caught.value) == english
+    assert caught.value.text(lambda t: words.get(t, t)) == (
+        "Набор игрока 0: A playing set needs at least one DEFENSE die. "
+        "В игровом наборе нужен хотя бы один кубик ЖИЗНИ."
+    )
+    assert "A playing set needs at least one LIFE die." in caught.value.templates()
+    with pytest.raises(errors.ConfigError) as bad_die:
+        Die.from_dict({"type": "laser", "colour": "red"})
+    assert str(bad_die.value).startswith("Unknown die type 'laser'; choose one of: crusher, ")

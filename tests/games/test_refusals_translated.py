@@ -15,8 +15,11 @@ from pathlib import Path
 
 import polib
 import pytest
+from django.core.exceptions import ValidationError
+from django.utils import translation
 
 from games.engines import ENGINES, errors
+from players import services as player_services
 from tests.engines.test_conformance import mutations, play_random
 
 from .conftest import login_client
@@ -195,3 +198,59 @@ def test_every_refusal_met_in_random_games_is_translated(name):
         }
     )
     assert not missing, f"refusals without a Russian translation: {missing}"
+
+
+@pytest.mark.django_db
+def test_a_dice_set_s_problems_are_in_the_reader_s_language(make_player):
+    from tests.conftest import api_as
+
+    client = api_as(make_player("Alice").user)
+    body = {"name": "Main", "playing_dice": [{"type": "crusher", "colour": "red"}] * 8}
+    english = client.post("/api/dice-sets/", body, format="json", HTTP_ACCEPT_LANGUAGE="en")
+    russian = client.post("/api/dice-sets/", body, format="json", HTTP_ACCEPT_LANGUAGE="ru")
+    assert english.status_code == russian.status_code == 400
+    assert english.json()["errors"]["playing_dice"][0] == (
+        "A playing set must have exactly 9 dice; this one has 8."
+    )
+    assert russian.json()["errors"]["playing_dice"] == [
+        "В игровом наборе должно быть ровно 9 кубиков; в этом — 8.",
+        "В игровом наборе нужен хотя бы один кубик класса ЗАЩИТА.",
+        "В игровом наборе нужен хотя бы один кубик класса ЖИЗНЬ.",
+    ]
+    # A malformed die (the dice set form; the API's serializer names the bad field itself).
+    with translation.override("ru"), pytest.raises(ValidationError) as caught:
+        player_services.validate_dice_set([{"type": "laser", "colour": "red"}], [])
+    assert caught.value.message_dict["playing_dice"][0].startswith(
+        "Кубик 1: Неизвестный тип кубика 'laser'; выберите один из: crusher, "
+    )
+
+
+def test_every_dice_set_problem_is_translated():
+    from games.engines.irondie.dice import Die, additional_set_errors, playing_set_errors
+
+    translated = _translated()
+    rng = random.Random(5)
+    problems = []
+    for _ in range(200):
+        dice = [
+            Die.from_dict(
+                {
+                    "type": rng.choice(["crusher", "barrier", "absorber"]),
+                    "colour": "red",
+                    "rare": rng.random() < 0.5,
+                }
+            )
+            for _ in range(rng.randint(0, 12))
+        ]
+        problems += playing_set_errors(dice) + additional_set_errors(dice)
+    for junk in ("x", {"type": "laser"}, {"type": "crusher", "colour": "mauve"}):
+        with pytest.raises(errors.ConfigError) as caught:
+            Die.from_dict(junk)
+        problems.append(caught.value)
+    with pytest.raises(errors.ConfigError) as caught:
+        Die.from_dict({"type": "crusher", "colour": "red", "rare": "yes"})
+    problems.append(caught.value)
+    templates = {t for problem in problems for t in problem.templates()}
+    assert len(templates) >= 9, templates
+    missing = sorted(t for t in templates if t not in translated)
+    assert not missing, f"dice set problems without a Russian translation: {missing}"

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..errors import ConfigError, gettext_noop
+from ..errors import ConfigError, Sentences, gettext_noop
 from ..errors import IllegalAction as _IllegalAction
 from .dice import (
     MAX_RARE_IN_PLAYING_SET,
@@ -302,14 +302,14 @@ def normalise_config(config: dict) -> dict:
             raise ConfigError(
                 gettext_noop("Player %(player)s's set: %(problems)s"),
                 player=player,
-                problems=str(exc),
+                problems=exc,
             ) from None
         errors = playing_set_errors(parsed)
         if errors:
             raise ConfigError(
                 gettext_noop("Player %(player)s's set: %(problems)s"),
                 player=player,
-                problems=" ".join(errors),
+                problems=Sentences(errors),
             )
         canonical_sets.append([d.to_dict() for d in parsed])
     game_id = config.get("game_id", "")
