@@ -254,3 +254,30 @@ def test_every_dice_set_problem_is_translated():
     assert len(templates) >= 9, templates
     missing = sorted(t for t in templates if t not in translated)
     assert not missing, f"dice set problems without a Russian translation: {missing}"
+
+
+@pytest.mark.parametrize("name", sorted(ENGINES))
+def test_every_verification_problem_is_translated(name):
+    """A record that does not verify (wrong seed, changed roll, forged log entry, changed
+    result, seed not revealed): every problem's words are in the catalogue."""
+    engine = ENGINES[name]
+    translated = _translated()
+    rng = random.Random(11)
+    config = engine.random_config(rng, game_id="verify")
+    s = play_random(engine, {"config": config, "seed": "verify", "choices": 11})
+    record = engine.view(s, engine.SPECTATOR)
+    rolls = [r % 6 + 1 for r in record["rolls"]]
+    forged_log = [[-1, {"kind": "nothing"}], *record["log"]]
+    reports = [
+        engine.verify(record, seed="wrong"),
+        engine.verify({**record, "rolls": rolls}),
+        engine.verify({**record, "rolls": record["rolls"][:-1]}),
+        engine.verify({**record, "log": forged_log}),
+        engine.verify({**record, "result": {"changed": True}}),
+        engine.verify({**record, "seed": None}),
+    ]
+    problems = [problem for report in reports for problem in report["problems"]]
+    templates = {t for problem in problems for t in problem.templates()}
+    assert len(templates) >= 5, problems
+    missing = sorted(t for t in templates if t not in translated)
+    assert not missing, f"verification problems without a Russian translation: {missing}"
