@@ -974,7 +974,7 @@ class TiebreakValuesSerializer(serializers.Serializer):
 
     def get_fields(self):
         return {
-            name: serializers.CharField(required=False, help_text=system.description)
+            name: serializers.CharField(required=False, help_text=gettext_lazy(system.description))
             for name, system in REGISTRY.items()
         }
 
