@@ -5,6 +5,7 @@ import logging
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import exceptions, status
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.response import Response
@@ -13,7 +14,7 @@ from rest_framework.views import set_rollback
 
 logger = logging.getLogger("irondie.api")
 
-INTERNAL_ERROR = (
+INTERNAL_ERROR = gettext_lazy(
     "Something went wrong on the server; nothing was changed. "
     "The error has been logged; please try again or tell the organisers."
 )
@@ -69,18 +70,19 @@ def _internal_error(exc, context) -> Response:
         },
     )
     set_rollback()
-    return Response({"detail": INTERNAL_ERROR}, status=status.HTTP_500_INTERNAL_SERVER_ERROR)
+    return Response({"detail": str(INTERNAL_ERROR)}, status=status.HTTP_500_INTERNAL_SERVER_ERROR)
 
 
 def _summary(errors: dict) -> str:
     parts = []
     for field, messages in errors.items():
-        first = messages[0] if isinstance(messages, list) and messages else messages
-        if isinstance(first, dict):  # nested serializer: take its first message
-            first = next(iter(first.values()), "")
-            first = first[0] if isinstance(first, list) and first else first
+        first = messages
+        while isinstance(first, list | dict) and first:  # nested: take the first message
+            first = first[0] if isinstance(first, list) else next(iter(first.values()))
         parts.append(str(first) if field == "non_field_errors" else f"{field}: {first}")
-    return "Invalid input. " + " ".join(parts) if parts else "Invalid input."
+    if not parts:
+        return _("Invalid input.")
+    return _("Invalid input. %(problems)s") % {"problems": " ".join(parts)}
 
 
 class ObtainAuthTokenThrottled(ObtainAuthToken):

@@ -1,6 +1,7 @@
 """Errors the services raise that mean more than "invalid input"."""
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 
 class VersionConflict(ValidationError):
@@ -11,3 +12,12 @@ class VersionConflict(ValidationError):
     def __init__(self, message: str, *, current_version: int):
         super().__init__(message, code="version_conflict")
         self.current_version = current_version
+
+
+def in_words(problem) -> str:
+    """A rules engine's refusal or message (games/engines/errors.py: ``IllegalAction``,
+    ``ConfigError``, a dice set's ``Message``) in the active language: the engine keeps
+    its English template, parameters and rule, marked for the catalogue, and this fills
+    the template from the reader's catalogue. Anything else is shown as it is."""
+    text = getattr(problem, "text", None)
+    return text(gettext) if callable(text) else str(problem)

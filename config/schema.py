@@ -18,38 +18,55 @@ and a write 409 (changed meanwhile) or 415 (a body of another media type). Docum
 refusal from an undocumented answer.
 """
 
+from django.utils.translation import gettext, gettext_noop
+
 ERROR_SCHEMA = {
     "type": "object",
-    "description": "The API's error format (config/api.py).",
+    "description": gettext_noop("The API's error format (config/api.py)."),
     "properties": {
-        "detail": {"type": "string", "description": "One sentence a person understands."},
+        "detail": {
+            "type": "string",
+            "description": gettext_noop("One sentence a person understands."),
+        },
         "errors": {
             "type": "object",
             "additionalProperties": True,
-            "description": "Field name -> messages, for a validation failure.",
+            "description": gettext_noop("Field name -> messages, for a validation failure."),
         },
     },
     "required": ["detail"],
 }
 
 READ_ERRORS = {
-    "400": "Invalid query parameters or request.",
-    "401": "Not signed in.",
-    "403": "Not allowed for this user.",
-    "404": "No such object, or not visible to this user.",
+    "400": gettext_noop("Invalid query parameters or request."),
+    "401": gettext_noop("Not signed in."),
+    "403": gettext_noop("Not allowed for this user."),
+    "404": gettext_noop("No such object, or not visible to this user."),
 }
 WRITE_ERRORS = {
     **READ_ERRORS,
-    "409": "Changed meanwhile: reload and try again.",
-    "415": "The body is not JSON, a form or multipart form data.",
+    "409": gettext_noop("Changed meanwhile: reload and try again."),
+    "415": gettext_noop("The body is not JSON, a form or multipart form data."),
 }
 WRITE_METHODS = {"post", "put", "patch", "delete"}
+
+
+def _translated(schema):
+    """A copy of ``schema`` with its descriptions in the reader's language."""
+    if isinstance(schema, dict):
+        return {
+            key: gettext(value)
+            if key == "description" and isinstance(value, str)
+            else _translated(value)
+            for key, value in schema.items()
+        }
+    return schema
 
 
 def document_error_responses(result, generator, request, public):
     """drf-spectacular postprocessing hook (SPECTACULAR_SETTINGS)."""
     components = result.setdefault("components", {}).setdefault("schemas", {})
-    components.setdefault("Error", ERROR_SCHEMA)
+    components.setdefault("Error", _translated(ERROR_SCHEMA))
     reference = {"$ref": "#/components/schemas/Error"}
     for operations in result.get("paths", {}).values():
         for method, operation in operations.items():
@@ -60,7 +77,7 @@ def document_error_responses(result, generator, request, public):
                 operation["responses"].setdefault(
                     code,
                     {
-                        "description": description,
+                        "description": gettext(description),
                         "content": {"application/json": {"schema": reference}},
                     },
                 )

@@ -2,6 +2,7 @@
 seed is not shown while a game is running."""
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from games import hosts
 from games.models import GameAction, GameSession
@@ -40,7 +41,7 @@ class GameSessionAdmin(admin.ModelAdmin):
         queryset = super().get_queryset(request).select_related(*hosts.related())
         return _judged_games(request, queryset, "")
 
-    @admin.display(description="match, game")
+    @admin.display(description=_("match, game"))
     def hosted_as(self, obj):
         described = hosts.host_of(obj).describe(obj)
         return (
@@ -49,7 +50,7 @@ class GameSessionAdmin(admin.ModelAdmin):
             else f"{described['match']}, {described['game_number']}"
         )
 
-    @admin.display(description="seed")
+    @admin.display(description=_("seed"))
     def revealed_seed(self, obj):
         return obj.seed if obj.status == GameSession.Status.FINISHED else "(secret until the end)"
 

@@ -10,6 +10,7 @@ import random
 
 from django.http import Http404, JsonResponse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
 from drf_spectacular.utils import extend_schema, extend_schema_field
@@ -35,17 +36,23 @@ class CreateGameSerializer(serializers.Serializer):
     game = serializers.ChoiceField(
         choices=sorted(ENGINES),
         default="irondie",
-        help_text="Practice: the game (a bot of kind ``bot`` in every other seat); demo:"
-        " the game its bots play.",
+        help_text=gettext_lazy(
+            "Practice: the game (a bot of kind ``bot`` in every other seat); demo:"
+            " the game its bots play."
+        ),
     )
     seats = serializers.IntegerField(
-        required=False, min_value=1, help_text="Practice of a game of more seats: how many."
+        required=False,
+        min_value=1,
+        help_text=gettext_lazy("Practice of a game of more seats: how many."),
     )
     variants = serializers.ListField(
         child=serializers.CharField(max_length=20),
         required=False,
         max_length=8,
-        help_text="Practice: the game's variants (36d6: stronghold, elemental, team, zombie).",
+        help_text=gettext_lazy(
+            "Practice: the game's variants (36d6: stronghold, elemental, team, zombie)."
+        ),
     )
 
 
@@ -59,7 +66,9 @@ class ConcedeSerializer(serializers.Serializer):
 
 
 class RulingSerializer(serializers.Serializer):
-    winner = serializers.IntegerField(min_value=0, help_text="The seat the game goes to.")
+    winner = serializers.IntegerField(
+        min_value=0, help_text=gettext_lazy("The seat the game goes to.")
+    )
     reason = serializers.CharField(max_length=300)
 
 
@@ -143,7 +152,9 @@ class GameClockSerializer(serializers.Serializer):
     game_deadline_at = serializers.DateTimeField(allow_null=True)
     start_deadline_at = serializers.DateTimeField(allow_null=True)
     # The tournaments app adds its match clock here; games does not describe it.
-    match = EngineObjectField(allow_null=True, help_text="A tournament game's match clock.")
+    match = EngineObjectField(
+        allow_null=True, help_text=gettext_lazy("A tournament game's match clock.")
+    )
 
 
 class SplitChoiceSerializer(serializers.Serializer):
@@ -151,7 +162,7 @@ class SplitChoiceSerializer(serializers.Serializer):
     hand = serializers.ListField(child=serializers.IntegerField())
     choose = serializers.CharField()
     count = serializers.IntegerField()
-    action = serializers.CharField(help_text="How to write the action.")
+    action = serializers.CharField(help_text=gettext_lazy("How to write the action."))
 
 
 class GameStateSerializer(serializers.Serializer):
@@ -168,8 +179,12 @@ class GameStateSerializer(serializers.Serializer):
     players = GameSeatSerializer(many=True)
     match = serializers.IntegerField(allow_null=True)
     game_number = serializers.IntegerField(allow_null=True)
-    next_game = serializers.IntegerField(allow_null=True, help_text="The next game's id.")
-    ready = serializers.ListField(child=serializers.IntegerField(), help_text="Seats ready.")
+    next_game = serializers.IntegerField(
+        allow_null=True, help_text=gettext_lazy("The next game's id.")
+    )
+    ready = serializers.ListField(
+        child=serializers.IntegerField(), help_text=gettext_lazy("Seats ready.")
+    )
     commitment = serializers.CharField(allow_null=True)
     split = SplitChoiceSerializer(allow_null=True)
     legal_count = serializers.IntegerField()
@@ -198,7 +213,9 @@ class GameLogSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     version = serializers.IntegerField()
     over = serializers.BooleanField()
-    seed = serializers.CharField(allow_null=True, help_text="Once the game is finished.")
+    seed = serializers.CharField(
+        allow_null=True, help_text=gettext_lazy("Once the game is finished.")
+    )
     entries = GameLogEntrySerializer(many=True)
 
 

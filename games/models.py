@@ -31,76 +31,125 @@ class GameSession(models.Model):
         HEURISTIC = "heuristic", _("Heuristic bot")
         RANDOM = "random", _("Random bot")
 
-    engine = models.CharField(max_length=20, default="irondie")
-    engine_version = models.CharField(max_length=20, default="1")
-    kind = models.CharField(max_length=12, choices=Kind.choices, db_index=True)
+    engine = models.CharField(max_length=20, default="irondie", verbose_name=_("engine"))
+    engine_version = models.CharField(max_length=20, default="1", verbose_name=_("engine version"))
+    kind = models.CharField(
+        max_length=12, choices=Kind.choices, db_index=True, verbose_name=_("kind")
+    )
     status = models.CharField(
-        max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True
+        max_length=10,
+        choices=Status.choices,
+        default=Status.WAITING,
+        db_index=True,
+        verbose_name=_("status"),
     )
     # Seats 0 and 1: a user or a bot. What a session belongs to (a tournament game's
     # match) is its host's business (games/hosts.py), kept in the host's own tables.
     user_0 = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("user 0"),
     )
     user_1 = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("user 1"),
     )
-    bot_0 = models.CharField(max_length=10, blank=True, choices=Bot.choices)
-    bot_1 = models.CharField(max_length=10, blank=True, choices=Bot.choices)
-    name_0 = models.CharField(max_length=80, blank=True)
-    name_1 = models.CharField(max_length=80, blank=True)
+    bot_0 = models.CharField(
+        max_length=10, blank=True, choices=Bot.choices, verbose_name=_("bot 0")
+    )
+    bot_1 = models.CharField(
+        max_length=10, blank=True, choices=Bot.choices, verbose_name=_("bot 1")
+    )
+    name_0 = models.CharField(max_length=80, blank=True, verbose_name=_("name 0"))
+    name_1 = models.CharField(max_length=80, blank=True, verbose_name=_("name 1"))
     # Seats 2 and up of games for more than two (36d6: up to 8): one object a seat,
     # {"user": id or null, "bot": kind or "", "name": "..."}. Seats 0 and 1 stay in the
     # columns above, so two-seat games (IRONDIE) are stored as they always were.
-    extra_seats = models.JSONField(default=list, blank=True)
-    config = models.JSONField(null=True, blank=True, help_text=_("The engine config (both sets)."))
-    seed = models.CharField(
-        max_length=128, blank=True, help_text=_("Secret until the game is over; never output.")
+    extra_seats = models.JSONField(default=list, blank=True, verbose_name=_("extra seats"))
+    config = models.JSONField(
+        null=True,
+        blank=True,
+        help_text=_("The engine config (both sets)."),
+        verbose_name=_("config"),
     )
-    commitment = models.CharField(max_length=64, blank=True)
-    state = models.JSONField(null=True, blank=True, help_text=_("Cache of State.to_dict()."))
+    seed = models.CharField(
+        max_length=128,
+        blank=True,
+        help_text=_("Secret until the game is over; never output."),
+        verbose_name=_("seed"),
+    )
+    commitment = models.CharField(max_length=64, blank=True, verbose_name=_("commitment"))
+    state = models.JSONField(
+        null=True, blank=True, help_text=_("Cache of State.to_dict()."), verbose_name=_("state")
+    )
     version = models.PositiveIntegerField(
-        default=0, help_text=_("Actions applied so far (the state version).")
+        default=0,
+        help_text=_("Actions applied so far (the state version)."),
+        verbose_name=_("version"),
     )
     decision_since = models.JSONField(
         default=list,
         blank=True,
         help_text=_("Per seat: the state version at which its pending decision began."),
+        verbose_name=_("decision since"),
     )
-    result = models.JSONField(null=True, blank=True)
-    end_cause = models.CharField(max_length=20, blank=True)
+    result = models.JSONField(null=True, blank=True, verbose_name=_("result"))
+    end_cause = models.CharField(max_length=20, blank=True, verbose_name=_("end cause"))
     # Clocks (games/clocks.py). The per-decision limit in seconds; each seat's deadline
     # (or, while paused, the seconds it had left); the earliest of them in an indexed
     # column for the sweeper. While waiting, the deadline is the end of the swap window.
-    decision_seconds = models.PositiveIntegerField(default=60)
-    seat_deadlines = models.JSONField(default=list, blank=True)
-    paused_remaining = models.JSONField(null=True, blank=True)
-    deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    decision_seconds = models.PositiveIntegerField(default=60, verbose_name=_("decision seconds"))
+    seat_deadlines = models.JSONField(default=list, blank=True, verbose_name=_("seat deadlines"))
+    paused_remaining = models.JSONField(null=True, blank=True, verbose_name=_("paused remaining"))
+    deadline_at = models.DateTimeField(
+        null=True, blank=True, db_index=True, verbose_name=_("deadline at")
+    )
     game_deadline_at = models.DateTimeField(
         null=True,
         blank=True,
         db_index=True,
         help_text=_("Practice and demo games: sudden death from the next turn after this."),
+        verbose_name=_("game deadline at"),
     )
-    clock_version = models.PositiveIntegerField(default=0)
+    clock_version = models.PositiveIntegerField(default=0, verbose_name=_("clock version"))
     # When the one queued eta task of this session fires (None: no task queued). A later
     # deadline publishes nothing: that task re-queues itself for the current deadline.
-    clock_task_eta = models.DateTimeField(null=True, blank=True)
+    clock_task_eta = models.DateTimeField(null=True, blank=True, verbose_name=_("clock task eta"))
     # The same for the game limit (config/deadlines.py).
-    game_deadline_task_eta = models.DateTimeField(null=True, blank=True)
-    ready = models.JSONField(default=list, blank=True, help_text=_("Seats ready to start."))
+    game_deadline_task_eta = models.DateTimeField(
+        null=True, blank=True, verbose_name=_("game deadline task eta")
+    )
+    ready = models.JSONField(
+        default=list, blank=True, help_text=_("Seats ready to start."), verbose_name=_("ready")
+    )
     bot_delay = models.FloatField(
-        default=0, help_text=_("Seconds a bot waits before moving (demo games, for watchers).")
+        default=0,
+        help_text=_("Seconds a bot waits before moving (demo games, for watchers)."),
+        verbose_name=_("bot delay"),
     )
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("created by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    ended_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    started_at = models.DateTimeField(null=True, blank=True, verbose_name=_("started at"))
+    ended_at = models.DateTimeField(null=True, blank=True, verbose_name=_("ended at"))
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        verbose_name = _("game session")
+        verbose_name_plural = _("game sessions")
 
     def __str__(self):
         return f"{self.engine} session {self.pk} ({self.kind}, {self.status})"
@@ -184,24 +233,35 @@ class GameAction(models.Model):
         SUDDEN_DEATH = "sudden_death", _("Game time limit: sudden death")
         MATCH_TIME = "match_time", _("Match time limit")
 
-    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="actions")
-    index = models.PositiveIntegerField()
-    version = models.PositiveIntegerField()
-    actor = models.CharField(max_length=6)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    session = models.ForeignKey(
+        GameSession, on_delete=models.CASCADE, related_name="actions", verbose_name=_("session")
     )
-    cause = models.CharField(max_length=12, choices=Cause.choices)
-    action = models.JSONField()
-    events = models.JSONField(default=list)
-    note = models.CharField(max_length=300, blank=True)
-    created_at = models.DateTimeField(help_text=_("Server time (the database clock)."))
+    index = models.PositiveIntegerField(verbose_name=_("index"))
+    version = models.PositiveIntegerField(verbose_name=_("version"))
+    actor = models.CharField(max_length=6, verbose_name=_("actor"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("user"),
+    )
+    cause = models.CharField(max_length=12, choices=Cause.choices, verbose_name=_("cause"))
+    action = models.JSONField(verbose_name=_("action"))
+    events = models.JSONField(default=list, verbose_name=_("events"))
+    note = models.CharField(max_length=300, blank=True, verbose_name=_("note"))
+    created_at = models.DateTimeField(
+        help_text=_("Server time (the database clock)."), verbose_name=_("created at")
+    )
 
     class Meta:
         ordering = ["session_id", "index"]
         constraints = [
             models.UniqueConstraint(fields=["session", "index"], name="game_action_index_unique"),
         ]
+        verbose_name = _("game action")
+        verbose_name_plural = _("game actions")
 
     def __str__(self):
         return f"session {self.session_id} #{self.index}: {self.actor} {self.action.get('kind')}"

@@ -19,6 +19,7 @@ from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext as _
 
 from config.dbtime import db_now
+from config.errors import in_words
 from games import clocks, d36_board, dice_forge_board, hosts, services
 from games.bots import shown_name
 from games.engines import engine_for
@@ -308,6 +309,7 @@ def verification(session: GameSession) -> dict:
         "commitment": record["commitment"],
         "seed": record["seed"],
         **outcome,
+        "problems": [in_words(problem) for problem in outcome["problems"]],  # reader's language
     }
 
 

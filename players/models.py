@@ -40,9 +40,14 @@ class Player(models.Model):
         choices=settings.LANGUAGES,
         help_text=_("The language of the pages, set by the language switcher."),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("created by"),
     )
 
     class Meta:
@@ -63,13 +68,15 @@ class DiceSet(models.Model):
     longer change.
     """
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="dice_sets")
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="dice_sets", verbose_name=_("player")
+    )
     name = models.CharField(_("name"), max_length=80)
     playing_dice = models.JSONField(_("playing dice"))
     additional_dice = models.JSONField(_("additional dice"), default=list, blank=True)
     frozen_at = models.DateTimeField(_("frozen at"), null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 
     class Meta:
         ordering = ["player_id", "name"]
@@ -101,12 +108,18 @@ class Rating(models.Model):
     players knows nothing of matches. No row: never rated (the start values)."""
 
     player = models.OneToOneField(
-        Player, primary_key=True, on_delete=models.CASCADE, related_name="rating"
+        Player,
+        primary_key=True,
+        on_delete=models.CASCADE,
+        related_name="rating",
+        verbose_name=_("player"),
     )
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    matches = models.PositiveIntegerField(default=0, help_text=_("Rated matches played."))
-    updated_at = models.DateTimeField(auto_now=True)
+    mu = models.FloatField(verbose_name=_("mu"))
+    sigma = models.FloatField(verbose_name=_("sigma"))
+    matches = models.PositiveIntegerField(
+        default=0, help_text=_("Rated matches played."), verbose_name=_("matches")
+    )
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 
     class Meta:
         verbose_name = _("rating")

@@ -9,6 +9,7 @@ from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from config.errors import in_words
 from games.engines.irondie.dice import Die, additional_set_errors, playing_set_errors
 from players.models import DiceSet, Player, new_player_number
 
@@ -22,7 +23,7 @@ def parse_dice(raw, field: str) -> list[Die]:
         try:
             dice.append(Die.from_dict(item))
         except ValueError as exc:
-            errors.append(_("Die %(n)d: %(error)s") % {"n": position, "error": exc})
+            errors.append(_("Die %(n)d: %(error)s") % {"n": position, "error": in_words(exc)})
     if errors:
         raise ValidationError({field: errors})
     return dice
@@ -43,9 +44,9 @@ def validate_dice_set(playing_raw, additional_raw) -> tuple[list[Die], list[Die]
     except ValidationError as exc:
         errors.update(exc.message_dict)
     if playing is not None and (problems := playing_set_errors(playing)):
-        errors["playing_dice"] = problems
+        errors["playing_dice"] = [in_words(problem) for problem in problems]
     if additional is not None and (problems := additional_set_errors(additional)):
-        errors["additional_dice"] = problems
+        errors["additional_dice"] = [in_words(problem) for problem in problems]
     if errors:
         raise ValidationError(errors)
     return playing, additional

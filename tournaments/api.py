@@ -14,6 +14,7 @@ from django.db.models import Count, OuterRef, Prefetch, Subquery
 from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, mixins, permissions, status, viewsets
@@ -48,13 +49,17 @@ STANDINGS_HIDDEN = "The organiser has not made the standings public."
 PLACINGS_HIDDEN = "The organiser has not made the standings and results public."
 PLACINGS_NOT_FINAL = "Final placings are shown once the event is finished."
 STANDINGS_ROUND_PARAMETER = OpenApiParameter(
-    "round", int, description="The standings as they stood after this Swiss round; default: now"
+    "round",
+    int,
+    description=gettext_lazy("The standings as they stood after this Swiss round; default: now"),
 )
 STANDINGS_EXPLAIN_PARAMETER = OpenApiParameter(
     "explain",
     bool,
-    description="1: every row carries its `explanation` (the arithmetic behind it; costly "
-    "for a large event: ask one row's at standings/{registration}/ instead); default: none",
+    description=gettext_lazy(
+        "1: every row carries its `explanation` (the arithmetic behind it; costly "
+        "for a large event: ask one row's at standings/{registration}/ instead); default: none"
+    ),
 )
 RESULTS_HIDDEN = "The organiser has not made the results public."
 
@@ -382,7 +387,7 @@ class TournamentViewSet(
                 "registration",
                 int,
                 OpenApiParameter.PATH,
-                description="The player's registration in this tournament.",
+                description=gettext_lazy("The player's registration in this tournament."),
             ),
             STANDINGS_ROUND_PARAMETER,
         ],
@@ -419,7 +424,11 @@ class TournamentViewSet(
 
     @extend_schema(
         request=None,
-        parameters=[OpenApiParameter("round", int, description="Round number; default: latest")],
+        parameters=[
+            OpenApiParameter(
+                "round", int, description=gettext_lazy("Round number; default: latest")
+            )
+        ],
         responses={(200, "text/csv"): OpenApiTypes.STR},
     )
     @action(detail=True, methods=["get"], url_path="pairings/csv")

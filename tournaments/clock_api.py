@@ -3,6 +3,7 @@ count down without drifting) and the judges' controls. Rules: tournaments/clocks
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.decorators import api_view, permission_classes
@@ -25,13 +26,13 @@ class ExtendSerializer(serializers.Serializer):
             "min_value": clocks.EXTENSION_MESSAGE,
             "max_value": clocks.EXTENSION_MESSAGE,
         },
-        help_text="1-60 minutes; at most 120 in all for one match.",
+        help_text=_("1-60 minutes; at most 120 in all for one match."),
     )
     reason = serializers.CharField(max_length=300)
 
 
 class RoundClockMatchSerializer(MatchClockSerializer):
-    players = serializers.ListField(child=serializers.CharField(), help_text="A, then B.")
+    players = serializers.ListField(child=serializers.CharField(), help_text=_("A, then B."))
     has_result = serializers.BooleanField()
 
 
@@ -39,7 +40,7 @@ class RoundClocksSerializer(serializers.Serializer):
     """The shape of ``round_clocks`` (which builds it for the API and the clock pages)."""
 
     round = RoundClockSerializer()
-    matches = RoundClockMatchSerializer(many=True, help_text="Most urgent first; no byes.")
+    matches = RoundClockMatchSerializer(many=True, help_text=_("Most urgent first; no byes."))
 
 
 def round_clocks(round_: Round) -> dict:

@@ -31,6 +31,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from config.dbtime import db_now
 from config.deadlines import Deadline, time_left
@@ -43,7 +44,7 @@ log = logging.getLogger(__name__)
 # A judge's extension: 1-60 minutes at a time, at most 120 minutes in all for one match.
 EXTENSION_MINUTES = (1, 60)
 TOTAL_EXTENSION_MINUTES = 120
-EXTENSION_MESSAGE = "An extension is between 1 and 60 minutes."
+EXTENSION_MESSAGE = gettext_lazy("An extension is between 1 and 60 minutes.")
 
 
 # The rows whose deadlines can still pass: no confirmed result, time not called.
@@ -144,7 +145,7 @@ def extend_match(*, match: Match, minutes: int, reason: str, by) -> Match:
     _require_judge(by, match.round)
     low, high = EXTENSION_MINUTES
     if not low <= int(minutes) <= high:
-        raise ValidationError({"minutes": [EXTENSION_MESSAGE]})
+        raise ValidationError({"minutes": [str(EXTENSION_MESSAGE)]})
     given = int(match.extension.total_seconds() // 60)
     if given + int(minutes) > TOTAL_EXTENSION_MINUTES:
         raise ValidationError(

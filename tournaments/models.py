@@ -121,12 +121,20 @@ class Tournament(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="head_judged_tournaments",
+        verbose_name=_("head judge"),
     )
     floor_judges = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, blank=True, related_name="judged_tournaments"
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="judged_tournaments",
+        verbose_name=_("floor judges"),
     )
     status = models.CharField(
-        max_length=20, choices=Status.choices, default=Status.DRAFT, db_index=True
+        max_length=20,
+        choices=Status.choices,
+        default=Status.DRAFT,
+        db_index=True,
+        verbose_name=_("status"),
     )
     # The game the event is of (tournaments/games.py: what registration asks for and the
     # defaults of the format); fixed once anyone has registered or a round exists.
@@ -168,9 +176,14 @@ class Tournament(models.Model):
         help_text=_("5-120 minutes, and no longer than the match time limit."),
     )
     late_entry = models.CharField(
-        max_length=10, choices=LateEntry.choices, default=LateEntry.LOSSES
+        max_length=10,
+        choices=LateEntry.choices,
+        default=LateEntry.LOSSES,
+        verbose_name=_("late entry"),
     )
-    percentage_floor = models.CharField(max_length=5, choices=Floor.choices, default=Floor.THIRD)
+    percentage_floor = models.CharField(
+        max_length=5, choices=Floor.choices, default=Floor.THIRD, verbose_name=_("percentage floor")
+    )
     bracket_losers = models.CharField(
         _("bracket losers' places"),
         max_length=12,
@@ -189,14 +202,21 @@ class Tournament(models.Model):
         ),
     )
     tiebreakers = models.JSONField(
-        default=list, blank=True, help_text=_("Order of tiebreakers; empty: points, OMW, GWP, OGW.")
+        default=list,
+        blank=True,
+        help_text=_("Order of tiebreakers; empty: points, OMW, GWP, OGW."),
+        verbose_name=_("tiebreakers"),
     )
     # Standings conventions (docs/standings.md); the defaults are the MTR's.
     game_draw_points = models.PositiveSmallIntegerField(
-        choices=GameDrawPoints.choices, default=GameDrawPoints.ONE
+        choices=GameDrawPoints.choices,
+        default=GameDrawPoints.ONE,
+        verbose_name=_("game draw points"),
     )
     floor_own_game_win = models.BooleanField(
-        default=True, help_text=_("Raise a player's own GW% to the floor in the table.")
+        default=True,
+        help_text=_("Raise a player's own GW% to the floor in the table."),
+        verbose_name=_("floor own game win"),
     )
     no_opponents_value = models.CharField(
         max_length=12,
@@ -204,6 +224,7 @@ class Tournament(models.Model):
         default="",
         validators=[validate_standings_value],
         help_text=_("OMW% and OGW% of a player who met no opponent; empty: the floor."),
+        verbose_name=_("no opponents value"),
     )
     no_games_game_win = models.CharField(
         max_length=12,
@@ -212,9 +233,13 @@ class Tournament(models.Model):
         validators=[validate_standings_value],
         # xgettext:no-python-format
         help_text=_("GW% of a player who played no game; empty: the floor."),
+        verbose_name=_("no games game win"),
     )
     bye_counting = models.CharField(
-        max_length=12, choices=ByeCounting.choices, default=ByeCounting.WIN_2_0
+        max_length=12,
+        choices=ByeCounting.choices,
+        default=ByeCounting.WIN_2_0,
+        verbose_name=_("bye counting"),
     )
     swiss_phases = models.JSONField(
         default=list,
@@ -225,24 +250,29 @@ class Tournament(models.Model):
             '(e.g. [{"ends_after_round": 9, "advance": "points", "value": 18}]); empty: one '
             "phase. Rows are taken at the end of each player's last phase."
         ),
+        verbose_name=_("swiss phases"),
     )
     standings_decimals = models.PositiveSmallIntegerField(
         default=4,
         validators=[MinValueValidator(2), MaxValueValidator(10)],
         help_text=_("Decimals shown for percentages as fractions (4: 61.33%), rounded half up."),
+        verbose_name=_("standings decimals"),
     )
     top_cut_seeds = models.JSONField(
         default=list,
         blank=True,
         help_text=_("Registration ids in seed order, fixed when the top cut starts."),
+        verbose_name=_("top cut seeds"),
     )
     publish_pairings = models.BooleanField(_("pairings public"), default=True)
     publish_standings = models.BooleanField(_("standings public"), default=True)
     publish_results = models.BooleanField(_("results public"), default=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
         ordering = ["-date", "name"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
 
     def __str__(self):
         return f"{self.name} ({self.date})"
@@ -282,18 +312,32 @@ class Registration(models.Model):
     """A player in a tournament with the frozen snapshot of the set they registered."""
 
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="registrations"
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="registrations",
+        verbose_name=_("tournament"),
     )
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="registrations", verbose_name=_("player")
+    )
     dice_set = models.ForeignKey(
-        DiceSet, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        DiceSet,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("dice set"),
     )
-    playing_dice = models.JSONField(help_text=_("The registered playing set (snapshot)."))
-    additional_dice = models.JSONField(default=list, blank=True)
-    checked_in = models.BooleanField(default=False)
-    dropped = models.BooleanField(default=False, db_index=True)
-    dropped_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
-    disqualified = models.BooleanField(default=False)
+    playing_dice = models.JSONField(
+        help_text=_("The registered playing set (snapshot)."), verbose_name=_("playing dice")
+    )
+    additional_dice = models.JSONField(default=list, blank=True, verbose_name=_("additional dice"))
+    checked_in = models.BooleanField(default=False, verbose_name=_("checked in"))
+    dropped = models.BooleanField(default=False, db_index=True, verbose_name=_("dropped"))
+    dropped_after_round = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=_("dropped after round")
+    )
+    disqualified = models.BooleanField(default=False, verbose_name=_("disqualified"))
     # Swiss phases: not in the cut into the next phase after this round (not paired
     # from then on; unlike a drop, not the player's choice). tournaments/services/phases.py
     cut_after_round = models.PositiveSmallIntegerField(
@@ -303,13 +347,15 @@ class Registration(models.Model):
         null=True,
         blank=True,
         help_text=_("The first round this player could be paired in, for late entries."),
+        verbose_name=_("late entry round"),
     )
     final_place = models.PositiveIntegerField(
         null=True,
         blank=True,
         help_text=_("The final placing, kept when the event finishes (and after corrections)."),
+        verbose_name=_("final place"),
     )
-    registered_at = models.DateTimeField(auto_now_add=True)
+    registered_at = models.DateTimeField(auto_now_add=True, verbose_name=_("registered at"))
 
     class Meta:
         ordering = ["tournament_id", "player__display_name"]
@@ -318,6 +364,8 @@ class Registration(models.Model):
                 fields=["tournament", "player"], name="one_registration_per_player"
             ),
         ]
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
 
     def __str__(self):
         return f"{self.player.display_name} @ {self.tournament.name}"
@@ -335,27 +383,39 @@ class Round(models.Model):
         COMPLETE = "complete", _("All results confirmed")
         CLOSED = "closed", _("Closed")
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
-    number = models.PositiveSmallIntegerField()
-    stage = models.CharField(max_length=10, choices=Stage.choices, default=Stage.SWISS)
-    status = models.CharField(max_length=15, choices=Status.choices, default=Status.DRAFT)
-    pairing_seed = models.CharField(
-        max_length=64, help_text=_("Seed the pairing was derived from.")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("tournament")
     )
-    pairing_cost = models.JSONField(default=dict, blank=True)
-    started_at = models.DateTimeField(null=True, blank=True)
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"))
+    stage = models.CharField(
+        max_length=10, choices=Stage.choices, default=Stage.SWISS, verbose_name=_("stage")
+    )
+    status = models.CharField(
+        max_length=15, choices=Status.choices, default=Status.DRAFT, verbose_name=_("status")
+    )
+    pairing_seed = models.CharField(
+        max_length=64,
+        help_text=_("Seed the pairing was derived from."),
+        verbose_name=_("pairing seed"),
+    )
+    pairing_cost = models.JSONField(default=dict, blank=True, verbose_name=_("pairing cost"))
+    started_at = models.DateTimeField(null=True, blank=True, verbose_name=_("started at"))
     # The round clock (tournaments/clocks.py): when the match time of the round runs out,
     # or, while the whole round is paused, how much of it was left.
-    ends_at = models.DateTimeField(null=True, blank=True)
-    paused_remaining = models.DurationField(null=True, blank=True)
-    closed_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    ends_at = models.DateTimeField(null=True, blank=True, verbose_name=_("ends at"))
+    paused_remaining = models.DurationField(
+        null=True, blank=True, verbose_name=_("paused remaining")
+    )
+    closed_at = models.DateTimeField(null=True, blank=True, verbose_name=_("closed at"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
         ordering = ["tournament_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique")
         ]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
 
     def __str__(self):
         return f"{self.tournament.name} round {self.number}"
@@ -375,29 +435,47 @@ class PairingJob(models.Model):
     ACTIVE = (Status.QUEUED, Status.RUNNING)
 
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="pairing_jobs"
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="pairing_jobs",
+        verbose_name=_("tournament"),
     )
-    number = models.PositiveSmallIntegerField(help_text=_("The round being paired."))
-    seed = models.CharField(max_length=64)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    number = models.PositiveSmallIntegerField(
+        help_text=_("The round being paired."), verbose_name=_("number")
+    )
+    seed = models.CharField(max_length=64, verbose_name=_("seed"))
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.QUEUED, verbose_name=_("status")
+    )
     # Progress: the pairing tier running (tournaments/pairing/work.py stages), the work
     # spent so far and the work the running matching will spend, in the same units.
-    stage = models.CharField(max_length=20, blank=True)
-    work_done = models.BigIntegerField(default=0)
-    work_next = models.BigIntegerField(default=0)
+    stage = models.CharField(max_length=20, blank=True, verbose_name=_("stage"))
+    work_done = models.BigIntegerField(default=0, verbose_name=_("work done"))
+    work_next = models.BigIntegerField(default=0, verbose_name=_("work next"))
     estimate = models.BigIntegerField(
-        default=0, help_text=_("Work estimated when the request handed the round over.")
+        default=0,
+        help_text=_("Work estimated when the request handed the round over."),
+        verbose_name=_("estimate"),
     )
-    error = models.TextField(blank=True)
+    error = models.TextField(blank=True, verbose_name=_("error"))
     round = models.ForeignKey(
-        Round, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        Round,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("round"),
     )
     requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("requested by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    started_at = models.DateTimeField(null=True, blank=True, verbose_name=_("started at"))
+    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
 
     class Meta:
         ordering = ["tournament_id", "-created_at"]
@@ -408,6 +486,8 @@ class PairingJob(models.Model):
                 name="one_active_pairing_job",
             )
         ]
+        verbose_name = _("pairing job")
+        verbose_name_plural = _("pairing jobs")
 
     def __str__(self):
         return f"{self.tournament.name} round {self.number} pairing ({self.status})"
@@ -426,58 +506,106 @@ class Match(models.Model):
         DISPUTED = "disputed", _("Disputed")
         CONFIRMED = "confirmed", _("Confirmed")
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
-    table = models.PositiveIntegerField(null=True, blank=True, help_text=_("Empty for a bye."))
-    player_a = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="+")
-    player_b = models.ForeignKey(
-        Registration, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="matches", verbose_name=_("round")
     )
-    bracket_position = models.PositiveSmallIntegerField(null=True, blank=True)
+    table = models.PositiveIntegerField(
+        null=True, blank=True, help_text=_("Empty for a bye."), verbose_name=_("table")
+    )
+    player_a = models.ForeignKey(
+        Registration, on_delete=models.PROTECT, related_name="+", verbose_name=_("player a")
+    )
+    player_b = models.ForeignKey(
+        Registration,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("player b"),
+    )
+    bracket_position = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=_("bracket position")
+    )
     reasons = models.JSONField(
-        default=list, blank=True, help_text=_("Why these players were paired.")
+        default=list,
+        blank=True,
+        help_text=_("Why these players were paired."),
+        verbose_name=_("reasons"),
     )
     status = models.CharField(
-        max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True
+        max_length=10,
+        choices=Status.choices,
+        default=Status.PENDING,
+        db_index=True,
+        verbose_name=_("status"),
     )
     # The confirmed result, copied from the confirmed ResultSubmission for fast reads.
-    games_a = models.PositiveSmallIntegerField(default=0)
-    games_b = models.PositiveSmallIntegerField(default=0)
-    games_drawn = models.PositiveSmallIntegerField(default=0)
-    match_loss_a = models.BooleanField(default=False)
-    match_loss_b = models.BooleanField(default=False)
+    games_a = models.PositiveSmallIntegerField(default=0, verbose_name=_("games a"))
+    games_b = models.PositiveSmallIntegerField(default=0, verbose_name=_("games b"))
+    games_drawn = models.PositiveSmallIntegerField(default=0, verbose_name=_("games drawn"))
+    match_loss_a = models.BooleanField(default=False, verbose_name=_("match loss a"))
+    match_loss_b = models.BooleanField(default=False, verbose_name=_("match loss b"))
     winner = models.ForeignKey(
-        Registration, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        Registration,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("winner"),
     )
     current_game = models.PositiveSmallIntegerField(
-        default=1, help_text=_("The game being played (1-3).")
+        default=1, help_text=_("The game being played (1-3)."), verbose_name=_("current game")
     )
-    current_game_started_at = models.DateTimeField(null=True, blank=True)
+    current_game_started_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=_("current game started at")
+    )
     # Paper play: the game number each player has said they are ready to start. A game
     # starts when both have said so for it (or a judge starts it); cleared when it starts.
-    ready_a_for_game = models.PositiveSmallIntegerField(null=True, blank=True)
-    ready_b_for_game = models.PositiveSmallIntegerField(null=True, blank=True)
+    ready_a_for_game = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=_("ready a for game")
+    )
+    ready_b_for_game = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=_("ready b for game")
+    )
     # Clocks (tournaments/clocks.py). A deadline is null while its clock is paused; the
     # time left is then in the matching *_remaining column.
-    deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
-    deadline_remaining = models.DurationField(null=True, blank=True)
-    extension = models.DurationField(default=datetime.timedelta(0))
-    time_called_at = models.DateTimeField(null=True, blank=True)
-    game_deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
-    game_deadline_remaining = models.DurationField(null=True, blank=True)
+    deadline_at = models.DateTimeField(
+        null=True, blank=True, db_index=True, verbose_name=_("deadline at")
+    )
+    deadline_remaining = models.DurationField(
+        null=True, blank=True, verbose_name=_("deadline remaining")
+    )
+    extension = models.DurationField(default=datetime.timedelta(0), verbose_name=_("extension"))
+    time_called_at = models.DateTimeField(null=True, blank=True, verbose_name=_("time called at"))
+    game_deadline_at = models.DateTimeField(
+        null=True, blank=True, db_index=True, verbose_name=_("game deadline at")
+    )
+    game_deadline_remaining = models.DurationField(
+        null=True, blank=True, verbose_name=_("game deadline remaining")
+    )
     sudden_death_game = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
         help_text=_("The game that passed its time limit: sudden-death turns from the next turn."),
+        verbose_name=_("sudden death game"),
     )
     clock_version = models.PositiveIntegerField(
-        default=0, help_text=_("Bumped whenever a deadline changes.")
+        default=0,
+        help_text=_("Bumped whenever a deadline changes."),
+        verbose_name=_("clock version"),
     )
     # When the one queued eta task of each deadline fires (None: none queued); a later
     # deadline queues nothing, that task re-queues itself (config/deadlines.py).
-    deadline_task_eta = models.DateTimeField(null=True, blank=True)
-    game_deadline_task_eta = models.DateTimeField(null=True, blank=True)
+    deadline_task_eta = models.DateTimeField(
+        null=True, blank=True, verbose_name=_("deadline task eta")
+    )
+    game_deadline_task_eta = models.DateTimeField(
+        null=True, blank=True, verbose_name=_("game deadline task eta")
+    )
     version = models.PositiveIntegerField(
-        default=0, help_text=_("Bumped on every change (compare-and-set).")
+        default=0,
+        help_text=_("Bumped on every change (compare-and-set)."),
+        verbose_name=_("version"),
     )
 
     class Meta:
@@ -488,7 +616,8 @@ class Match(models.Model):
                 condition=~Q(player_a=models.F("player_b")), name="match_two_different_players"
             ),
         ]
-        verbose_name_plural = "matches"
+        verbose_name_plural = _("matches")
+        verbose_name = _("match")
 
     def __str__(self):
         b = self.player_b.player.display_name if self.player_b_id else "BYE"
@@ -531,27 +660,52 @@ class ResultSubmission(models.Model):
         REJECTED = "rejected", _("Rejected by the opponent")
         SUPERSEDED = "superseded", _("Superseded by a later version")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="submissions")
-    number = models.PositiveIntegerField(help_text=_("Version number within the match."))
-    source = models.CharField(max_length=10, choices=Source.choices)
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="submissions", verbose_name=_("match")
+    )
+    number = models.PositiveIntegerField(
+        help_text=_("Version number within the match."), verbose_name=_("number")
+    )
+    source = models.CharField(max_length=10, choices=Source.choices, verbose_name=_("source"))
     submitted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("submitted by"),
     )
     submitted_for = models.ForeignKey(
-        Registration, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        Registration,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("submitted for"),
     )
-    games = models.JSONField(help_text=_('Game outcomes in order: "a", "b" or "draw".'))
-    match_loss_a = models.BooleanField(default=False)
-    match_loss_b = models.BooleanField(default=False)
-    intentional_draw = models.BooleanField(default=False)
-    conceded_by = models.CharField(max_length=1, blank=True, choices=[("a", "A"), ("b", "B")])
-    note = models.CharField(max_length=300, blank=True)
-    status = models.CharField(max_length=10, choices=Status.choices, db_index=True)
+    games = models.JSONField(
+        help_text=_('Game outcomes in order: "a", "b" or "draw".'), verbose_name=_("games")
+    )
+    match_loss_a = models.BooleanField(default=False, verbose_name=_("match loss a"))
+    match_loss_b = models.BooleanField(default=False, verbose_name=_("match loss b"))
+    intentional_draw = models.BooleanField(default=False, verbose_name=_("intentional draw"))
+    conceded_by = models.CharField(
+        max_length=1, blank=True, choices=[("a", "A"), ("b", "B")], verbose_name=_("conceded by")
+    )
+    note = models.CharField(max_length=300, blank=True, verbose_name=_("note"))
+    status = models.CharField(
+        max_length=10, choices=Status.choices, db_index=True, verbose_name=_("status")
+    )
     confirmed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("confirmed by"),
     )
-    confirmed_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True, verbose_name=_("confirmed at"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
         ordering = ["match_id", "number"]
@@ -564,6 +718,8 @@ class ResultSubmission(models.Model):
                 name="one_confirmed_result_per_match",
             ),
         ]
+        verbose_name = _("result submission")
+        verbose_name_plural = _("result submissions")
 
     def __str__(self):
         return f"v{self.number} of match {self.match_id}: {'-'.join(self.games) or 'no games'} ({self.status})"
@@ -577,17 +733,21 @@ class GameResult(models.Model):
         B = "b", _("Player B won")
         DRAW = "draw", _("Draw")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
-    number = models.PositiveSmallIntegerField()
-    outcome = models.CharField(max_length=4, choices=Outcome.choices)
-    playing_set_a = models.JSONField(default=list)
-    playing_set_b = models.JSONField(default=list)
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="games", verbose_name=_("match")
+    )
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"))
+    outcome = models.CharField(max_length=4, choices=Outcome.choices, verbose_name=_("outcome"))
+    playing_set_a = models.JSONField(default=list, verbose_name=_("playing set a"))
+    playing_set_b = models.JSONField(default=list, verbose_name=_("playing set b"))
 
     class Meta:
         ordering = ["match_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="game_number_unique")
         ]
+        verbose_name = _("game result")
+        verbose_name_plural = _("game results")
 
     def __str__(self):
         return f"match {self.match_id} game {self.number}: {self.outcome}"
@@ -598,10 +758,15 @@ class MatchGame(models.Model):
     that plays it (games/ knows nothing of matches; tournaments/online.py hosts the
     session). A game ended unfinished by the match limit keeps its number."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="online_games")
-    number = models.PositiveSmallIntegerField()
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="online_games", verbose_name=_("match")
+    )
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"))
     session = models.OneToOneField(
-        "games.GameSession", on_delete=models.CASCADE, related_name="match_game"
+        "games.GameSession",
+        on_delete=models.CASCADE,
+        related_name="match_game",
+        verbose_name=_("session"),
     )
 
     class Meta:
@@ -609,6 +774,8 @@ class MatchGame(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="match_game_number_unique")
         ]
+        verbose_name = _("match game")
+        verbose_name_plural = _("match games")
 
     def __str__(self):
         return f"match {self.match_id} game {self.number}: session {self.session_id}"
@@ -622,23 +789,35 @@ class SetSwap(models.Model):
     before the start of the next round").
     """
 
-    registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="swaps")
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="swaps")
-    before_game = models.PositiveSmallIntegerField()
+    registration = models.ForeignKey(
+        Registration, on_delete=models.CASCADE, related_name="swaps", verbose_name=_("registration")
+    )
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="swaps", verbose_name=_("match")
+    )
+    before_game = models.PositiveSmallIntegerField(verbose_name=_("before game"))
     swapped_out = models.JSONField(
-        help_text=_("Dice moved from the playing set to the additional set.")
+        help_text=_("Dice moved from the playing set to the additional set."),
+        verbose_name=_("swapped out"),
     )
     swapped_in = models.JSONField(
-        help_text=_("Dice moved from the additional set to the playing set.")
+        help_text=_("Dice moved from the additional set to the playing set."),
+        verbose_name=_("swapped in"),
     )
-    playing_after = models.JSONField()
-    additional_after = models.JSONField()
+    playing_after = models.JSONField(verbose_name=_("playing after"))
+    additional_after = models.JSONField(verbose_name=_("additional after"))
     recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("recorded by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
     superseded = models.BooleanField(
-        default=False, help_text=_("Replaced by a later swap for the same game.")
+        default=False,
+        help_text=_("Replaced by a later swap for the same game."),
+        verbose_name=_("superseded"),
     )
 
     class Meta:
@@ -650,6 +829,8 @@ class SetSwap(models.Model):
                 name="one_live_swap_per_game",
             )
         ]
+        verbose_name = _("set swap")
+        verbose_name_plural = _("set swaps")
 
     def __str__(self):
         return f"swap of registration {self.registration_id} before game {self.before_game} of match {self.match_id}"
@@ -663,21 +844,34 @@ class Penalty(models.Model):
         DISQUALIFICATION = "disqualification", _("Disqualification")
 
     registration = models.ForeignKey(
-        Registration, on_delete=models.CASCADE, related_name="penalties"
+        Registration,
+        on_delete=models.CASCADE,
+        related_name="penalties",
+        verbose_name=_("registration"),
     )
     match = models.ForeignKey(
-        Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="penalties"
+        Match,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="penalties",
+        verbose_name=_("match"),
     )
-    kind = models.CharField(max_length=20, choices=Kind.choices)
-    reason = models.CharField(max_length=300)
+    kind = models.CharField(max_length=20, choices=Kind.choices, verbose_name=_("kind"))
+    reason = models.CharField(max_length=300, verbose_name=_("reason"))
     judge = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("judge"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
         ordering = ["-created_at"]
-        verbose_name_plural = "penalties"
+        verbose_name_plural = _("penalties")
+        verbose_name = _("penalty")
 
     def __str__(self):
         return f"{self.get_kind_display()} for registration {self.registration_id}"
@@ -698,14 +892,22 @@ class RatingChange(models.Model):
         DRAW = "draw", _("Draw")
         NOT_RATED = "", _("Not rated")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
-    opponent = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    outcome = models.CharField(max_length=4, blank=True, choices=Outcome.choices)
-    mu_before = models.FloatField()
-    sigma_before = models.FloatField()
-    mu_after = models.FloatField()
-    sigma_after = models.FloatField()
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="rating_changes", verbose_name=_("match")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="rating_changes", verbose_name=_("player")
+    )
+    opponent = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("opponent")
+    )
+    outcome = models.CharField(
+        max_length=4, blank=True, choices=Outcome.choices, verbose_name=_("outcome")
+    )
+    mu_before = models.FloatField(verbose_name=_("mu before"))
+    sigma_before = models.FloatField(verbose_name=_("sigma before"))
+    mu_after = models.FloatField(verbose_name=_("mu after"))
+    sigma_after = models.FloatField(verbose_name=_("sigma after"))
 
     class Meta:
         ordering = ["id"]
@@ -713,6 +915,8 @@ class RatingChange(models.Model):
             models.UniqueConstraint(fields=["match", "player"], name="one_rating_change_per_player")
         ]
         indexes = [models.Index(fields=["player", "id"], name="rating_change_player_idx")]
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
 
     def __str__(self):
         return f"match {self.match_id} player {self.player_id}: {self.outcome or 'not rated'}"
@@ -729,27 +933,37 @@ class RatingChange(models.Model):
 class AuditEntry(models.Model):
     """Every state change of a tournament: who, when, what, before and after."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="audit", verbose_name=_("tournament")
     )
-    action = models.CharField(max_length=60, db_index=True)
-    object_type = models.CharField(max_length=40)
-    object_id = models.PositiveBigIntegerField(null=True)
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField(null=True, blank=True)
-    reason = models.CharField(max_length=300, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("actor"),
+    )
+    action = models.CharField(max_length=60, db_index=True, verbose_name=_("action"))
+    object_type = models.CharField(max_length=40, verbose_name=_("object type"))
+    object_id = models.PositiveBigIntegerField(null=True, verbose_name=_("object id"))
+    before = models.JSONField(null=True, blank=True, verbose_name=_("before"))
+    after = models.JSONField(null=True, blank=True, verbose_name=_("after"))
+    reason = models.CharField(max_length=300, blank=True, verbose_name=_("reason"))
+    created_at = models.DateTimeField(
+        auto_now_add=True, db_index=True, verbose_name=_("created at")
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        verbose_name_plural = "audit entries"
+        verbose_name_plural = _("audit entries")
         # The live pages' change marker: a count of a tournament's entries (tournaments/live.py).
         indexes = [
             models.Index(
                 fields=["tournament", "object_type", "object_id"], name="audit_live_marker"
             )
         ]
+        verbose_name = _("audit entry")
 
     def __str__(self):
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}"

@@ -9,7 +9,9 @@ from functools import cached_property
 
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, gettext_noop
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.fields import SkipField
@@ -55,6 +57,12 @@ User = get_user_model()
 # --- tournaments ----------------------------------------------------------------------
 
 
+def _filled_lazily(template: str, **values) -> str:
+    """``template`` (marked with ``gettext_noop``) in the reader's language, with
+    ``values`` filled in, when it is used rather than at import."""
+    return lazy(lambda: _(template) % values, str)()
+
+
 def _bounded(setting: str) -> dict:
     """Field options of a bounded setting, with the message that says the bounds."""
     low, high, _what, _unit = SETTING_BOUNDS[setting]
@@ -86,19 +94,23 @@ class SwissPhaseSerializer(serializers.Serializer):
     """One Swiss phase but the final one, and the cut into the next (docs/standings.md)."""
 
     ends_after_round = serializers.IntegerField(
-        min_value=1, max_value=SETTING_BOUNDS["swiss_rounds"][1], help_text="Its last round."
+        min_value=1,
+        max_value=SETTING_BOUNDS["swiss_rounds"][1],
+        help_text=gettext_lazy("Its last round."),
     )
     advance = serializers.ChoiceField(
         choices=list(ADVANCE_KINDS),
-        help_text='"points": players with at least `value` match points advance; "top": the '
-        "first `value` of the standings (and anyone level with the last of them on every "
-        'tiebreaker); "all": nobody is cut.',
+        help_text=gettext_lazy(
+            '"points": players with at least `value` match points advance; "top": the '
+            "first `value` of the standings (and anyone level with the last of them on every "
+            'tiebreaker); "all": nobody is cut.'
+        ),
     )
     value = serializers.IntegerField(
         required=False,
         allow_null=True,
         min_value=0,
-        help_text='Match points ("points") or players ("top"); left out for "all".',
+        help_text=gettext_lazy('Match points ("points") or players ("top"); left out for "all".'),
     )
 
     class Meta:
@@ -119,59 +131,77 @@ class TournamentSerializer(serializers.ModelSerializer):
         many=True,
         write_only=True,
         required=False,
-        help_text="User ids of the floor judges (replaces the list).",
+        help_text=gettext_lazy("User ids of the floor judges (replaces the list)."),
     )
     co_organisers = serializers.SerializerMethodField(
-        help_text="The co-organisers: login names for the event's organisers, "
-        "display names for everyone else."
+        help_text=gettext_lazy(
+            "The co-organisers: login names for the event's organisers, "
+            "display names for everyone else."
+        )
     )
     my_role = serializers.SerializerMethodField(
-        help_text='The viewer\'s role in this event: "owner", "co_organiser", "judge", '
-        '"staff" (site staff) or null.'
+        help_text=gettext_lazy(
+            'The viewer\'s role in this event: "owner", "co_organiser", "judge", '
+            '"staff" (site staff) or null.'
+        )
     )
     players = serializers.IntegerField(source="player_count", read_only=True, default=None)
     swiss_phases = SwissPhaseSerializer(
         many=True,
         required=False,
         max_length=19,
-        help_text="Every Swiss phase but the final one, in order, with the cut into the next "
-        "(applied when its last round is closed); empty: one phase. Each row is taken at "
-        "the end of the player's last phase.",
+        help_text=gettext_lazy(
+            "Every Swiss phase but the final one, in order, with the cut into the next "
+            "(applied when its last round is closed); empty: one phase. Each row is taken at "
+            "the end of the player's last phase."
+        ),
     )
     swiss_phase_ends = serializers.ListField(
         child=serializers.IntegerField(min_value=1),
         required=False,
         max_length=19,
-        help_text="The last round of each phase of `swiss_phases` (e.g. [9]). Written alone "
-        '(the earlier form of the setting), a new end gets the cut "all" and an end already '
-        "in `swiss_phases` keeps its cut.",
+        help_text=gettext_lazy(
+            "The last round of each phase of `swiss_phases` (e.g. [9]). Written alone "
+            '(the earlier form of the setting), a new end gets the cut "all" and an end already '
+            "in `swiss_phases` keeps its cut."
+        ),
     )
     standings_preset = serializers.ChoiceField(
         choices=list(PRESETS),
         write_only=True,
         required=False,
         error_messages={
-            "invalid_choice": '"{input}" is not a standings preset; choose one of '
-            + ", ".join(PRESETS)
-            + "."
+            "invalid_choice": _filled_lazily(
+                gettext_noop('"{input}" is not a standings preset; choose one of %(presets)s.'),
+                presets=", ".join(PRESETS),
+            )
         },
-        help_text="Sets every standings convention at once (docs/standings.md): "
-        + ", ".join(PRESETS)
-        + ". Conventions given in the same request win over the preset.",
+        help_text=_filled_lazily(
+            gettext_noop(
+                "Sets every standings convention at once (docs/standings.md): %(presets)s. "
+                "Conventions given in the same request win over the preset."
+            ),
+            presets=", ".join(PRESETS),
+        ),
     )
     tiebreakers = serializers.ListField(
         child=serializers.ChoiceField(
             choices=list(tiebreaker_names()),
             error_messages={
-                "invalid_choice": "Unknown tiebreaker {input!r}; use each of "
-                + ", ".join(tiebreaker_names())
-                + " at most once."
+                "invalid_choice": _filled_lazily(
+                    gettext_noop(
+                        "Unknown tiebreaker {input!r}; use each of %(names)s at most once."
+                    ),
+                    names=", ".join(tiebreaker_names()),
+                )
             },
         ),
         required=False,
         max_length=len(tiebreaker_names()),
-        help_text="The ranking order, each name at most once; "
-        "empty: match_points, opponents_match_win, game_win, opponents_game_win.",
+        help_text=gettext_lazy(
+            "The ranking order, each name at most once; "
+            "empty: match_points, opponents_match_win, game_win, opponents_game_win."
+        ),
     )
 
     class Meta:
@@ -299,7 +329,9 @@ class TournamentSerializer(serializers.ModelSerializer):
 
 
 class CoOrganiserSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150, help_text="The user's login name.")
+    username = serializers.CharField(
+        max_length=150, help_text=gettext_lazy("The user's login name.")
+    )
 
 
 class StatusChangeSerializer(serializers.Serializer):
@@ -314,7 +346,10 @@ class StatusChangeSerializer(serializers.Serializer):
 
 class SeedSerializer(serializers.Serializer):
     seed = serializers.CharField(
-        required=False, allow_blank=True, max_length=64, help_text="Optional pairing seed."
+        required=False,
+        allow_blank=True,
+        max_length=64,
+        help_text=gettext_lazy("Optional pairing seed."),
     )
 
 
@@ -357,14 +392,18 @@ class RegisterSerializer(serializers.Serializer):
     player = serializers.PrimaryKeyRelatedField(
         queryset=Player.objects.all(),
         required=False,
-        help_text="Organisers only; players register their own profile (leave it out).",
+        help_text=gettext_lazy(
+            "Organisers only; players register their own profile (leave it out)."
+        ),
     )
     dice_set = serializers.PrimaryKeyRelatedField(
         queryset=DiceSet.objects.all(),
         required=False,
         allow_null=True,
-        help_text="The player's dice set: required for an IRONDIE event, refused for a game "
-        "without dice sets (the event's `game`; docs/events.md).",
+        help_text=gettext_lazy(
+            "The player's dice set: required for an IRONDIE event, refused for a game "
+            "without dice sets (the event's `game`; docs/events.md)."
+        ),
     )
 
 
@@ -462,11 +501,13 @@ class MatchClockSerializer(serializers.Serializer):
     server_time = serializers.DateTimeField()
     deadline_at = serializers.DateTimeField(allow_null=True)
     remaining_seconds = serializers.FloatField(
-        allow_null=True, help_text="Negative once the deadline has passed."
+        allow_null=True, help_text=gettext_lazy("Negative once the deadline has passed.")
     )
     extension_minutes = serializers.FloatField()
     time_called_at = serializers.DateTimeField(allow_null=True)
-    game = serializers.IntegerField(allow_null=True, help_text="The game being played.")
+    game = serializers.IntegerField(
+        allow_null=True, help_text=gettext_lazy("The game being played.")
+    )
     game_deadline_at = serializers.DateTimeField(allow_null=True)
     game_remaining_seconds = serializers.FloatField(allow_null=True)
     sudden_death_game = serializers.IntegerField(allow_null=True)
@@ -476,7 +517,7 @@ class MatchClockSerializer(serializers.Serializer):
 class RoundClockSerializer(serializers.Serializer):
     """The shape of ``tournaments.clocks.round_clock`` (which builds it)."""
 
-    round = serializers.IntegerField(help_text="The round's number.")
+    round = serializers.IntegerField(help_text=gettext_lazy("The round's number."))
     state = serializers.ChoiceField(choices=ROUND_CLOCK_STATES)
     server_time = serializers.DateTimeField()
     ends_at = serializers.DateTimeField(allow_null=True)
@@ -493,19 +534,26 @@ class MatchSerializer(DirectOutput, serializers.Serializer):
     bracket_position = serializers.IntegerField(allow_null=True)
     is_bye = serializers.BooleanField()
     player_a = SideSerializer()
-    player_b = SideSerializer(allow_null=True, help_text="Null for a bye.")
+    player_b = SideSerializer(allow_null=True, help_text=gettext_lazy("Null for a bye."))
     reasons = serializers.ListField(
-        child=serializers.DictField(), help_text="Why the pairing solver chose this pairing."
+        child=serializers.DictField(),
+        help_text=gettext_lazy("Why the pairing solver chose this pairing."),
     )
-    status = serializers.SerializerMethodField(help_text="Null when results are not public.")
+    status = serializers.SerializerMethodField(
+        help_text=gettext_lazy("Null when results are not public.")
+    )
     result = serializers.SerializerMethodField(
-        help_text="The confirmed result; null before it, or when results are not public."
+        help_text=gettext_lazy(
+            "The confirmed result; null before it, or when results are not public."
+        )
     )
     current_game = serializers.IntegerField()
     current_game_started = serializers.SerializerMethodField()
-    next_game = serializers.IntegerField(help_text="The game that starts next.")
+    next_game = serializers.IntegerField(help_text=gettext_lazy("The game that starts next."))
     next_game_ready = serializers.SerializerMethodField(
-        help_text='Sides ("a", "b") that have said the next game may start (paper play).'
+        help_text=gettext_lazy(
+            'Sides ("a", "b") that have said the next game may start (paper play).'
+        )
     )
     version = serializers.IntegerField()
     clock = serializers.SerializerMethodField()
@@ -580,7 +628,7 @@ class GameStartSerializer(serializers.Serializer):
     started = serializers.BooleanField()
     ready = serializers.ListField(child=serializers.ChoiceField(choices=SIDES))
     awaiting = serializers.ListField(child=serializers.ChoiceField(choices=SIDES))
-    detail = serializers.CharField(help_text="One sentence.")
+    detail = serializers.CharField(help_text=gettext_lazy("One sentence."))
 
     def to_representation(self, match):
         number = self.context["game"]
@@ -622,15 +670,21 @@ class PairingJobSerializer(serializers.Serializer):
 
     id = serializers.IntegerField()
     tournament = serializers.IntegerField(source="tournament_id")
-    number = serializers.IntegerField(help_text="The round being paired.")
+    number = serializers.IntegerField(help_text=gettext_lazy("The round being paired."))
     status = serializers.ChoiceField(choices=PairingJob.Status.choices)
     stage = serializers.CharField(
-        help_text="The pairing tier running: lower_bound, windows or exact."
+        help_text=gettext_lazy("The pairing tier running: lower_bound, windows or exact.")
     )
-    work_done = serializers.IntegerField(help_text="Work spent so far (cubed matching nodes).")
-    work_next = serializers.IntegerField(help_text="Work of the matching now running.")
-    estimate = serializers.IntegerField(help_text="Work estimated when the round was handed over.")
-    error = serializers.CharField(help_text="Why the job failed (empty otherwise).")
+    work_done = serializers.IntegerField(
+        help_text=gettext_lazy("Work spent so far (cubed matching nodes).")
+    )
+    work_next = serializers.IntegerField(
+        help_text=gettext_lazy("Work of the matching now running.")
+    )
+    estimate = serializers.IntegerField(
+        help_text=gettext_lazy("Work estimated when the round was handed over.")
+    )
+    error = serializers.CharField(help_text=gettext_lazy("Why the job failed (empty otherwise)."))
     round = serializers.IntegerField(source="round_id", allow_null=True)
     created_at = serializers.DateTimeField(format=None)
     started_at = serializers.DateTimeField(allow_null=True, format=None)
@@ -658,8 +712,12 @@ class RoundSerializer(serializers.Serializer):
     closed_at = serializers.DateTimeField(allow_null=True, format=None)
     clock = serializers.SerializerMethodField()
     matches = MatchSerializer(many=True, source="matches.all")
-    pairing_seed = serializers.CharField(required=False, help_text="Judges and organisers.")
-    pairing_cost = serializers.DictField(required=False, help_text="Judges and organisers.")
+    pairing_seed = serializers.CharField(
+        required=False, help_text=gettext_lazy("Judges and organisers.")
+    )
+    pairing_cost = serializers.DictField(
+        required=False, help_text=gettext_lazy("Judges and organisers.")
+    )
 
     @extend_schema_field(RoundClockSerializer)
     def get_clock(self, round_) -> dict:
@@ -678,7 +736,9 @@ class RoundListSerializer(serializers.Serializer):
     pairings are not public and ``results`` is empty)."""
 
     published = serializers.BooleanField()
-    detail = serializers.CharField(allow_null=True, help_text="Why something is hidden.")
+    detail = serializers.CharField(
+        allow_null=True, help_text=gettext_lazy("Why something is hidden.")
+    )
     results = RoundSerializer(many=True)
 
 
@@ -705,7 +765,8 @@ class ReportSerializer(serializers.Serializer):
 
 class SubmissionChoiceSerializer(serializers.Serializer):
     submission = serializers.IntegerField(
-        required=False, help_text="The version's id; default: the latest pending report."
+        required=False,
+        help_text=gettext_lazy("The version's id; default: the latest pending report."),
     )
     note = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
 
@@ -742,23 +803,26 @@ class SubmissionSerializer(serializers.ModelSerializer):
 
 class StartGameSerializer(serializers.Serializer):
     number = serializers.IntegerField(
-        min_value=1, max_value=5, help_text="The match's next game (``next_game``)."
+        min_value=1, max_value=5, help_text=gettext_lazy("The match's next game (``next_game``).")
     )
     games_so_far = serializers.ListField(
         child=serializers.ChoiceField(choices=["a", "b", "draw"]),
         max_length=4,
         required=False,
         help_text=(
-            "Only after time is called (paper play): the games played so far in order, an "
-            "unfinished game left out. A further game starts only if they leave the match "
-            "needing one (the top-cut decider while level)."
+            gettext_lazy(
+                "Only after time is called (paper play): the games played so far in order, an "
+                "unfinished game left out. A further game starts only if they leave the match "
+                "needing one (the top-cut decider while level)."
+            )
         ),
     )
 
 
 class RecordSwapSerializer(serializers.Serializer):
     registration = serializers.IntegerField(
-        required=False, help_text="Judges only; players swap for themselves (leave it out)."
+        required=False,
+        help_text=gettext_lazy("Judges only; players swap for themselves (leave it out)."),
     )
     swap_out = serializers.ListField(
         child=serializers.IntegerField(min_value=0), min_length=1, max_length=3
@@ -843,7 +907,9 @@ class QueueMatchSerializer(MatchSerializer):
 
 
 class QueueSerializer(serializers.Serializer):
-    round = serializers.IntegerField(allow_null=True, help_text="The current round's number.")
+    round = serializers.IntegerField(
+        allow_null=True, help_text=gettext_lazy("The current round's number.")
+    )
     results = QueueMatchSerializer(many=True)
 
 
@@ -853,8 +919,8 @@ class QueueSerializer(serializers.Serializer):
 class PercentageSerializer(serializers.Serializer):
     """An exact fraction as a string plus its rounded percentage."""
 
-    fraction = serializers.SerializerMethodField(help_text='e.g. "7/9"')
-    percent = serializers.SerializerMethodField(help_text='e.g. "77.78%"')
+    fraction = serializers.SerializerMethodField(help_text=gettext_lazy('e.g. "7/9"'))
+    percent = serializers.SerializerMethodField(help_text=gettext_lazy('e.g. "77.78%"'))
 
     def get_fraction(self, value) -> str:
         return str(value)
@@ -884,9 +950,9 @@ class OpponentLineSerializer(serializers.Serializer):
     round = serializers.IntegerField(source="round_number")
     registration = serializers.IntegerField(source="opponent_id")
     name = serializers.CharField(source="opponent_name")
-    match_win = serializers.CharField(help_text="Exact fraction, floored.")
+    match_win = serializers.CharField(help_text=gettext_lazy("Exact fraction, floored."))
     match_win_floored = serializers.BooleanField()
-    game_win = serializers.CharField(help_text="Exact fraction, floored.")
+    game_win = serializers.CharField(help_text=gettext_lazy("Exact fraction, floored."))
     game_win_floored = serializers.BooleanField()
 
 
@@ -908,7 +974,7 @@ class TiebreakValuesSerializer(serializers.Serializer):
 
     def get_fields(self):
         return {
-            name: serializers.CharField(required=False, help_text=system.description)
+            name: serializers.CharField(required=False, help_text=gettext_lazy(system.description))
             for name, system in REGISTRY.items()
         }
 
@@ -948,16 +1014,20 @@ class StandingsRowSerializer(DirectOutput, serializers.Serializer):
     name = serializers.CharField()
     dropped = serializers.BooleanField()
     phase = serializers.SerializerMethodField(
-        help_text="The Swiss phase (1, 2, ...) at whose end the row is taken: the last "
-        "phase the player played in (1 when the event has one phase)."
+        help_text=gettext_lazy(
+            "The Swiss phase (1, 2, ...) at whose end the row is taken: the last "
+            "phase the player played in (1 when the event has one phase)."
+        )
     )
     cut_after_round = serializers.IntegerField(
         allow_null=True,
-        help_text="The round after which the player did not make the cut into the next "
-        "Swiss phase (shown as “did not advance”); null for everyone else.",
+        help_text=gettext_lazy(
+            "The round after which the player did not make the cut into the next "
+            "Swiss phase (shown as “did not advance”); null for everyone else."
+        ),
     )
     match_points = serializers.IntegerField()
-    record = serializers.CharField(help_text="Wins-losses-draws; byes count as wins.")
+    record = serializers.CharField(help_text=gettext_lazy("Wins-losses-draws; byes count as wins."))
     wins = serializers.IntegerField()
     losses = serializers.IntegerField()
     draws = serializers.IntegerField()
@@ -1057,14 +1127,18 @@ class StandingsSerializer(serializers.Serializer):
     public. The instance: ``{"published", "detail", "standings"}``."""
 
     published = serializers.BooleanField()
-    detail = serializers.CharField(allow_null=True, help_text="Why something is hidden.")
+    detail = serializers.CharField(
+        allow_null=True, help_text=gettext_lazy("Why something is hidden.")
+    )
     tiebreakers = serializers.SerializerMethodField()
-    floor = serializers.SerializerMethodField(help_text='The percentage floor, e.g. "1/3".')
+    floor = serializers.SerializerMethodField(
+        help_text=gettext_lazy('The percentage floor, e.g. "1/3".')
+    )
     as_of_round = serializers.SerializerMethodField(
-        help_text="The Swiss round these standings stand after (?round=N); null: now."
+        help_text=gettext_lazy("The Swiss round these standings stand after (?round=N); null: now.")
     )
     rows = serializers.SerializerMethodField(
-        help_text="Each row carries its `explanation` only with `?explain=1`."
+        help_text=gettext_lazy("Each row carries its `explanation` only with `?explain=1`.")
     )
 
     def get_as_of_round(self, answer) -> int | None:
@@ -1095,17 +1169,22 @@ class PlacingSerializer(serializers.Serializer):
     """One line of the final placings (tournaments.placings.Placing)."""
 
     place = serializers.IntegerField(
-        allow_null=True, help_text="Shared places repeat (1, 2, 3, 3, 5); null if disqualified."
+        allow_null=True,
+        help_text=gettext_lazy("Shared places repeat (1, 2, 3, 3, 5); null if disqualified."),
     )
     registration = serializers.IntegerField(source="player_id")
     name = serializers.CharField()
     stage = serializers.ChoiceField(choices=[stage.value for stage in PlacingStage])
     finish = serializers.CharField(
-        help_text='"Champion", the bracket round lost ("Final", "Semifinals", ...), '
-        '"Swiss" below the cut, or "Disqualified".'
+        help_text=gettext_lazy(
+            '"Champion", the bracket round lost ("Final", "Semifinals", ...), '
+            '"Swiss" below the cut, or "Disqualified".'
+        )
     )
-    seed = serializers.IntegerField(allow_null=True, help_text="Top-cut seed; null below it.")
-    swiss_rank = serializers.IntegerField(help_text="Rank in the Swiss standings.")
+    seed = serializers.IntegerField(
+        allow_null=True, help_text=gettext_lazy("Top-cut seed; null below it.")
+    )
+    swiss_rank = serializers.IntegerField(help_text=gettext_lazy("Rank in the Swiss standings."))
     dropped = serializers.BooleanField()
     disqualified = serializers.BooleanField()
 
@@ -1116,10 +1195,14 @@ class PlacingsSerializer(serializers.Serializer):
     ``{"final", "detail", "bracket_losers", "placings"}``."""
 
     final = serializers.BooleanField()
-    detail = serializers.CharField(allow_null=True, help_text="Why there are no rows.")
+    detail = serializers.CharField(
+        allow_null=True, help_text=gettext_lazy("Why there are no rows.")
+    )
     bracket_losers = serializers.ChoiceField(
         choices=Tournament.BracketLosers.choices,
-        help_text="Losers of one bracket round share a place or are split by Swiss order.",
+        help_text=gettext_lazy(
+            "Losers of one bracket round share a place or are split by Swiss order."
+        ),
     )
     rows = PlacingSerializer(many=True, source="placings")
 
@@ -1135,21 +1218,28 @@ class BracketSlotSerializer(serializers.Serializer):
 
 class BracketMatchSerializer(serializers.Serializer):
     position = serializers.IntegerField()
-    a = BracketSlotSerializer(allow_null=True, help_text="Null until the slot is decided.")
-    b = BracketSlotSerializer(allow_null=True, help_text="Null until the slot is decided.")
+    a = BracketSlotSerializer(
+        allow_null=True, help_text=gettext_lazy("Null until the slot is decided.")
+    )
+    b = BracketSlotSerializer(
+        allow_null=True, help_text=gettext_lazy("Null until the slot is decided.")
+    )
     winner = serializers.IntegerField(
-        allow_null=True, help_text="The winner's registration; null while results are hidden."
+        allow_null=True,
+        help_text=gettext_lazy("The winner's registration; null while results are hidden."),
     )
     score = serializers.CharField(
         allow_null=True,
-        help_text='Games won, slot a first ("2-1"; "1-1-1" with a drawn game); null until '
-        "the result is confirmed or while results are hidden.",
+        help_text=gettext_lazy(
+            'Games won, slot a first ("2-1"; "1-1-1" with a drawn game); null until '
+            "the result is confirmed or while results are hidden."
+        ),
     )
 
 
 class BracketRoundSerializer(serializers.Serializer):
     number = serializers.IntegerField()
-    name = serializers.CharField(help_text='e.g. "Semifinals".')
+    name = serializers.CharField(help_text=gettext_lazy('e.g. "Semifinals".'))
     matches = BracketMatchSerializer(many=True)
 
 
@@ -1159,11 +1249,13 @@ class BracketSerializer(serializers.Serializer):
     ``tournaments.selectors.bracket_view`` for the API and the bracket page."""
 
     started = serializers.BooleanField()
-    detail = serializers.CharField(allow_null=True, help_text="Why something is hidden.")
+    detail = serializers.CharField(
+        allow_null=True, help_text=gettext_lazy("Why something is hidden.")
+    )
     size = serializers.IntegerField(required=False)
     seeds = BracketSlotSerializer(many=True, required=False)
     champion = serializers.IntegerField(
-        allow_null=True, required=False, help_text="Null while results are hidden."
+        allow_null=True, required=False, help_text=gettext_lazy("Null while results are hidden.")
     )
     rounds = BracketRoundSerializer(many=True)
 
@@ -1178,9 +1270,11 @@ class BracketSerializer(serializers.Serializer):
 
 
 class RatingFiguresSerializer(serializers.Serializer):
-    mu = serializers.FloatField(help_text="The skill estimate (openskill Plackett-Luce).")
-    sigma = serializers.FloatField(help_text="Its uncertainty.")
-    ordinal = serializers.FloatField(help_text="The displayed rating: mu - 3 sigma.")
+    mu = serializers.FloatField(
+        help_text=gettext_lazy("The skill estimate (openskill Plackett-Luce).")
+    )
+    sigma = serializers.FloatField(help_text=gettext_lazy("Its uncertainty."))
+    ordinal = serializers.FloatField(help_text=gettext_lazy("The displayed rating: mu - 3 sigma."))
 
 
 class RatingHistoryEntrySerializer(serializers.Serializer):
@@ -1190,16 +1284,20 @@ class RatingHistoryEntrySerializer(serializers.Serializer):
     tournament_date = serializers.DateField()
     round = serializers.IntegerField(source="round_number")
     stage = serializers.ChoiceField(choices=Round.Stage.choices)
-    opponent = serializers.IntegerField(source="opponent_id", help_text="The opponent's player id.")
+    opponent = serializers.IntegerField(
+        source="opponent_id", help_text=gettext_lazy("The opponent's player id.")
+    )
     opponent_name = serializers.CharField()
     outcome = serializers.ChoiceField(
         choices=["win", "loss", "draw", ""],
-        help_text='"" when the match was not rated (docs/ratings.md).',
+        help_text=gettext_lazy('"" when the match was not rated (docs/ratings.md).'),
     )
-    score = serializers.CharField(help_text="Games from this player's side, e.g. 2-1.")
+    score = serializers.CharField(
+        help_text=gettext_lazy("Games from this player's side, e.g. 2-1.")
+    )
     before = RatingFiguresSerializer()
     after = RatingFiguresSerializer()
-    change = serializers.FloatField(help_text="after.ordinal - before.ordinal")
+    change = serializers.FloatField(help_text=gettext_lazy("after.ordinal - before.ordinal"))
 
 
 class PlayerEventSerializer(serializers.Serializer):
@@ -1208,9 +1306,12 @@ class PlayerEventSerializer(serializers.Serializer):
     tournament_date = serializers.DateField()
     status = serializers.ChoiceField(choices=Tournament.Status.choices)
     final_place = serializers.IntegerField(
-        allow_null=True, help_text="Once the event is finished and its standings are public."
+        allow_null=True,
+        help_text=gettext_lazy("Once the event is finished and its standings are public."),
     )
-    record = serializers.CharField(help_text="Wins-losses-draws, byes counted as wins.")
+    record = serializers.CharField(
+        help_text=gettext_lazy("Wins-losses-draws, byes counted as wins.")
+    )
     wins = serializers.IntegerField()
     losses = serializers.IntegerField()
     draws = serializers.IntegerField()
@@ -1224,7 +1325,7 @@ class PlayerRatingSerializer(serializers.Serializer):
     rating = RatingFiguresSerializer()
     rated_matches = serializers.IntegerField()
     hidden_matches = serializers.IntegerField(
-        help_text="Rated matches of events whose results you may not see (left out)."
+        help_text=gettext_lazy("Rated matches of events whose results you may not see (left out).")
     )
-    history = RatingHistoryEntrySerializer(many=True, help_text="Newest first.")
-    events = PlayerEventSerializer(many=True, help_text="Latest event first.")
+    history = RatingHistoryEntrySerializer(many=True, help_text=gettext_lazy("Newest first."))
+    events = PlayerEventSerializer(many=True, help_text=gettext_lazy("Latest event first."))

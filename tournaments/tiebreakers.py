@@ -57,6 +57,12 @@ PlayerValues = Callable[[TiebreakInput], list]
 GroupValues = Callable[[TiebreakInput, Sequence[int]], list]
 
 
+def gettext_noop(text: str) -> str:
+    """Marks ``text`` for translation (this module imports no Django); the API schema
+    shows a system's description in the reader's language."""
+    return text
+
+
 @dataclass(frozen=True, slots=True)
 class TiebreakSystem:
     """One tiebreak system: its name, how it is shown, and how it is computed.
@@ -176,50 +182,50 @@ REGISTRY: dict[str, TiebreakSystem] = {
         TiebreakSystem(
             "buchholz",
             "Buchholz",
-            "Sum of the opponents' match points.",
+            gettext_noop("Sum of the opponents' match points."),
             per_player=buchholz,
         ),
         TiebreakSystem(
             "median_buchholz",
             "Median Buchholz",
-            "Buchholz without the best and the worst opponent.",
+            gettext_noop("Buchholz without the best and the worst opponent."),
             per_player=median_buchholz,
         ),
         TiebreakSystem(
             "cut1_buchholz",
             "Buchholz cut 1",
-            "Buchholz without the worst opponent.",
+            gettext_noop("Buchholz without the worst opponent."),
             per_player=cut_one_buchholz,
         ),
         TiebreakSystem(
             "sonneborn_berger",
             "Sonneborn-Berger",
-            "Beaten opponents' match points plus half of drawn opponents'.",
+            gettext_noop("Beaten opponents' match points plus half of drawn opponents'."),
             per_player=sonneborn_berger,
         ),
         TiebreakSystem(
             "head_to_head",
             "Head-to-head",
-            "Match points among the tied players, when all of them have met.",
+            gettext_noop("Match points among the tied players, when all of them have met."),
             per_group=head_to_head,
         ),
         TiebreakSystem(
             "cumulative_score",
             "Cumulative score",
-            "Sum of the running match-point totals after each round.",
+            gettext_noop("Sum of the running match-point totals after each round."),
             per_player=cumulative_score,
         ),
         TiebreakSystem(
             "opponents_opponents_match_win",
             "OOMW",
-            "Mean of the opponents' OMW.",
+            gettext_noop("Mean of the opponents' OMW."),
             per_player=opponents_opponents_match_win,
             percentage=True,
         ),
         TiebreakSystem(
             "random",
             "Random draw",
-            "A draw reproducible from the tournament's seed; use it last.",
+            gettext_noop("A draw reproducible from the tournament's seed; use it last."),
             per_player=seeded_random,
         ),
     )

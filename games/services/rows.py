@@ -17,6 +17,7 @@ from django.db.models import DateTimeField, Func
 from django.utils.translation import gettext as _
 
 from config.dbtime import db_now
+from config.errors import in_words
 from games import clocks, hosts
 from games.engines import engine_for
 from games.models import GameAction, GameSession
@@ -166,7 +167,7 @@ class Write:
         try:
             new, events = engine.apply(self.state, actor, action)
         except engine.IllegalAction as exc:
-            raise ValidationError({"action": [str(exc)]}) from None
+            raise ValidationError({"action": [in_words(exc)]}) from None
         session.version += 1
         index = len(new.log) - 1
         if index != session.version - 1:  # pragma: no cover - the log and the rows must agree

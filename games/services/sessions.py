@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from config.dbtime import db_now
+from config.errors import in_words
 from games import clocks, hosts
 from games.bots import BOT_NAMES
 from games.engines import engine_for
@@ -136,17 +137,26 @@ def _n_seat_config(game: str, seats, variants: list[str]) -> dict:
     field: ``game``, ``seats`` or ``variants``)."""
     try:
         engine = engine_for(game)
-    except LookupError as exc:
-        raise ValidationError({"game": [str(exc)]}) from None
+    except LookupError:
+        raise ValidationError(
+            {"game": [_("No engine hosts the game “%(game)s”.") % {"game": game}]}
+        ) from None
     fewest, most = engine.SEATS
     seats = fewest if seats is None else seats
     if isinstance(seats, bool) or not isinstance(seats, int) or not fewest <= seats <= most:
-        raise ValidationError({"seats": [f"{engine.GAME} is played by {fewest} to {most}."]})
+        raise ValidationError(
+            {
+                "seats": [
+                    _("%(game)s is played by %(fewest)s to %(most)s players.")
+                    % {"game": engine.GAME, "fewest": fewest, "most": most}
+                ]
+            }
+        )
     config = {"game_id": "practice", "seats": seats, "variants": list(variants)}
     try:
         config = engine.new_game(config, engine.new_seed()).config  # checked before saving
     except engine.ConfigError as exc:
-        raise ValidationError({"variants": [str(exc)]}) from None
+        raise ValidationError({"variants": [in_words(exc)]}) from None
     return config
 
 
@@ -192,7 +202,7 @@ def start(session, now, *, sets=None, config=None) -> None:
     try:
         state = engine.new_game(config, seed)
     except ValueError as exc:
-        raise ValidationError({"dice" if sets is not None else "config": [str(exc)]}) from None
+        raise ValidationError({"dice" if sets is not None else "config": [in_words(exc)]}) from None
     session.config = state.config
     session.seed = seed
     session.commitment = state.commitment

@@ -7,6 +7,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from config.dbtime import db_now
+from config.errors import in_words
 from games.engines.irondie.dice import Die, playing_set_errors
 from games.models import GameSession
 from games.services import OPEN as OPEN_SESSION
@@ -281,7 +282,7 @@ def record_swap(
         new_playing[pos_out], new_additional[pos_in] = additional[pos_in], playing[pos_out]
     errors = playing_set_errors([Die.from_dict(d) for d in new_playing])
     if errors:
-        raise ValidationError({"swap": errors})
+        raise ValidationError({"swap": [in_words(error) for error in errors]})
     if live is not None:
         live.superseded = True
         live.save(update_fields=["superseded"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..errors import ConfigError, IllegalAction, check_config, gettext_noop
 from ..seeded import commitment, next_roll
 
 GAME = "36d6"
@@ -131,46 +132,31 @@ def element_modifiers(die_element: int, square_element: int) -> tuple[int, int]:
     return 0, 0
 
 
-class IllegalAction(ValueError):
-    """An action the rules do not allow now; ``rule`` names the rulebook passage."""
-
-    def __init__(self, rule: str, message: str):
-        super().__init__(f"{message} ({rule})")
-        self.rule = rule
-        self.message = message
-
-
-class ConfigError(ValueError):
-    """A game configuration the engine cannot play."""
-
-
 def normalise_config(config: dict) -> dict:
-    if not isinstance(config, dict):
-        raise ConfigError("The config must be an object.")
-    unknown = set(config) - {"game_id", "seats", "variants"}
-    if unknown:
-        raise ConfigError(f"Unknown config keys: {sorted(unknown)}.")
-    game_id = config.get("game_id", "")
-    if not isinstance(game_id, str):
-        raise ConfigError("'game_id' must be a string.")
-    seats = config.get("seats", 2)
-    if not isinstance(seats, int) or isinstance(seats, bool) or not SEATS[0] <= seats <= SEATS[1]:
-        raise ConfigError(f"'seats' must be a whole number from {SEATS[0]} to {SEATS[1]}.")
+    game_id, seats = check_config(config, {"game_id", "seats", "variants"}, SEATS)
     variants = config.get("variants", [])
     if not isinstance(variants, list | tuple) or not all(isinstance(v, str) for v in variants):
-        raise ConfigError("'variants' must be a list of variant names.")
+        raise ConfigError(gettext_noop("'variants' must be a list of variant names."))
     bad = sorted(set(variants) - set(VARIANTS))
     if bad:
-        raise ConfigError(f"Unknown variants {bad}; the variants are {list(VARIANTS)}.")
+        raise ConfigError(
+            gettext_noop("Unknown variants %(bad)s; the variants are %(known)s."),
+            bad=bad,
+            known=list(VARIANTS),
+        )
     if len(set(variants)) != len(variants):
-        raise ConfigError("A variant is named twice.")
+        raise ConfigError(gettext_noop("A variant is named twice."))
     if "zombie" in variants and ("elemental" in variants or "stronghold" in variants):
         raise ConfigError(
-            "The Zombie board has its own stronghold (its centre) and no elements: it"
-            " does not combine with 'elemental' or 'stronghold'."
+            gettext_noop(
+                "The Zombie board has its own stronghold (its centre) and no elements: it"
+                " does not combine with 'elemental' or 'stronghold'."
+            )
         )
     if "team" in variants and (seats < 4 or seats % 2):
-        raise ConfigError("The Team game needs an even number of players, at least 4.")
+        raise ConfigError(
+            gettext_noop("The Team game needs an even number of players, at least 4.")
+        )
     return {"game_id": game_id, "seats": seats, "variants": sorted(variants)}
 
 
@@ -330,7 +316,7 @@ def _blank(config: dict, seed: str) -> State:
     s.geo = ZOMBIE_BOARD if zombie else STANDARD
     s.zombies = None
     if not isinstance(seed, str) or not seed:
-        raise ConfigError("The seed must be a non-empty string.")
+        raise ConfigError(gettext_noop("The seed must be a non-empty string."))
     s.seed = seed
     s.commitment = commitment(seed)
     return s
@@ -665,11 +651,15 @@ def modifiers(state: State, attacker: int, defender: int, square: int) -> tuple[
     return att, dfn
 
 
-_SHAPES = (
-    "An action is {'kind': 'move', 'die': id, 'to': [row, column]}",
+_SHAPES = gettext_noop(
+    "An action is {'kind': 'move', 'die': id, 'to': [row, column]}"
+    " or {'kind': 'end_turn'} in an extra go."
+)
+_SHAPES_ZOMBIE = gettext_noop(
+    "An action is {'kind': 'move', 'die': id, 'to': [row, column]}"
     ", {'kind': 'zombie', 'from': [row, column], 'to': [row, column]},"
-    " {'kind': 'bite', 'at': [row, column]}",
-    " or {'kind': 'end_turn'} in an extra go",
+    " {'kind': 'bite', 'at': [row, column]}"
+    " or {'kind': 'end_turn'} in an extra go."
 )
 
 
@@ -682,7 +672,11 @@ def _square(value, size: int) -> int:
         or not 0 <= value[0] < size
         or not 0 <= value[1] < size
     ):
-        raise IllegalAction("How To Play", f"A square is [row, column], each 0 to {size - 1}.")
+        raise IllegalAction(
+            gettext_noop("How To Play"),
+            gettext_noop("A square is [row, column], each 0 to %(last)s."),
+            last=size - 1,
+        )
     return value[0] * size + value[1]
 
 
@@ -692,17 +686,30 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
     if player == SYSTEM:
         return _apply_system(state, action)
     if type(player) is not int or not 0 <= player < state.seats:
-        raise IllegalAction("Game", f"The actor must be a seat 0 to {state.seats - 1} or 'system'.")
+        raise IllegalAction(
+            gettext_noop("Game"),
+            gettext_noop("The actor must be a seat 0 to %(last)s or 'system'."),
+            last=state.seats - 1,
+        )
     if state.over:
-        raise IllegalAction("Game", "The game is over.")
+        raise IllegalAction(gettext_noop("Game"), gettext_noop("The game is over."))
     if player != state.actor:
-        raise IllegalAction("How To Play", f"It is seat {state.actor}'s go, not seat {player}'s.")
+        raise IllegalAction(
+            gettext_noop("How To Play"),
+            gettext_noop("It is seat %(actor)s's go, not seat %(seat)s's."),
+            actor=state.actor,
+            seat=player,
+        )
     if not isinstance(action, dict):
-        raise IllegalAction("Game", "An action must be an object with a 'kind'.")
+        raise IllegalAction(
+            gettext_noop("Game"), gettext_noop("An action must be an object with a 'kind'.")
+        )
     kind = action.get("kind")
     if kind == "end_turn" and len(action) == 1:
         if not state.extra:
-            raise IllegalAction("How To Play", "Only an extra go may be given up.")
+            raise IllegalAction(
+                gettext_noop("How To Play"), gettext_noop("Only an extra go may be given up.")
+            )
         s = state._fork()
         events = [{"type": "extra_go_declined", "seat": player}]
         s.log.append((player, {"kind": "end_turn"}))
@@ -713,23 +720,35 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
         return _apply_zombie(state, player, action)
     if kind != "move" or len(action) != 3 or "die" not in action or "to" not in action:
         raise IllegalAction(
-            "How To Play", _SHAPES[0] + (_SHAPES[1] if state.zombies else "") + _SHAPES[2] + "."
+            gettext_noop("How To Play"), _SHAPES_ZOMBIE if state.zombies else _SHAPES
         )
     die, to = action["die"], action["to"]
     if type(die) is not int or not 0 <= die < DICE:
-        raise IllegalAction("How To Play", "A die is named by its id, 0 to 35.")
+        raise IllegalAction(
+            gettext_noop("How To Play"), gettext_noop("A die is named by its id, 0 to 35.")
+        )
     target = _square(to, geo.size)
     source = state.pos[die]
     if source < 0:
-        raise IllegalAction("How To Play", f"Die {die} is no longer on the board.")
+        raise IllegalAction(
+            gettext_noop("How To Play"),
+            gettext_noop("Die %(die)s is no longer on the board."),
+            die=die,
+        )
     if target not in geo.neighbours[source]:
         raise IllegalAction(
-            "How To Play", "A die moves one square, horizontally or vertically, never diagonally."
+            gettext_noop("How To Play"),
+            gettext_noop("A die moves one square, horizontally or vertically, never diagonally."),
         )
     if die == state.prev_moved:
-        raise IllegalAction("How To Play", "You cannot move the same die as the player before you.")
+        raise IllegalAction(
+            gettext_noop("How To Play"),
+            gettext_noop("You cannot move the same die as the player before you."),
+        )
     if state.extra and die == state.just_moved:
-        raise IllegalAction("[1.4]", "The extra go after a natural 6 must use a different die.")
+        raise IllegalAction(
+            "[1.4]", gettext_noop("The extra go after a natural 6 must use a different die.")
+        )
     s = state._fork()
     events: list[dict] = []
     s.log.append((player, {"kind": "move", "die": die, "to": [to[0], to[1]]}))
@@ -852,35 +871,49 @@ def _apply_zombie(state: State, player: int, action: dict) -> tuple[State, list[
     kind = action["kind"]
     if kind == "zombie":
         if len(action) != 3 or "from" not in action or "to" not in action:
-            raise IllegalAction("Zombie Dice", _SHAPES[0] + _SHAPES[1] + _SHAPES[2] + ".")
+            raise IllegalAction(gettext_noop("Zombie Dice"), _SHAPES_ZOMBIE)
         source = _square(action["from"], size)
         target = _square(action["to"], size)
         if not state.zombies[source]:
-            raise IllegalAction("Zombie Dice", "There is no zombie on that square.")
+            raise IllegalAction(
+                gettext_noop("Zombie Dice"), gettext_noop("There is no zombie on that square.")
+            )
         if target not in state.geo.neighbours[source]:
             raise IllegalAction(
-                "Zombie Dice",
-                "A zombie moves one square, horizontally or vertically, never diagonally.",
+                gettext_noop("Zombie Dice"),
+                gettext_noop(
+                    "A zombie moves one square, horizontally or vertically, never diagonally."
+                ),
             )
         if state.zombies[target]:
             raise IllegalAction(
-                "Zombie Dice",
-                "You cannot move a zombie into a square which already has a zombie in it.",
+                gettext_noop("Zombie Dice"),
+                gettext_noop(
+                    "You cannot move a zombie into a square which already has a zombie in it."
+                ),
             )
     else:
         if len(action) != 2 or "at" not in action:
-            raise IllegalAction("Zombie Dice", _SHAPES[0] + _SHAPES[1] + _SHAPES[2] + ".")
+            raise IllegalAction(gettext_noop("Zombie Dice"), _SHAPES_ZOMBIE)
         source = target = _square(action["at"], size)
         if not state.zombies[source]:
-            raise IllegalAction("Zombie Dice", "There is no zombie on that square.")
+            raise IllegalAction(
+                gettext_noop("Zombie Dice"), gettext_noop("There is no zombie on that square.")
+            )
         if state.at[source] < 0:
-            raise IllegalAction("Zombie Dice", "A zombie bites only a die in its own square.")
+            raise IllegalAction(
+                gettext_noop("Zombie Dice"),
+                gettext_noop("A zombie bites only a die in its own square."),
+            )
     if ZOMBIE + source == state.prev_moved:
         raise IllegalAction(
-            "How To Play", "You cannot move the zombies the player before you moved (R16)."
+            gettext_noop("How To Play"),
+            gettext_noop("You cannot move the zombies the player before you moved (R16)."),
         )
     if state.extra and ZOMBIE + source == state.just_moved:
-        raise IllegalAction("[1.4]", "The extra go after a natural 6 must use a different piece.")
+        raise IllegalAction(
+            "[1.4]", gettext_noop("The extra go after a natural 6 must use a different piece.")
+        )
     s = state._fork()
     events: list[dict] = []
     if kind == "zombie":
@@ -980,11 +1013,11 @@ def _finish(s: State, reason: str, events: list) -> None:
 
 
 def _apply_system(state: State, action: dict) -> tuple[State, list[dict]]:
-    rule = "Tournament Rules"
+    rule = gettext_noop("Tournament Rules")
     if not isinstance(action, dict):
-        raise IllegalAction(rule, "A system action must be an object with a 'kind'.")
+        raise IllegalAction(rule, gettext_noop("A system action must be an object with a 'kind'."))
     if state.over:
-        raise IllegalAction("Game", "The game is over.")
+        raise IllegalAction(gettext_noop("Game"), gettext_noop("The game is over."))
     kind = action.get("kind")
     s = state._fork()
     events: list[dict] = []
@@ -996,9 +1029,11 @@ def _apply_system(state: State, action: dict) -> tuple[State, list[dict]]:
     if kind == "forfeit" and len(action) == 2 and "player" in action:
         seat = action["player"]
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < s.seats:
-            raise IllegalAction(rule, f"'player' must be a seat 0 to {s.seats - 1}.")
+            raise IllegalAction(
+                rule, gettext_noop("'player' must be a seat 0 to %(last)s."), last=s.seats - 1
+            )
         if s.out[seat]:
-            raise IllegalAction(rule, f"Seat {seat} is already out.")
+            raise IllegalAction(rule, gettext_noop("Seat %(seat)s is already out."), seat=seat)
         s.log.append((SYSTEM, {"kind": "forfeit", "player": seat}))
         # R14: a forfeit puts the seat out (in the Team game, its whole team).
         gone = {x for x in range(s.seats) if team_of(s, x) == team_of(s, seat)}
@@ -1011,7 +1046,9 @@ def _apply_system(state: State, action: dict) -> tuple[State, list[dict]]:
             s.prev_moved = s.just_moved if s.just_moved >= 0 else s.prev_moved
             _next_seat(s, events)
         return s, events
-    raise IllegalAction(rule, "System actions are 'sudden_death' and 'forfeit' (with 'player').")
+    raise IllegalAction(
+        rule, gettext_noop("System actions are 'sudden_death' and 'forfeit' (with 'player').")
+    )
 
 
 def enable_sudden_death(state: State) -> tuple[State, list[dict]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..errors import ConfigError, IllegalAction, check_config, gettext_noop
 from ..seeded import commitment, next_roll
 
 GAME = "dice-forge"
@@ -103,34 +104,13 @@ HAMMER = "hammer:"  # a pending split of gold between the reserve and the hammer
 PHASES = ("reinforce", "action", "forge", "extra", "over")
 
 
-class IllegalAction(ValueError):
-    """An action the rules do not allow now; ``rule`` names the rulebook passage."""
-
-    def __init__(self, rule: str, message: str):
-        super().__init__(f"{message} ({rule})")
-        self.rule = rule
-        self.message = message
-
-
-class ConfigError(ValueError):
-    """A game configuration the engine cannot play."""
-
-
 def normalise_config(config: dict) -> dict:
-    if not isinstance(config, dict):
-        raise ConfigError("The config must be an object.")
-    unknown = set(config) - {"game_id", "seats", "variants"}
-    if unknown:
-        raise ConfigError(f"Unknown config keys: {sorted(unknown)}.")
-    game_id = config.get("game_id", "")
-    if not isinstance(game_id, str):
-        raise ConfigError("'game_id' must be a string.")
-    seats = config.get("seats", 2)
-    if not isinstance(seats, int) or isinstance(seats, bool) or not SEATS[0] <= seats <= SEATS[1]:
-        raise ConfigError(f"'seats' must be a whole number from {SEATS[0]} to {SEATS[1]}.")
+    game_id, seats = check_config(config, {"game_id", "seats", "variants"}, SEATS)
     variants = config.get("variants", [])
     if not isinstance(variants, list | tuple) or variants:
-        raise ConfigError("Dice Forge has no variants here: 'variants' must be empty.")
+        raise ConfigError(
+            gettext_noop("Dice Forge has no variants here: 'variants' must be empty.")
+        )
     return {"game_id": game_id, "seats": seats, "variants": []}
 
 
@@ -284,7 +264,7 @@ class State:
 def _blank(config: dict, seed: str) -> State:
     config = normalise_config(config)
     if not isinstance(seed, str) or not seed:
-        raise ConfigError("The seed must be a non-empty string.")
+        raise ConfigError(gettext_noop("The seed must be a non-empty string."))
     s = State.__new__(State)
     s.config = config
     s.game_id = config["game_id"]
@@ -695,13 +675,23 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
     if player == SYSTEM:
         return _apply_system(state, action)
     if type(player) is not int or not 0 <= player < state.seats:
-        raise IllegalAction("Game", f"The actor must be a seat 0 to {state.seats - 1} or 'system'.")
+        raise IllegalAction(
+            gettext_noop("Game"),
+            gettext_noop("The actor must be a seat 0 to %(last)s or 'system'."),
+            last=state.seats - 1,
+        )
     if state.over:
-        raise IllegalAction("Game", "The game is over.")
+        raise IllegalAction(gettext_noop("Game"), gettext_noop("The game is over."))
     if player not in to_act(state):
-        raise IllegalAction("The Game's Play", f"Seat {player} has nothing to decide now.")
+        raise IllegalAction(
+            gettext_noop("The Game's Play"),
+            gettext_noop("Seat %(seat)s has nothing to decide now."),
+            seat=player,
+        )
     if not isinstance(action, dict):
-        raise IllegalAction("Game", "An action must be an object with a 'kind'.")
+        raise IllegalAction(
+            gettext_noop("Game"), gettext_noop("An action must be an object with a 'kind'.")
+        )
     _check(state, player, action)
     s = state.clone()
     events: list[dict] = []
@@ -741,33 +731,63 @@ def _check(state: State, player: int, action: dict) -> None:
     without listing them: the forge offers hundreds)."""
     kind = action.get("kind")
     if kind not in _SHAPES and kind != "reinforce":
-        raise IllegalAction("Game", f"Unknown action kind {kind!r}.")
+        raise IllegalAction(
+            gettext_noop("Game"), gettext_noop("Unknown action kind %(kind)s."), kind=repr(kind)
+        )
     if any(type(v) is bool for v in action.values()):
-        raise IllegalAction("Game", "Action fields are numbers or names, not true/false.")
+        raise IllegalAction(
+            gettext_noop("Game"),
+            gettext_noop("Action fields are numbers or names, not true/false."),
+        )
     if kind == "forge" and state.phase in ("action", "forge") and not state.pending:
         if set(action) != _SHAPES["forge"]:
-            raise IllegalAction("Temple", "A forge action names its pool, face, die and slot.")
+            raise IllegalAction(
+                gettext_noop("Temple"),
+                gettext_noop("A forge action names its pool, face, die and slot."),
+            )
         p, face, die, slot = action["pool"], action["face"], action["die"], action["slot"]
         if type(p) is not int or not 0 <= p < len(POOLS):
-            raise IllegalAction("Temple", f"A pool is a number 0 to {len(POOLS) - 1}.")
+            raise IllegalAction(
+                gettext_noop("Temple"),
+                gettext_noop("A pool is a number 0 to %(last)s."),
+                last=len(POOLS) - 1,
+            )
         if p in state.bought:
-            raise IllegalAction("Temple", "One face per pool in a single forge action.")
+            raise IllegalAction(
+                gettext_noop("Temple"), gettext_noop("One face per pool in a single forge action.")
+            )
         if POOLS[p][0] > state.res[player][GOLD]:
-            raise IllegalAction("Temple", f"That pool's faces cost {POOLS[p][0]} gold.")
+            raise IllegalAction(
+                gettext_noop("Temple"),
+                gettext_noop("That pool's faces cost %(gold)s gold."),
+                gold=POOLS[p][0],
+            )
         if type(face) is not str or face not in state.pools[p]:
-            raise IllegalAction("Temple", "That face is not in that pool (any more).")
+            raise IllegalAction(
+                gettext_noop("Temple"), gettext_noop("That face is not in that pool (any more).")
+            )
         if type(die) is not int or die not in (0, 1) or type(slot) is not int or not 0 <= slot < 6:
-            raise IllegalAction("Temple", "A face is forged on die 0 or 1, slot 0 to 5.")
+            raise IllegalAction(
+                gettext_noop("Temple"), gettext_noop("A face is forged on die 0 or 1, slot 0 to 5.")
+            )
         return
     if state.phase in ("action", "forge") and not state.pending:
         allowed = [{"kind": "pass"}, *_feat_actions(state)]
         if state.phase == "forge":
             allowed = [{"kind": "end_forge"}]
         if action not in allowed:
-            raise IllegalAction("The Game's Play", f"{action!r} is not legal now.")
+            raise IllegalAction(
+                gettext_noop("The Game's Play"),
+                gettext_noop("%(action)s is not legal now."),
+                action=repr(action),
+            )
         return
     if action not in legal_actions(state, player):
-        raise IllegalAction("The Game's Play", f"{action!r} is not legal now.")
+        raise IllegalAction(
+            gettext_noop("The Game's Play"),
+            gettext_noop("%(action)s is not legal now."),
+            action=repr(action),
+        )
 
 
 def _choose(s: State, seat: int, resource: str, events: list) -> None:
@@ -886,17 +906,19 @@ def _feat(s: State, card: str, events: list) -> None:
 
 
 def _apply_system(state: State, action: dict) -> tuple[State, list[dict]]:
-    rule = "Tournament Rules"
+    rule = gettext_noop("Tournament Rules")
     if not isinstance(action, dict):
-        raise IllegalAction(rule, "A system action must be an object with a 'kind'.")
+        raise IllegalAction(rule, gettext_noop("A system action must be an object with a 'kind'."))
     if state.over:
-        raise IllegalAction("Game", "The game is over.")
+        raise IllegalAction(gettext_noop("Game"), gettext_noop("The game is over."))
     if action.get("kind") == "forfeit" and set(action) == {"kind", "player"}:
         seat = action["player"]
         if type(seat) is not int or not 0 <= seat < state.seats:
-            raise IllegalAction(rule, f"'player' must be a seat 0 to {state.seats - 1}.")
+            raise IllegalAction(
+                rule, gettext_noop("'player' must be a seat 0 to %(last)s."), last=state.seats - 1
+            )
         if seat in forfeited(state):
-            raise IllegalAction(rule, f"Seat {seat} is already out.")
+            raise IllegalAction(rule, gettext_noop("Seat %(seat)s is already out."), seat=seat)
         s = state.clone()
         events: list[dict] = [{"type": "forfeit", "seats": [seat]}]
         s.log.append((SYSTEM, {"kind": "forfeit", "player": seat}))
@@ -911,7 +933,10 @@ def _apply_system(state: State, action: dict) -> tuple[State, list[dict]]:
         return s, events
     if action != {"kind": "sudden_death"}:
         raise IllegalAction(
-            rule, "System actions are {'kind': 'sudden_death'} and 'forfeit' (with 'player')."
+            rule,
+            gettext_noop(
+                "System actions are {'kind': 'sudden_death'} and 'forfeit' (with 'player')."
+            ),
         )
     s = state.clone()
     events = []

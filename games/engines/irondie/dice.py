@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from ..errors import ConfigError, Message, gettext_noop
+
 PLAYING_SET_SIZE = 9
 ADDITIONAL_SET_MAX = 3
 MAX_RARE_IN_PLAYING_SET = 3
@@ -163,22 +165,41 @@ class Die:
     def from_dict(cls, data: dict) -> Die:
         """Build a die from ``{"type", "colour", "rare"}``; ValueError names a bad field."""
         if not isinstance(data, dict):
-            raise ValueError("A die must be an object with 'type', 'colour' and 'rare'.")
+            raise ConfigError(
+                gettext_noop("A die must be an object with 'type', 'colour' and 'rare'.")
+            )
         raw_type, raw_colour = data.get("type"), data.get("colour")
         try:
             die_type = DieType(raw_type)
         except ValueError:
             choices = ", ".join(t.value for t in DieType)
-            raise ValueError(f"Unknown die type {raw_type!r}; choose one of: {choices}.") from None
+            raise ConfigError(
+                gettext_noop("Unknown die type %(type)s; choose one of: %(choices)s."),
+                type=repr(raw_type),
+                choices=choices,
+            ) from None
         try:
             colour = Colour(raw_colour)
         except ValueError:
             choices = ", ".join(c.value for c in Colour)
-            raise ValueError(f"Unknown colour {raw_colour!r}; choose one of: {choices}.") from None
+            raise ConfigError(
+                gettext_noop("Unknown colour %(colour)s; choose one of: %(choices)s."),
+                colour=repr(raw_colour),
+                choices=choices,
+            ) from None
         rare = data.get("rare", False)
         if not isinstance(rare, bool):
-            raise ValueError("'rare' must be true or false.")
+            raise ConfigError(gettext_noop("'rare' must be true or false."))
         return cls(die_type, colour, rare)
+
+
+# The Setup rule's three classes, each needed once (the same English as the class's
+# code, ``die_class.value.upper()``, with the sentence whole for translation).
+_NEEDS_CLASS = {
+    DieClass.ATTACK: gettext_noop("A playing set needs at least one ATTACK die."),
+    DieClass.DEFENSE: gettext_noop("A playing set needs at least one DEFENSE die."),
+    DieClass.LIFE: gettext_noop("A playing set needs at least one LIFE die."),
+}
 
 
 def playing_set_errors(dice: Iterable[Die]) -> list[str]:
@@ -187,17 +208,28 @@ def playing_set_errors(dice: Iterable[Die]) -> list[str]:
     errors = []
     if len(dice) != PLAYING_SET_SIZE:
         errors.append(
-            f"A playing set must have exactly {PLAYING_SET_SIZE} dice; this one has {len(dice)}."
+            Message(
+                gettext_noop(
+                    "A playing set must have exactly %(size)s dice; this one has %(count)s."
+                ),
+                size=PLAYING_SET_SIZE,
+                count=len(dice),
+            )
         )
     classes = {die.die_class for die in dice}
     for die_class in DieClass:
         if die_class not in classes:
-            errors.append(f"A playing set needs at least one {die_class.value.upper()} die.")
+            errors.append(Message(_NEEDS_CLASS[die_class]))
     rare = sum(die.rare for die in dice)
     if rare > MAX_RARE_IN_PLAYING_SET:
         errors.append(
-            f"A playing set may hold at most {MAX_RARE_IN_PLAYING_SET} rare dice; "
-            f"this one has {rare}."
+            Message(
+                gettext_noop(
+                    "A playing set may hold at most %(most)s rare dice; this one has %(count)s."
+                ),
+                most=MAX_RARE_IN_PLAYING_SET,
+                count=rare,
+            )
         )
     return errors
 
@@ -207,7 +239,12 @@ def additional_set_errors(dice: Iterable[Die]) -> list[str]:
     dice = list(dice)
     if len(dice) > ADDITIONAL_SET_MAX:
         return [
-            f"An additional set may hold at most {ADDITIONAL_SET_MAX} dice; "
-            f"this one has {len(dice)}."
+            Message(
+                gettext_noop(
+                    "An additional set may hold at most %(most)s dice; this one has %(count)s."
+                ),
+                most=ADDITIONAL_SET_MAX,
+                count=len(dice),
+            )
         ]
     return []

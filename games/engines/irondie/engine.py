@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..errors import ConfigError, Sentences, gettext_noop
+from ..errors import IllegalAction as _IllegalAction
 from .dice import (
     MAX_RARE_IN_PLAYING_SET,
     Colour,
@@ -131,17 +133,11 @@ _STEP_NAMES = {
 }
 
 
-class IllegalAction(ValueError):
-    """An action the rules forbid. ``rule`` names the rulebook section; the message never
-    contains information hidden from the actor."""
+class IllegalAction(_IllegalAction):
+    """An action the rules forbid (games/engines/errors.py), with the rulebook section
+    written after the message as IRONDIE's rulebook names it."""
 
-    def __init__(self, rule: str, message: str):
-        self.rule = rule
-        super().__init__(f"{message} [rule: {rule}]")
-
-
-class ConfigError(ValueError):
-    """A game config that cannot start a game (bad sets, bad options)."""
+    form = gettext_noop("%(message)s [rule: %(rule)s]")
 
 
 class DieInfo:
@@ -281,13 +277,15 @@ def _quick_set(dice) -> list[dict] | None:
 def normalise_config(config: dict) -> dict:
     """Validate a config and return its canonical JSON form (raises ConfigError)."""
     if not isinstance(config, dict):
-        raise ConfigError("The config must be an object.")
+        raise ConfigError(gettext_noop("The config must be an object."))
     unknown = set(config) - {"game_id", "sets", "sudden_death_turn"}
     if unknown:
-        raise ConfigError(f"Unknown config keys: {', '.join(sorted(unknown))}.")
+        raise ConfigError(
+            gettext_noop("Unknown config keys: %(keys)s."), keys=", ".join(sorted(unknown))
+        )
     sets = config.get("sets")
     if not isinstance(sets, list | tuple) or len(sets) != 2:
-        raise ConfigError("'sets' must hold the two players' playing sets.")
+        raise ConfigError(gettext_noop("'sets' must hold the two players' playing sets."))
     canonical_sets = []
     for player, dice in enumerate(sets):
         quick = _quick_set(dice)
@@ -295,25 +293,37 @@ def normalise_config(config: dict) -> dict:
             canonical_sets.append(quick)
             continue
         if not isinstance(dice, list | tuple):
-            raise ConfigError(f"Player {player}'s set must be a list of dice.")
+            raise ConfigError(
+                gettext_noop("Player %(player)s's set must be a list of dice."), player=player
+            )
         try:
             parsed = [d if isinstance(d, Die) else Die.from_dict(d) for d in dice]
         except ValueError as exc:
-            raise ConfigError(f"Player {player}'s set: {exc}") from None
+            raise ConfigError(
+                gettext_noop("Player %(player)s's set: %(problems)s"),
+                player=player,
+                problems=exc,
+            ) from None
         errors = playing_set_errors(parsed)
         if errors:
-            raise ConfigError(f"Player {player}'s set: " + " ".join(errors))
+            raise ConfigError(
+                gettext_noop("Player %(player)s's set: %(problems)s"),
+                player=player,
+                problems=Sentences(errors),
+            )
         canonical_sets.append([d.to_dict() for d in parsed])
     game_id = config.get("game_id", "")
     if not isinstance(game_id, str):
-        raise ConfigError("'game_id' must be a string.")
+        raise ConfigError(gettext_noop("'game_id' must be a string."))
     sudden_death_turn = config.get("sudden_death_turn")
     if sudden_death_turn is not None and (
         not isinstance(sudden_death_turn, int)
         or isinstance(sudden_death_turn, bool)
         or sudden_death_turn < 1
     ):
-        raise ConfigError("'sudden_death_turn' must be null or a turn number (1 or more).")
+        raise ConfigError(
+            gettext_noop("'sudden_death_turn' must be null or a turn number (1 or more).")
+        )
     return {"game_id": game_id, "sets": canonical_sets, "sudden_death_turn": sudden_death_turn}
 
 
@@ -515,7 +525,7 @@ def new_game(config: dict, seed: str) -> State:
     """Start a game: the set reveal is done (both sets are in the config and public);
     turn 1 begins with the secret battle split."""
     if not isinstance(seed, str) or not seed:
-        raise ConfigError("The seed must be a non-empty string.")
+        raise ConfigError(gettext_noop("The seed must be a non-empty string."))
     config = normalise_config(config)
     s = State.__new__(State)
     s.config = config
@@ -880,11 +890,15 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
     if player not in PLAYERS:
         if player == SYSTEM:
             return _apply_system(state, action)
-        raise IllegalAction("Game", "The actor must be player 0, player 1 or 'system'.")
+        raise IllegalAction(
+            gettext_noop("Game"), gettext_noop("The actor must be player 0, player 1 or 'system'.")
+        )
     if state.phase == OVER:
-        raise IllegalAction("End of the Game", "The game is over.")
+        raise IllegalAction(gettext_noop("End of the Game"), gettext_noop("The game is over."))
     if not isinstance(action, dict):
-        raise IllegalAction("Game", "An action must be an object with a 'kind'.")
+        raise IllegalAction(
+            gettext_noop("Game"), gettext_noop("An action must be an object with a 'kind'.")
+        )
     # _decision(state, player), inlined.
     phase = state.phase
     if state.bonus_queue:
@@ -894,7 +908,11 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
     else:
         decision = phase if state.actor == player else None
     if decision is None:
-        raise IllegalAction("Game", f"Player {player} has no decision to make now.")
+        raise IllegalAction(
+            gettext_noop("Game"),
+            gettext_noop("Player %(player)s has no decision to make now."),
+            player=player,
+        )
     s = state._fork()
     events: list[dict] = []
     logged = _ACTS[decision](s, player, action, events)
@@ -911,37 +929,47 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
 def _expect(action: dict, kind: str, keys: tuple[str, ...], rule: str) -> None:
     """The action has exactly the keys "kind" and ``keys``, and that kind."""
     if action.get("kind") != kind or len(action) != len(keys) + 1:
-        raise IllegalAction(rule, f"Expected an action of kind '{kind}' with keys {list(keys)}.")
+        raise IllegalAction(
+            rule,
+            gettext_noop("Expected an action of kind '%(kind)s' with keys %(keys)s."),
+            kind=kind,
+            keys=list(keys),
+        )
     for key in keys:
         if key not in action:
             raise IllegalAction(
-                rule, f"Expected an action of kind '{kind}' with keys {list(keys)}."
+                rule,
+                gettext_noop("Expected an action of kind '%(kind)s' with keys %(keys)s."),
+                kind=kind,
+                keys=list(keys),
             )
 
 
 def _die_id(value, rule: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < DICE_COUNT:
-        raise IllegalAction(rule, "A die must be named by its id, 0 to 17.")
+        raise IllegalAction(rule, gettext_noop("A die must be named by its id, 0 to 17."))
     return value
 
 
 def _act_split(s: State, player: int, action: dict, events: list) -> dict:
-    rule = "Phase 1: Battle, A"
+    rule = gettext_noop("Phase 1: Battle, A")
     _expect(action, "split", ("throw",), rule)
     throw = action["throw"]
     if not isinstance(throw, list):
-        raise IllegalAction(rule, "'throw' must be a list of die ids.")
+        raise IllegalAction(rule, gettext_noop("'throw' must be a list of die ids."))
     ids = []
     for d in throw:
         if type(d) is not int or not 0 <= d < DICE_COUNT:
             d = _die_id(d, rule)
         ids.append(d)
     if ids != sorted(set(ids)):
-        raise IllegalAction(rule, "List the dice to throw once each, in ascending order.")
+        raise IllegalAction(
+            rule, gettext_noop("List the dice to throw once each, in ascending order.")
+        )
     zone, base = s.zone, player * DICE_PER_SET
     for d in ids:
         if not base <= d < base + DICE_PER_SET or zone[d] != HAND:
-            raise IllegalAction(rule, f"Die {d} is not in your hand.")
+            raise IllegalAction(rule, gettext_noop("Die %(die)s is not in your hand."), die=d)
     choices = s.choices[:]
     choices[player] = tuple(ids)
     s.choices = choices
@@ -950,18 +978,23 @@ def _act_split(s: State, player: int, action: dict, events: list) -> dict:
 
 
 def _act_bonus(s: State, player: int, action: dict, events: list) -> dict:
-    rule = "Color Bonuses"
+    rule = gettext_noop("Color Bonuses")
     _expect(action, "bonus", ("targets",), rule)
     targets = action["targets"]
     if not isinstance(targets, list):
-        raise IllegalAction(rule, "'targets' must list one die id (or null) per bonus part.")
+        raise IllegalAction(
+            rule, gettext_noop("'targets' must list one die id (or null) per bonus part.")
+        )
     _owner, die = s.bonus_queue[0]
     chosen = tuple(targets)
     if chosen not in _bonus_options(s, player, die):
         raise IllegalAction(
             rule,
-            "Those are not allowed targets for this bonus (own dice in play, class and colour "
-            "per the colour table, not the die that rolled it, each part on a different die).",
+            gettext_noop(
+                "Those are not allowed targets for this bonus (own dice in play, class and "
+                "colour per the colour table, not the die that rolled it, each part on a "
+                "different die)."
+            ),
         )
     s.bonus_queue = s.bonus_queue[1:]
     _apply_bonus(s, player, die, chosen, events)
@@ -975,7 +1008,7 @@ def _parse_throw(s: State, player: int, action: dict, first: bool, rule: str) ->
         die = _die_id(die, rule)
     targets = action["targets"]
     if not isinstance(targets, list):
-        raise IllegalAction(rule, "'targets' must be a list of die ids.")
+        raise IllegalAction(rule, gettext_noop("'targets' must be a list of die ids."))
     option = (die, tuple(targets))
     cache = s.cache
     options = None if cache is None else cache[2 * player + 1 if first else 2 * player]
@@ -983,17 +1016,21 @@ def _parse_throw(s: State, player: int, action: dict, first: bool, rule: str) ->
         options = _throw_options(s, player, first)
     if option not in options:
         if s.info[die].owner != player or s.zone[die] != HAND:
-            raise IllegalAction(rule, f"Die {die} is not in your reserve.")
+            raise IllegalAction(rule, gettext_noop("Die %(die)s is not in your reserve."), die=die)
         raise IllegalAction(
-            "Key Characteristics (Table 1)",
-            f"Die {die} cannot target {targets} now (see the Target column; later throws "
-            "of a duel target only dice in the clash zone).",
+            gettext_noop("Key Characteristics (Table 1)"),
+            gettext_noop(
+                "Die %(die)s cannot target %(targets)s now (see the Target column; later "
+                "throws of a duel target only dice in the clash zone)."
+            ),
+            die=die,
+            targets=targets,
         )
     return option
 
 
 def _act_offer(s: State, player: int, action: dict, events: list) -> dict:
-    rule = "Phase 2: Clash, Alternation of duels"
+    rule = gettext_noop("Phase 2: Clash, Alternation of duels")
     if action.get("kind") == "decline":
         _expect(action, "decline", (), rule)
         rights = s.attack_right[:]
@@ -1014,7 +1051,7 @@ def _act_offer(s: State, player: int, action: dict, events: list) -> dict:
 
 
 def _act_duel(s: State, player: int, action: dict, events: list) -> dict:
-    rule = "Phase 2: Clash, Order of conducting a duel"
+    rule = gettext_noop("Phase 2: Clash, Order of conducting a duel")
     if action.get("kind") == "pass":
         _expect(action, "pass", (), rule)
         _pass(s, player, events, forced=False)
@@ -1026,28 +1063,44 @@ def _act_duel(s: State, player: int, action: dict, events: list) -> dict:
 
 
 def _act_damage(s: State, player: int, action: dict, events: list) -> dict:
-    rule = "Phase 3: Damage"
+    rule = gettext_noop("Phase 3: Damage")
     _expect(action, "damage", ("amounts",), rule)
     amounts = action["amounts"]
     if not isinstance(amounts, list) or not all(
         isinstance(p, list) and len(p) == 2 for p in amounts
     ):
-        raise IllegalAction(rule, "'amounts' must be a list of [die id, points] pairs.")
+        raise IllegalAction(
+            rule, gettext_noop("'amounts' must be a list of [die id, points] pairs.")
+        )
     pairs = tuple((_die_id(d, rule), a) for d, a in amounts)
     life = set(_life_in_zone(s, player))
     total = min(s.damage[player], sum(s.value[d] for d in life))
     ids = [d for d, _ in pairs]
     if ids != sorted(set(ids)):
-        raise IllegalAction(rule, "List each LIFE die once, in ascending order of id.")
+        raise IllegalAction(
+            rule, gettext_noop("List each LIFE die once, in ascending order of id.")
+        )
     for d, a in pairs:
         if d not in life:
-            raise IllegalAction(rule, f"Die {d} is not one of your LIFE dice in the life zone.")
+            raise IllegalAction(
+                rule,
+                gettext_noop("Die %(die)s is not one of your LIFE dice in the life zone."),
+                die=d,
+            )
         if not isinstance(a, int) or isinstance(a, bool) or not 1 <= a <= s.value[d]:
             raise IllegalAction(
-                rule, f"Die {d} can take from 1 point up to its value; listed dice take >= 1."
+                rule,
+                gettext_noop(
+                    "Die %(die)s can take from 1 point up to its value; listed dice take >= 1."
+                ),
+                die=d,
             )
     if sum(a for _, a in pairs) != total:
-        raise IllegalAction(rule, f"The points must add up to the damage received, {total}.")
+        raise IllegalAction(
+            rule,
+            gettext_noop("The points must add up to the damage received, %(total)s."),
+            total=total,
+        )
     choices = s.choices[:]
     choices[player] = pairs
     s.choices = choices
@@ -1056,7 +1109,7 @@ def _act_damage(s: State, player: int, action: dict, events: list) -> dict:
 
 
 def _act_return(s: State, player: int, action: dict, events: list) -> dict:
-    rule = "Phase 4: End of Turn, 1"
+    rule = gettext_noop("Phase 4: End of Turn, 1")
     _expect(action, "return", ("die",), rule)
     die = action["die"]
     if die is not None:
@@ -1064,8 +1117,10 @@ def _act_return(s: State, player: int, action: dict, events: list) -> dict:
     if die not in _return_options(s, player):
         raise IllegalAction(
             rule,
-            "You may return one LIFE die from your life zone, but not your last one, and "
-            "none under sudden death.",
+            gettext_noop(
+                "You may return one LIFE die from your life zone, but not your last one, and "
+                "none under sudden death."
+            ),
         )
     choices = s.choices[:]
     choices[player] = (die,)
@@ -1086,18 +1141,18 @@ _ACTS = {
 
 
 def _apply_system(state: State, action: dict) -> tuple[State, list[dict]]:
-    rule = "Tournament Rules"
+    rule = gettext_noop("Tournament Rules")
     if not isinstance(action, dict):
-        raise IllegalAction(rule, "A system action must be an object with a 'kind'.")
+        raise IllegalAction(rule, gettext_noop("A system action must be an object with a 'kind'."))
     if state.phase == OVER:
-        raise IllegalAction("End of the Game", "The game is over.")
+        raise IllegalAction(gettext_noop("End of the Game"), gettext_noop("The game is over."))
     kind = action.get("kind")
     s = state.clone()
     events: list[dict] = []
     if kind == "sudden_death":
         _expect(action, "sudden_death", (), rule)
         if s.sudden_death_from is not None and s.sudden_death_from <= s.turn + 1:
-            raise IllegalAction(rule, "Sudden death is already switched on.")
+            raise IllegalAction(rule, gettext_noop("Sudden death is already switched on."))
         s.sudden_death_from = s.turn + 1
         events.append({"type": "sudden_death_called", "from_turn": s.turn + 1})
         logged = {"kind": "sudden_death"}
@@ -1105,7 +1160,7 @@ def _apply_system(state: State, action: dict) -> tuple[State, list[dict]]:
         _expect(action, "forfeit", ("player",), rule)
         loser = action["player"]
         if loser not in PLAYERS or isinstance(loser, bool):
-            raise IllegalAction(rule, "'player' must be 0 or 1.")
+            raise IllegalAction(rule, gettext_noop("'player' must be 0 or 1."))
         logged = {"kind": "forfeit", "player": loser}
         _finish(s, 1 - loser, "forfeit", events)
     elif kind == "match_time_over":
@@ -1114,7 +1169,8 @@ def _apply_system(state: State, action: dict) -> tuple[State, list[dict]]:
         _finish(s, None, "match_time_over", events)
     else:
         raise IllegalAction(
-            rule, "System actions are 'sudden_death', 'forfeit' and 'match_time_over'."
+            rule,
+            gettext_noop("System actions are 'sudden_death', 'forfeit' and 'match_time_over'."),
         )
     s.log.append((SYSTEM, logged))
     return s, events

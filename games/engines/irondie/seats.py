@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+from ..errors import gettext_noop
 from . import engine as E
 from .dice import Colour, DieClass, DieType
 
@@ -49,7 +50,7 @@ def random_set(rng: random.Random) -> list[dict]:
 
 def random_config(rng: random.Random, seats: int | None = None, game_id: str = "random") -> dict:
     if seats not in (None, 2):
-        raise E.ConfigError("IRONDIE is a game for two players.")
+        raise E.ConfigError(gettext_noop("IRONDIE is a game for two players."))
     return {"game_id": game_id, "sets": [random_set(rng), random_set(rng)]}
 
 
