@@ -471,3 +471,145 @@ def test_gold_waiting_for_a_split_goes_to_the_reserve_once_the_hammer_is_done():
     after.pending = [[0, "hammer:3"], [0, "hammer:4"]]
     done, _ = E.apply(after, 0, {"kind": "hammer", "gold": 2})
     assert done.pending == [] and done.res[0][E.GOLD] == 1 + 4
+
+
+# ---------------------------------------------------------------------------
+# F14-F19: the first-game cards that bring more rules
+
+
+def feat_with(card, res, rolls=(), seats=2, extra=None, others=None):
+    """Seat 0 performs ``card`` (``extra`` fields: die, slot) with scripted rolls; a chest
+    and 2 more sun shards keep the turn at the extra action. ``others``: other seats'
+    reserves."""
+    res = [res[0], res[1] + 2, res[2], res[3]]
+    s = scenario(seats, res={0: res, **(others or {})}, cards={0: ["blacksmiths_chest"]})
+    s = with_rolls(s, list(rolls))
+    action = {"kind": "feat", "card": card, **(extra or {})}
+    assert action in E.legal_actions(s, 0)
+    after, events = E.apply(s, 0, action)
+    assert card in after.cards[0] and after.stacks[E.CARD_NAMES.index(card)] == seats - 1
+    assert after.pawns[0] == E.CARDS[card]["island"]
+    return s, after, events
+
+
+def blessed(dice, rolls, res=(0, 0, 0, 0)):
+    """Seat 0, with ``dice``, receives the next turn's divine blessing (3 seats: one
+    blessing each, seat 0 first) with its two rolls ``rolls``; the others roll 1s."""
+    s = scenario(3, res={0: list(res)}, dice={0: dice}, phase="extra", active=2)
+    s = with_rolls(s, [*rolls, 1, 1, 1, 1])
+    after, events = E.apply(s, 2, {"kind": "end_turn"})
+    assert after.active == 0
+    return s, after, events
+
+
+def test_the_satyrs_take_two_of_the_faces_the_other_players_roll():
+    s, after, events = feat_with("satyrs", [0, 0, 3, 0], rolls=[6, 6, 1, 5], seats=3)
+    # Seat 1 rolled a sun shard and 2 glory, seat 2 a gold and a moon shard: for nobody.
+    assert after.res[1] == s.res[1] and after.res[2] == s.res[2]
+    assert after.up[1] == [5, 5] and after.up[2] == [0, 4]
+    assert after.pending == [[0, "satyrs:sun1|glory2|gold1|moon1"]] and E.to_act(after) == {0}
+    assert len(E.legal_actions(after, 0)) == 6  # every pair of the four faces
+    taken, events = E.apply(after, 0, {"kind": "satyrs", "take": [1, 3]})
+    assert gains(s, taken) == [0, 0, -3 + 1, 6 + 2]
+    assert {"type": "satyrs", "seat": 0, "faces": ["glory2", "moon1"]} in events
+    with pytest.raises(E.IllegalAction):
+        E.apply(after, 0, {"kind": "satyrs", "take": [2, 2]})
+    # With two players the other player's two faces are the only two: taken at once.
+    s, after, _ = feat_with("satyrs", [0, 0, 3, 0], rolls=[6, 6])
+    assert after.pending == [] and gains(s, after) == [0, 1, -3, 6 + 2]
+
+
+def test_the_helmet_forges_the_x3_face_which_triples_the_other_die():
+    s, after, events = feat_with(
+        "helmet_of_invisibility", [0, 0, 5, 0], extra={"die": 0, "slot": 2}
+    )
+    assert gains(s, after) == [0, 0, -5, 4]
+    assert after.dice[0][0][2] == "x3" and after.up[0][0] == 2
+    assert events[-1]["removed"] == "gold1" and events[-1]["card"] == "helmet_of_invisibility"
+    # A divine blessing: the x3 triples the Dark die's face.
+    x3_light = ["x3"] * 6
+    _s, after, _ = blessed([x3_light, list(E.START_DICE[1])], [1, 6])
+    assert after.res[0][E.GLORY] == 6
+    _s, after, _ = blessed([x3_light, ["gold1/sun1/moon1"] * 6], [1, 1])
+    assert [0, "3*gold1/sun1/moon1"] in after.pending
+    chosen, _ = E.apply(after, 0, {"kind": "choose", "resource": "sun"})
+    assert chosen.res[0][E.SUN] == 3
+    # Two x3 faces give nothing; the x3 alone (a minor blessing) gives nothing.
+    _s, after, _ = blessed([x3_light, ["x3"] * 6], [1, 1])
+    assert after.res[0] == [0, 0, 0, 0]
+    s, after = rolled("x3")
+    assert gains(s, after) == [0, 0, 0, 0] and not after.pending
+
+
+def test_the_cancer_gives_two_divine_blessings():
+    # Slot 0 of both dice (2 gold), then the sun shard and the 2 glory.
+    s, after, events = feat_with("cancer", [0, 0, 6, 0], rolls=[1, 1, 6, 6])
+    assert gains(s, after) == [2, 1, -6, 8 + 2]
+    assert [e["face"] for e in events if e["type"] == "roll"] == [
+        "gold1",
+        "gold1",
+        "sun1",
+        "glory2",
+    ]
+
+
+def test_the_minotaur_makes_the_other_players_lose_what_they_roll():
+    s, after, _ = feat_with(
+        "minotaur",
+        [0, 3, 0, 0],
+        rolls=[1, 6, 6, 5],
+        seats=3,
+        others={1: [5, 2, 2, 3], 2: [0, 0, 0, 0]},
+    )
+    assert gains(s, after) == [0, -3, 0, 8]
+    assert after.res[1] == [4, 2, 2, 1]  # a gold and 2 glory lost
+    assert after.res[2] == [0, 0, 0, 0]  # nothing to lose: never below 0
+    # A choice face: its roller chooses what to lose; an x3 triples the loss.
+    dice = {1: [["x3"] * 6, ["gold1/sun1/moon1"] * 6]}
+    s = scenario(2, res={0: [0, 3, 0, 0], 1: [5, 5, 5, 0]}, dice=dice)
+    after, _ = E.apply(with_rolls(s, [1, 1]), 0, {"kind": "feat", "card": "minotaur"})
+    assert after.pending == [[1, "-3*gold1/sun1/moon1"]] and E.to_act(after) == {1}
+    lost, events = E.apply(after, 1, {"kind": "choose", "resource": "moon"})
+    assert lost.res[1] == [5, 5, 2, 0]
+    assert {"type": "loss", "seat": 1, "resource": "moon", "amount": 3} in events
+
+
+def test_the_mirror_forges_its_face_which_copies_a_face_another_player_shows():
+    s, after, _ = feat_with("mirror_of_the_abyss", [0, 5, 0, 0], extra={"die": 1, "slot": 5})
+    assert gains(s, after) == [0, -5, 0, 10]
+    assert after.dice[0][1][5] == "mirror" and after.up[0][1] == 5
+    # Rolled (a minor blessing): copy one of the faces the other player shows.
+    s = scenario(
+        2,
+        dice={0: [["mirror"] * 6, list(E.START_DICE[1])], 1: [["gold6"] * 6, ["x3"] * 6]},
+        cards={0: ["silver_hind"]},
+        phase="reinforce",
+    )
+    s.up = [[0, 0], [0, 0]]
+    after, _ = E.apply(
+        with_rolls(s, [2]), 0, {"kind": "reinforce", "card": "silver_hind", "die": 0}
+    )
+    # The other player's x3 cannot be copied.
+    assert after.pending == [[0, "mirror:1:gold6"]]
+    assert E.legal_actions(after, 0) == [{"kind": "mirror", "face": "gold6"}]
+    copied, events = E.apply(after, 0, {"kind": "mirror", "face": "gold6"})
+    assert copied.res[0][E.GOLD] == s.res[0][E.GOLD] + 6
+    assert {"type": "mirror", "seat": 0, "face": "gold6"} in events
+    # With the x3 on the other die the copy counts three times.
+    _s, after, _ = blessed([["x3"] * 6, ["mirror"] * 6], [1, 1])
+    assert after.pending[0][0] == 0 and after.pending[0][1].startswith("mirror:3:")
+    copied, _ = E.apply(after, 0, {"kind": "mirror", "face": "gold1"})
+    assert copied.res[0][E.GOLD] == 3
+
+
+def test_the_sphinx_rolls_the_chosen_die_four_times():
+    s, after, events = feat_with("sphinx", [0, 6, 0, 0], rolls=[6, 5, 1, 6], extra={"die": 1})
+    assert [e["face"] for e in events if e["type"] == "roll"] == [
+        "glory2",
+        "moon1",
+        "gold1",
+        "glory2",
+    ]
+    assert all(e["die"] == 1 for e in events if e["type"] == "roll")
+    assert gains(s, after) == [1, -6, 1, 10 + 4]
+    assert {"kind": "feat", "card": "sphinx"} not in E.legal_actions(s, 0)

@@ -74,21 +74,43 @@ FACES = {
         [*(f for die in START_DICE for f in die), *(f for _price, faces in POOLS for f in faces)]
     )
 }
+# F14, F15: the two special faces, forged by a heroic feat, never sold in the Sanctuary.
+X3 = "x3"  # the Helmet of Invisibility: triples the other die's face
+MIRROR = "mirror"  # the Mirror of the Abyss: copies a face another player shows
+SPECIAL_FACES = (X3, MIRROR)
 
 # F6: the heroic feats: island (portal), price in shards, glory, and kind: "instant" (an
 # effect when taken, pile 1), "reinforcement" (step 2 of its owner's turn, pile 3) or
-# "permanent" (the chest).
+# "permanent" (the chest, the hammer). F14-F19: the six cards of the first-game set that
+# bring more rules (the Satyrs, the Helmet, the Cancer, the Minotaur, the Mirror, the
+# Sphinx). Listed island by island, as the Islands board sets them out.
 CARDS = {
     "blacksmiths_hammer": {"island": "moon_1", "cost": (0, 0, 1), "glory": 0, "kind": "permanent"},
     "blacksmiths_chest": {"island": "moon_1", "cost": (0, 0, 1), "glory": 2, "kind": "permanent"},
     "silver_hind": {"island": "moon_2", "cost": (0, 0, 2), "glory": 2, "kind": "reinforcement"},
+    "satyrs": {"island": "moon_2", "cost": (0, 0, 3), "glory": 6, "kind": "instant"},
     "ferryman": {"island": "moon_3", "cost": (0, 0, 4), "glory": 12, "kind": "instant"},
+    "helmet_of_invisibility": {
+        "island": "moon_3",
+        "cost": (0, 0, 5),
+        "glory": 4,
+        "kind": "instant",
+    },
+    "cancer": {"island": "centre", "cost": (0, 0, 6), "glory": 8, "kind": "instant"},
     "elder": {"island": "sun_1", "cost": (0, 1, 0), "glory": 0, "kind": "reinforcement"},
     "wild_spirits": {"island": "sun_1", "cost": (0, 1, 0), "glory": 2, "kind": "instant"},
     "guardians_owl": {"island": "sun_2", "cost": (0, 2, 0), "glory": 4, "kind": "reinforcement"},
+    "minotaur": {"island": "sun_2", "cost": (0, 3, 0), "glory": 8, "kind": "instant"},
     "gorgon": {"island": "sun_3", "cost": (0, 4, 0), "glory": 14, "kind": "instant"},
+    "mirror_of_the_abyss": {"island": "sun_3", "cost": (0, 5, 0), "glory": 10, "kind": "instant"},
+    "sphinx": {"island": "centre", "cost": (0, 6, 0), "glory": 10, "kind": "instant"},
     "hydra": {"island": "centre", "cost": (0, 5, 5), "glory": 26, "kind": "instant"},
 }
+# The cards whose feat names where their face is forged (die and slot), and the card
+# whose feat names the die it rolls (the Sphinx).
+FORGING_CARDS = {"helmet_of_invisibility": X3, "mirror_of_the_abyss": MIRROR}
+SPHINX_ROLLS = 4  # F19: four minor blessings with the chosen die
+CANCER_BLESSINGS = 2  # F16: two divine blessings
 CARD_NAMES = tuple(CARDS)
 ISLANDS = tuple(dict.fromkeys(card["island"] for card in CARDS.values()))
 REINFORCEMENTS = tuple(name for name in CARD_NAMES if CARDS[name]["kind"] == "reinforcement")
@@ -99,6 +121,13 @@ WILD_SPIRITS_GAIN = ((GOLD, 3), (MOON, 3))
 HAMMER_STEPS = ((15, 10), (30, 15))
 HAMMER_END = 30
 HAMMER = "hammer:"  # a pending split of gold between the reserve and the hammer
+# Other pending decisions, one string each (public, in the view's "pending"):
+# "gold1/sun1/moon1" a choice face; "3*gold1/sun1/moon1" the same tripled (F14) and
+# "-gold1/sun1/moon1" or "-3*..." a loss to the Minotaur (F17); "mirror:F:a|b|c" a Mirror
+# to copy one of the faces a, b, c with the factor F (F15); "satyrs:a|b|c|d" two of the
+# faces a, b, c, d to take (F18).
+MIRRORING = "mirror:"
+SATYRS = "satyrs:"
 
 PHASES = ("reinforce", "action", "forge", "extra", "over")
 
@@ -435,28 +464,85 @@ def _receive(s: State, seat: int, resource: int, amount: int, events: list) -> N
     events.append({"type": "gain", "seat": seat, "resource": RESOURCES[resource], "amount": kept})
 
 
-def _resolve_face(s: State, seat: int, face: str, events: list) -> None:
+def _lose(s: State, seat: int, resource: int, amount: int, events: list) -> None:
+    """F17: a loss to the Minotaur takes from the reserve (never below 0; gold on a hammer
+    track stays there)."""
+    res = s.res[seat]
+    lost = min(res[resource], amount)
+    res[resource] -= lost
+    events.append({"type": "loss", "seat": seat, "resource": RESOURCES[resource], "amount": lost})
+
+
+def _resolve_face(s: State, seat: int, face: str, events: list, factor: int = 1) -> None:
+    """A face takes effect ``factor`` times (3 with the x3 face, F14); a negative factor
+    is a loss (the Minotaur, F17). A choice face or a Mirror waits for its owner's
+    decision. The x3 face alone (a minor blessing) does nothing."""
+    if face in SPECIAL_FACES:
+        if face == MIRROR:
+            options = _mirror_options(s, seat)
+            if options:
+                s.pending.append([seat, f"{MIRRORING}{factor}:{'|'.join(options)}"])
+            else:
+                events.append({"type": "mirror", "seat": seat, "face": None})
+        return
     mode, gains = FACES[face]
     if mode == "choice":
-        s.pending.append([seat, face])
+        s.pending.append([seat, face if factor == 1 else f"{factor}*{face}"])
         return
     for resource, amount in gains:
-        _receive(s, seat, resource, amount, events)
+        if factor > 0:
+            _receive(s, seat, resource, amount * factor, events)
+        else:
+            _lose(s, seat, resource, -amount * factor, events)
 
 
-def _minor_blessing(s: State, seat: int, die: int, events: list) -> None:
-    """Roll one die: its face comes up and takes effect."""
+def _resolve_pair(s: State, seat: int, first: str, second: str, events: list, sign=1) -> None:
+    """Both faces of a divine blessing (or the two the Satyrs take): an x3 face triples
+    the other one (two x3 faces do nothing), F14."""
+    if first == X3 or second == X3:
+        if first != second:
+            _resolve_face(s, seat, second if first == X3 else first, events, 3 * sign)
+        return
+    _resolve_face(s, seat, first, events, sign)
+    _resolve_face(s, seat, second, events, sign)
+
+
+def _mirror_options(s: State, seat: int) -> list[str]:
+    """F15: the faces the other players show, in turn order from the next seat, each once;
+    a Mirror copies neither a Mirror nor an x3 face."""
+    out = []
+    for k in range(1, s.seats):
+        other = (seat + k) % s.seats
+        for die in (0, 1):
+            face = s.dice[other][die][s.up[other][die]]
+            if face not in SPECIAL_FACES and face not in out:
+                out.append(face)
+    return out
+
+
+def _roll_die(s: State, seat: int, die: int, events: list) -> str:
     slot = _roll(s) - 1
     s.up[seat][die] = slot
     face = s.dice[seat][die][slot]
     events.append({"type": "roll", "seat": seat, "die": die, "slot": slot, "face": face})
-    _resolve_face(s, seat, face, events)
+    return face
 
 
-def _divine_blessing(s: State, seat: int, events: list) -> None:
-    """Both dice rolled (the Light die first), then both faces take effect."""
-    _minor_blessing(s, seat, 0, events)
-    _minor_blessing(s, seat, 1, events)
+def _minor_blessing(s: State, seat: int, die: int, events: list) -> None:
+    """Roll one die: its face comes up and takes effect."""
+    _resolve_face(s, seat, _roll_die(s, seat, die, events), events)
+
+
+def _divine_blessing(s: State, seat: int, events: list, sign: int = 1) -> None:
+    """Both dice rolled (the Light die first), then both faces take effect (lost instead
+    with ``sign`` -1, the Minotaur)."""
+    first = _roll_die(s, seat, 0, events)
+    second = _roll_die(s, seat, 1, events)
+    if first not in SPECIAL_FACES and second not in SPECIAL_FACES and sign == 1:
+        _resolve_face(s, seat, first, events)
+        _resolve_face(s, seat, second, events)
+    else:
+        _resolve_pair(s, seat, first, second, events, sign)
 
 
 def _start_turn(s: State, events: list) -> None:
@@ -535,17 +621,33 @@ def _forge_actions(s: State) -> list[dict]:
     return out
 
 
-_CARD_COSTS = tuple((c, name, *CARDS[name]["cost"]) for c, name in enumerate(CARD_NAMES))
+def _feat_options(name: str) -> tuple[dict, ...]:
+    """A feat's actions: the card alone, or with where its face is forged (die 0-1, slot
+    0-5: the Helmet, the Mirror), or with the die it rolls (the Sphinx)."""
+    if name in FORGING_CARDS:
+        return tuple(
+            {"kind": "feat", "card": name, "die": die, "slot": slot}
+            for die in (0, 1)
+            for slot in range(6)
+        )
+    if name == "sphinx":
+        return tuple({"kind": "feat", "card": name, "die": die} for die in (0, 1))
+    return ({"kind": "feat", "card": name},)
+
+
+_CARD_COSTS = tuple(
+    (c, _feat_options(name), *CARDS[name]["cost"]) for c, name in enumerate(CARD_NAMES)
+)
 
 
 def _feat_actions(s: State) -> list[dict]:
     gold, sun, moon, _glory = s.res[s.active]
     stacks = s.stacks
-    return [
-        {"kind": "feat", "card": name}
-        for c, name, g, su, mo in _CARD_COSTS
-        if stacks[c] and g <= gold and su <= sun and mo <= moon
-    ]
+    out = []
+    for c, options, g, su, mo in _CARD_COSTS:
+        if stacks[c] and g <= gold and su <= sun and mo <= moon:
+            out += [dict(option) for option in options]
+    return out
 
 
 def _reinforce_actions(s: State) -> list[dict]:
@@ -568,16 +670,9 @@ def legal_actions(state: State, player) -> list[dict]:
     if state.over or player not in to_act(state):
         return []
     if state.pending:
-        out = []
-        for seat, face in state.pending:
+        for seat, code in state.pending:
             if seat == player:
-                if face.startswith(HAMMER):
-                    room = HAMMER_END - state.hammer[seat]
-                    most = min(int(face[len(HAMMER) :]), room)
-                    return [{"kind": "hammer", "gold": k} for k in range(most + 1)]
-                for resource, _amount in FACES[face][1]:
-                    out.append({"kind": "choose", "resource": RESOURCES[resource]})
-                return out
+                return _pending_actions(state, seat, code)
     phase = state.phase
     if phase == "reinforce":
         return _reinforce_actions(state)
@@ -588,6 +683,34 @@ def legal_actions(state: State, player) -> list[dict]:
     if phase == "extra":
         return [{"kind": "extra"}, {"kind": "end_turn"}]
     return []
+
+
+def _pending_actions(state: State, seat: int, code: str) -> list[dict]:
+    """The choices of one pending decision (see the codes by ``HAMMER``)."""
+    if code.startswith(HAMMER):
+        room = HAMMER_END - state.hammer[seat]
+        most = min(int(code[len(HAMMER) :]), room)
+        return [{"kind": "hammer", "gold": k} for k in range(most + 1)]
+    if code.startswith(MIRRORING):
+        faces = code.split(":", 2)[2].split("|")
+        return [{"kind": "mirror", "face": face} for face in faces]
+    if code.startswith(SATYRS):
+        count = len(code[len(SATYRS) :].split("|"))
+        return [
+            {"kind": "satyrs", "take": [i, j]} for i in range(count) for j in range(i + 1, count)
+        ]
+    face = _scaled(code)[1]
+    return [{"kind": "choose", "resource": RESOURCES[r]} for r, _amount in FACES[face][1]]
+
+
+def _scaled(code: str) -> tuple[int, str]:
+    """A pending choice face's code: (factor, face); "-3*gold1/sun1/moon1" is (-3, ...)."""
+    if "*" in code:
+        factor, face = code.split("*", 1)
+        return int(factor), face
+    if code[0] == "-":
+        return -1, code[1:]
+    return 1, code
 
 
 def _pool_faces(pool: list[str]) -> list[str]:
@@ -660,6 +783,8 @@ _SHAPES = {
     "hammer": {"kind", "gold"},
     "forge": {"kind", "pool", "face", "die", "slot"},
     "feat": {"kind", "card"},
+    "mirror": {"kind", "face"},
+    "satyrs": {"kind", "take"},
     "pass": {"kind"},
     "end_forge": {"kind"},
     "done": {"kind"},
@@ -689,6 +814,10 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
     kind = action["kind"]
     if kind == "choose":
         _choose(s, player, action["resource"], events)
+    elif kind == "mirror":
+        _mirror(s, player, action["face"], events)
+    elif kind == "satyrs":
+        _satyrs(s, player, action["take"], events)
     elif kind == "hammer":
         _hammer(s, player, action["gold"], events)
     elif kind == "reinforce":
@@ -696,7 +825,7 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
     elif kind == "forge":
         _forge(s, action, events)
     elif kind == "feat":
-        _feat(s, action["card"], events)
+        _feat(s, action, events)
         s.phase = "extra"
     elif kind in ("pass", "end_forge"):
         s.phase = "extra"
@@ -749,13 +878,38 @@ def _check(state: State, player: int, action: dict) -> None:
         raise IllegalAction("The Game's Play", f"{action!r} is not legal now.")
 
 
-def _choose(s: State, seat: int, resource: str, events: list) -> None:
-    index = next(i for i, (who, _face) in enumerate(s.pending) if who == seat)
-    face = s.pending[index][1]
+def _take_pending(s: State, seat: int) -> str:
+    """Remove and return the seat's first pending decision (the one its actions answer)."""
+    index = next(i for i, (who, _code) in enumerate(s.pending) if who == seat)
+    code = s.pending[index][1]
     del s.pending[index]
+    return code
+
+
+def _choose(s: State, seat: int, resource: str, events: list) -> None:
+    factor, face = _scaled(_take_pending(s, seat))
     r = RESOURCES.index(resource)
     amount = next(a for res, a in FACES[face][1] if res == r)
-    _receive(s, seat, r, amount, events)
+    if factor > 0:
+        _receive(s, seat, r, amount * factor, events)
+    else:
+        _lose(s, seat, r, -amount * factor, events)
+
+
+def _mirror(s: State, seat: int, face: str, events: list) -> None:
+    """F15: the Mirror copies the chosen face (with the factor it was rolled with)."""
+    factor = int(_take_pending(s, seat).split(":", 2)[1])
+    events.append({"type": "mirror", "seat": seat, "face": face})
+    _resolve_face(s, seat, face, events, factor)
+
+
+def _satyrs(s: State, seat: int, take: list[int], events: list) -> None:
+    """F18: the two faces taken from the other players' rolls take effect for the active
+    player as a divine blessing's two faces would."""
+    faces = _take_pending(s, seat)[len(SATYRS) :].split("|")
+    first, second = faces[take[0]], faces[take[1]]
+    events.append({"type": "satyrs", "seat": seat, "faces": [first, second]})
+    _resolve_pair(s, seat, first, second, events)
 
 
 def _hammer(s: State, seat: int, on_track: int, events: list) -> None:
@@ -834,10 +988,11 @@ def _forge(s: State, action: dict, events: list) -> None:
     )
 
 
-def _feat(s: State, card: str, events: list) -> None:
+def _feat(s: State, action: dict, events: list) -> None:
     """Step 3B: pay, take the card, move to its island's portal (ousting whoever is
-    there: back to the start, with a divine blessing at once)."""
+    there: back to the start, with a divine blessing at once), then the card's effect."""
     seat = s.active
+    card = action["card"]
     info = CARDS[card]
     for r in range(3):
         s.res[seat][r] -= info["cost"][r]
@@ -861,6 +1016,53 @@ def _feat(s: State, card: str, events: list) -> None:
     elif card == "wild_spirits":
         for resource, amount in WILD_SPIRITS_GAIN:
             _receive(s, seat, resource, amount, events)
+    elif card in FORGING_CARDS:
+        _forge_special(s, seat, card, action["die"], action["slot"], events)
+    elif card == "cancer":
+        _own_rolls(s)
+        for _ in range(CANCER_BLESSINGS):
+            _divine_blessing(s, seat, events)
+    elif card == "sphinx":
+        _own_rolls(s)
+        for _ in range(SPHINX_ROLLS):
+            _minor_blessing(s, seat, action["die"], events)
+    elif card == "minotaur":
+        _own_rolls(s)
+        for k in range(1, s.seats):
+            _divine_blessing(s, (seat + k) % s.seats, events, sign=-1)
+    elif card == "satyrs":
+        _own_rolls(s)
+        faces = []
+        for k in range(1, s.seats):
+            other = (seat + k) % s.seats
+            faces += [_roll_die(s, other, 0, events), _roll_die(s, other, 1, events)]
+        if len(faces) == 2:
+            events.append({"type": "satyrs", "seat": seat, "faces": faces})
+            _resolve_pair(s, seat, faces[0], faces[1], events)
+        else:
+            s.pending.append([seat, SATYRS + "|".join(faces)])
+
+
+def _forge_special(s: State, seat: int, card: str, die: int, slot: int, events: list) -> None:
+    """F14, F15: the card's face is forged at once over the face of the player's choice
+    (the removed face goes to the inventory) and shows face up."""
+    face = FORGING_CARDS[card]
+    dice = [[faces.copy() for faces in seat_dice] for seat_dice in s.dice]
+    removed = dice[seat][die][slot]
+    dice[seat][die][slot] = face
+    s.dice = dice
+    s.up[seat][die] = slot
+    events.append(
+        {
+            "type": "forge",
+            "seat": seat,
+            "card": card,
+            "face": face,
+            "die": die,
+            "slot": slot,
+            "removed": removed,
+        }
+    )
 
 
 def _apply_system(state: State, action: dict) -> tuple[State, list[dict]]:
