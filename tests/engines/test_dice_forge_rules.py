@@ -512,8 +512,9 @@ def test_the_satyrs_take_two_of_the_faces_the_other_players_roll():
     taken, events = E.apply(after, 0, {"kind": "satyrs", "take": [1, 3]})
     assert gains(s, taken) == [0, 0, -3 + 1, 6 + 2]
     assert {"type": "satyrs", "seat": 0, "faces": ["glory2", "moon1"]} in events
-    with pytest.raises(E.IllegalAction):
-        E.apply(after, 0, {"kind": "satyrs", "take": [2, 2]})
+    for bad in ([2, 2], [0, 1.0], [3, 1], "01", [0, True]):
+        with pytest.raises(E.IllegalAction):
+            E.apply(after, 0, {"kind": "satyrs", "take": bad})
     # With two players the other player's two faces are the only two: taken at once.
     s, after, _ = feat_with("satyrs", [0, 0, 3, 0], rolls=[6, 6])
     assert after.pending == [] and gains(s, after) == [0, 1, -3, 6 + 2]
@@ -613,3 +614,6 @@ def test_the_sphinx_rolls_the_chosen_die_four_times():
     assert all(e["die"] == 1 for e in events if e["type"] == "roll")
     assert gains(s, after) == [1, -6, 1, 10 + 4]
     assert {"kind": "feat", "card": "sphinx"} not in E.legal_actions(s, 0)
+    for bad in ({}, {"die": 1.0}, {"die": 2}, {"die": 1, "slot": 0}):
+        with pytest.raises(E.IllegalAction):
+            E.apply(s, 0, {"kind": "feat", "card": "sphinx", **bad})

@@ -640,14 +640,33 @@ _CARD_COSTS = tuple(
 )
 
 
-def _feat_actions(s: State) -> list[dict]:
+_CARD_INDEX = {name: c for c, name in enumerate(CARD_NAMES)}
+
+
+def _affordable(s: State) -> list[tuple[dict, ...]]:
+    """The feat options (``_feat_options``) of every card the active player can pay for
+    and whose stack is not empty, in card order."""
     gold, sun, moon, _glory = s.res[s.active]
     stacks = s.stacks
-    out = []
-    for c, options, g, su, mo in _CARD_COSTS:
-        if stacks[c] and g <= gold and su <= sun and mo <= moon:
-            out += [dict(option) for option in options]
-    return out
+    return [
+        options
+        for c, options, g, su, mo in _CARD_COSTS
+        if stacks[c] and g <= gold and su <= sun and mo <= moon
+    ]
+
+
+def _feat_actions(s: State) -> list[dict]:
+    return [dict(option) for options in _affordable(s) for option in options]
+
+
+def _feat_allowed(s: State, action: dict) -> bool:
+    card = action.get("card")
+    c = _CARD_INDEX.get(card) if type(card) is str else None
+    if c is None or not s.stacks[c]:
+        return False
+    res = s.res[s.active]
+    _c, options, g, su, mo = _CARD_COSTS[c]
+    return g <= res[GOLD] and su <= res[SUN] and mo <= res[MOON] and action in options
 
 
 def _reinforce_actions(s: State) -> list[dict]:
@@ -746,14 +765,18 @@ def random_action(state: State, player, rng) -> dict | None:
             break
         if p not in bought:
             options += [(p, face) for face in _pool_faces(pools[p])]
-    if phase == "action":
-        rest = [*_feat_actions(state), {"kind": "pass"}]
-    else:
-        rest = [{"kind": "end_forge"}]
+    # The rest, after the forges: the feats' options in card order, then the pass (in
+    # the action phase), or the end of forging.
+    affordable = _affordable(state) if phase == "action" else []
     forges = len(options) * 12
-    index = rng.randrange(forges + len(rest))
+    index = rng.randrange(forges + sum(map(len, affordable)) + 1)
     if index >= forges:
-        return rest[index - forges]
+        index -= forges
+        for feat_options in affordable:
+            if index < len(feat_options):
+                return dict(feat_options[index])
+            index -= len(feat_options)
+        return {"kind": "pass"} if phase == "action" else {"kind": "end_forge"}
     (p, face), placement = options[index // 12], index % 12
     return {"kind": "forge", "pool": p, "face": face, "die": placement // 6, "slot": placement % 6}
 
@@ -802,7 +825,8 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
         raise IllegalAction("Game", f"The actor must be a seat 0 to {state.seats - 1} or 'system'.")
     if state.over:
         raise IllegalAction("Game", "The game is over.")
-    if player not in to_act(state):
+    pending = state.pending
+    if not (any(seat == player for seat, _code in pending) if pending else player == state.active):
         raise IllegalAction("The Game's Play", f"Seat {player} has nothing to decide now.")
     if not isinstance(action, dict):
         raise IllegalAction("Game", "An action must be an object with a 'kind'.")
@@ -850,8 +874,15 @@ def _check(state: State, player: int, action: dict) -> None:
     kind = action.get("kind")
     if kind not in _SHAPES and kind != "reinforce":
         raise IllegalAction("Game", f"Unknown action kind {kind!r}.")
-    if any(type(v) is bool for v in action.values()):
-        raise IllegalAction("Game", "Action fields are numbers or names, not true/false.")
+    for value in action.values():
+        if type(value) is bool:
+            raise IllegalAction("Game", "Action fields are numbers or names, not true/false.")
+        if type(value) is float:
+            raise IllegalAction("Game", "Action numbers are whole numbers.")
+    if kind == "satyrs" and not (
+        type(action.get("take")) is list and all(type(i) is int for i in action["take"])
+    ):
+        raise IllegalAction("Heroic Feats", "The Satyrs take two faces by their numbers.")
     if kind == "forge" and state.phase in ("action", "forge") and not state.pending:
         if set(action) != _SHAPES["forge"]:
             raise IllegalAction("Temple", "A forge action names its pool, face, die and slot.")
@@ -868,10 +899,13 @@ def _check(state: State, player: int, action: dict) -> None:
             raise IllegalAction("Temple", "A face is forged on die 0 or 1, slot 0 to 5.")
         return
     if state.phase in ("action", "forge") and not state.pending:
-        allowed = [{"kind": "pass"}, *_feat_actions(state)]
         if state.phase == "forge":
-            allowed = [{"kind": "end_forge"}]
-        if action not in allowed:
+            allowed = action == {"kind": "end_forge"}
+        elif kind == "feat":
+            allowed = _feat_allowed(state, action)
+        else:
+            allowed = action == {"kind": "pass"}
+        if not allowed:
             raise IllegalAction("The Game's Play", f"{action!r} is not legal now.")
         return
     if action not in legal_actions(state, player):
