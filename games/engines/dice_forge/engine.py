@@ -218,12 +218,12 @@ class State:
         c.chests = self.chests.copy()
         c.hammers = self.hammers.copy()
         c.hammer = self.hammer.copy()
-        c.cards = [x.copy() for x in self.cards]
-        c.used = [x.copy() for x in self.used]
+        c.cards = self.cards  # replaced (per seat) by _feat, never edited in place
+        c.used = self.used  # replaced (per seat) by _reinforce and _start_turn
         c.pools = self.pools  # replaced by _forge, never edited in place
         c.stacks = self.stacks.copy()
         c.pawns = self.pawns.copy()
-        c.pending = [p.copy() for p in self.pending]
+        c.pending = self.pending.copy()  # its [seat, code] entries are never edited
         c.bought = self.bought.copy()
         c.extra_taken = self.extra_taken
         c.over = self.over
@@ -231,7 +231,7 @@ class State:
         c.log = self.log.copy()
         c.rolls = self.rolls  # copied by _own_rolls before a roll, never edited in place
         c.roll_position = self.roll_position
-        c.scripted_rolls = self.scripted_rolls.copy()
+        c.scripted_rolls = self.scripted_rolls  # replaced by _roll, never edited
         return c
 
     @property
@@ -553,7 +553,9 @@ def _start_turn(s: State, events: list) -> None:
     for _ in range(BLESSINGS_PER_TURN[s.seats]):
         for k in range(s.seats):
             _divine_blessing(s, (s.active + k) % s.seats, events)
-    s.used[s.active] = []
+    if s.used[s.active]:
+        s.used = s.used.copy()
+        s.used[s.active] = []
     s.bought = []
     s.extra_taken = False
     s.phase = "reinforce"
@@ -976,7 +978,8 @@ def _hammer(s: State, seat: int, on_track: int, events: list) -> None:
 
 def _reinforce(s: State, action: dict, events: list) -> None:
     seat, card = s.active, action["card"]
-    s.used[seat].append(card)
+    s.used = s.used.copy()
+    s.used[seat] = [*s.used[seat], card]
     events.append({"type": "reinforce", "seat": seat, "card": card})
     if card == "silver_hind":
         _own_rolls(s)
@@ -1031,7 +1034,8 @@ def _feat(s: State, action: dict, events: list) -> None:
     for r in range(3):
         s.res[seat][r] -= info["cost"][r]
     s.stacks[CARD_NAMES.index(card)] -= 1
-    s.cards[seat].append(card)
+    s.cards = s.cards.copy()
+    s.cards[seat] = [*s.cards[seat], card]
     island = info["island"]
     events.append({"type": "feat", "seat": seat, "card": card, "island": island})
     if s.pawns[seat] != island:
