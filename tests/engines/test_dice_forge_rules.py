@@ -617,3 +617,87 @@ def test_the_sphinx_rolls_the_chosen_die_four_times():
     for bad in ({}, {"die": 1.0}, {"die": 2}, {"die": 1, "slot": 0}):
         with pytest.raises(E.IllegalAction):
             E.apply(s, 0, {"kind": "feat", "card": "sphinx", **bad})
+
+
+# ---------------------------------------------------------------------------
+# F11, F20-F22: alternate cards, each swapped for the first-game card of its location
+
+
+def alternate(variants, seats=2, **kwargs):
+    s = scenario(seats, **kwargs)
+    game = E.new_game({"game_id": "alt", "seats": seats, "variants": variants}, "alt")
+    s.config, s.deck, s.stacks = game.config, game.deck, list(game.stacks)
+    return s
+
+
+def test_an_alternate_card_takes_the_place_of_its_location_s_first_game_card():
+    game = E.new_game({"game_id": "a", "seats": 3, "variants": ["typhon", "great_bear"]}, "s")
+    assert game.config["variants"] == ["great_bear", "typhon"]  # in the table's order
+    names = [feat["card"] for feat in E.view(game, 0)["feats"]]
+    assert names == [
+        {"silver_hind": "great_bear", "hydra": "typhon"}.get(n, n) for n in E.CARD_NAMES
+    ]
+    for info in E.ALTERNATES.values():
+        replaced = E.CARDS[info["replaces"]]
+        assert (info["island"], info["cost"]) == (replaced["island"], replaced["cost"])
+    for bad in (["typhon", "typhon"], ["hydra"], "typhon", [1]):
+        with pytest.raises(E.ConfigError):
+            E.new_game({"game_id": "a", "seats": 2, "variants": bad}, "s")
+    s = alternate(["typhon"], res={0: [0, 5, 5, 0]})
+    assert {"kind": "feat", "card": "hydra"} not in E.legal_actions(s, 0)
+    with pytest.raises(E.IllegalAction):
+        E.apply(s, 0, {"kind": "feat", "card": "hydra"})
+
+
+def test_the_great_bear_gives_three_glory_to_whoever_ousts_or_is_ousted_holding_it():
+    # (2 sun shards keep the turn at the extra action: no new blessings blur the figures.)
+    s = alternate(["great_bear"], res={0: [0, 2, 2, 0], 1: [0, 0, 0, 0]}, pawns={1: "moon_2"})
+    after, events = E.apply(with_rolls(s, [1, 1]), 0, {"kind": "feat", "card": "great_bear"})
+    assert after.res[0] == [0, 2, 0, 2] and after.pawns == ["moon_2", None]
+    assert not any(e["type"] == "great_bear" for e in events)  # bought after the ousting
+    # Seat 1, holding two bears, is ousted; seat 0, holding one, ousts.
+    s = alternate(
+        ["great_bear"],
+        res={0: [0, 2, 4, 0], 1: [0, 0, 0, 0]},
+        pawns={1: "moon_3"},
+        cards={0: ["great_bear"], 1: ["great_bear", "great_bear"]},
+    )
+    after, events = E.apply(with_rolls(s, [1, 1]), 0, {"kind": "feat", "card": "ferryman"})
+    assert after.res[0][E.GLORY] == 12 + 3 and after.res[1] == [2, 0, 0, 6]
+    assert {"type": "great_bear", "seat": 1, "glory": 6} in events
+
+
+def test_the_triton_gives_a_token_spent_once_for_six_gold_or_two_shards():
+    s = alternate(["triton"], res={0: [0, 6, 0, 0]})
+    after, _ = E.apply(s, 0, {"kind": "feat", "card": "triton"})
+    assert after.res[0] == [0, 2, 0, 8] and E.tokens(after, 0) == 1
+    assert E.view(after, 1)["players"][0]["tokens"] == 1
+    assert "tokens" not in E.view(scenario(2), 0)["players"][0]  # games without Tritons
+    # Spent in a later turn's step 3 (or 2 or 4): the action stays to be taken.
+    later = alternate(["triton"], res={0: [0, 0, 0, 0]}, cards={0: ["triton"]})
+    offered = [a for a in E.legal_actions(later, 0) if a["kind"] == "triton"]
+    assert offered == [{"kind": "triton", "resource": r} for r in ("gold", "sun", "moon")]
+    for resource, gain in (("gold", [6, 0, 0, 0]), ("sun", [0, 2, 0, 0]), ("moon", [0, 0, 2, 0])):
+        spent, events = E.apply(later, 0, {"kind": "triton", "resource": resource})
+        assert gains(later, spent) == gain and spent.phase == "action"
+        assert E.tokens(spent, 0) == 0 and not any(
+            a["kind"] == "triton" for a in E.legal_actions(spent, 0)
+        )
+        with pytest.raises(E.IllegalAction):
+            E.apply(spent, 0, {"kind": "triton", "resource": resource})
+    with pytest.raises(E.IllegalAction):
+        E.apply(later, 0, {"kind": "triton", "resource": "glory"})
+    # Only its owner, only as the active player.
+    other = alternate(["triton"], cards={1: ["triton"]})
+    with pytest.raises(E.IllegalAction):
+        E.apply(other, 1, {"kind": "triton", "resource": "gold"})
+
+
+def test_the_typhon_gives_a_glory_point_for_each_face_in_the_inventory():
+    s = alternate(["typhon"], res={0: [8, 5, 5, 0]})
+    s, _ = E.apply(s, 0, {"kind": "forge", "pool": 0, "face": "gold3", "die": 0, "slot": 0})
+    s, _ = E.apply(s, 0, {"kind": "forge", "pool": 1, "face": "moon1", "die": 0, "slot": 1})
+    s.phase, s.bought = "action", []  # as after an extra action
+    after, events = E.apply(s, 0, {"kind": "feat", "card": "typhon"})
+    assert after.res[0][E.GLORY] == 16 + 2
+    assert {"type": "typhon", "seat": 0, "glory": 2} in events

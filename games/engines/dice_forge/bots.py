@@ -45,6 +45,7 @@ def feat_value(card: str) -> float:
     bonus.update({"silver_hind": 3.0, "elder": 3.0, "blacksmiths_hammer": 4.0})
     bonus.update({"satyrs": 4.0, "helmet_of_invisibility": 8.0, "cancer": 6.0})
     bonus.update({"minotaur": 3.0, "mirror_of_the_abyss": 6.0, "sphinx": 6.0})
+    bonus.update({"great_bear": 2.0, "triton": 5.0, "typhon": 4.0})
     return info["glory"] + bonus.get(card, 0.0)
 
 
@@ -105,6 +106,10 @@ class HeuristicBot:
             return self._reinforce(me, legal)
         if view["phase"] == "extra":
             return {"kind": "extra"} if self._worth_extra(me) else {"kind": "end_turn"}
+        tokens = [a for a in legal if a["kind"] == "triton"]
+        if tokens:
+            # A Triton token is worth nothing unspent: spent at once, where it fits best.
+            return max(tokens, key=lambda a: self._token_value(me, a["resource"]))
         late = view["round"] > view["rounds"] - 3
         feats = [a for a in legal if a["kind"] == "feat"]
         best_feat = max(feats, key=lambda a: self._feat_score(me, a), default=None)
@@ -128,6 +133,11 @@ class HeuristicBot:
         elif "die" in action:
             score += 0.01 * self._die_value(me, action["die"])
         return score
+
+    def _token_value(self, me, resource):
+        index = ("gold", "sun", "moon").index(resource)
+        room = me["maximum"][index] - me[resource]
+        return WEIGHT[resource] * min(E.TRITON_GAINS[resource], room)
 
     def _pair_value(self, faces):
         if E.X3 in faces:

@@ -10,6 +10,8 @@ Pure Python, no Django. A state is never edited once returned: ``apply`` works o
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
+from typing import NamedTuple
 
 from ..seeded import commitment, next_roll
 
@@ -111,8 +113,39 @@ CARDS = {
 FORGING_CARDS = {"helmet_of_invisibility": X3, "mirror_of_the_abyss": MIRROR}
 SPHINX_ROLLS = 4  # F19: four minor blessings with the chosen die
 CANCER_BLESSINGS = 2  # F16: two divine blessings
-CARD_NAMES = tuple(CARDS)
+CARD_NAMES = tuple(CARDS)  # the first-game set, location by location
 ISLANDS = tuple(dict.fromkeys(card["island"] for card in CARDS.values()))
+# F11, F20-F22: alternate cards ("II. Using Different Heroic Feat Cards"), each swapped for
+# the first-game card of its location (same island, same cost) when the config's
+# "variants" names it.
+ALTERNATES = {
+    "great_bear": {
+        "replaces": "silver_hind",
+        "island": "moon_2",
+        "cost": (0, 0, 2),
+        "glory": 2,
+        "kind": "permanent",
+    },
+    "triton": {
+        "replaces": "gorgon",
+        "island": "sun_3",
+        "cost": (0, 4, 0),
+        "glory": 8,
+        "kind": "instant",
+    },
+    "typhon": {
+        "replaces": "hydra",
+        "island": "centre",
+        "cost": (0, 5, 5),
+        "glory": 16,
+        "kind": "instant",
+    },
+}
+CARDS.update(
+    {name: {k: v for k, v in info.items() if k != "replaces"} for name, info in ALTERNATES.items()}
+)
+GREAT_BEAR_GLORY = 3  # F20: per Great Bear owned, each time its owner ousts or is ousted
+TRITON_GAINS = {"gold": 6, "sun": 2, "moon": 2}  # F21: a Triton token, spent once
 REINFORCEMENTS = tuple(name for name in CARD_NAMES if CARDS[name]["kind"] == "reinforcement")
 ELDER_PRICE, ELDER_GLORY = 3, 4  # F7: the Elder turns 3 gold into 4 glory
 WILD_SPIRITS_GAIN = ((GOLD, 3), (MOON, 3))
@@ -158,9 +191,20 @@ def normalise_config(config: dict) -> dict:
     if not isinstance(seats, int) or isinstance(seats, bool) or not SEATS[0] <= seats <= SEATS[1]:
         raise ConfigError(f"'seats' must be a whole number from {SEATS[0]} to {SEATS[1]}.")
     variants = config.get("variants", [])
-    if not isinstance(variants, list | tuple) or variants:
-        raise ConfigError("Dice Forge has no variants here: 'variants' must be empty.")
-    return {"game_id": game_id, "seats": seats, "variants": []}
+    if (
+        not isinstance(variants, list | tuple)
+        or any(not isinstance(v, str) or v not in ALTERNATES for v in variants)
+        or len(set(variants)) != len(variants)
+    ):
+        raise ConfigError(
+            "Dice Forge's variants are alternate cards, each at most once: "
+            f"{', '.join(ALTERNATES)}."
+        )
+    return {
+        "game_id": game_id,
+        "seats": seats,
+        "variants": [v for v in ALTERNATES if v in variants],
+    }
 
 
 class State:
@@ -168,6 +212,7 @@ class State:
     judges only) and restore with ``State.from_dict()``; players get ``view()``."""
 
     __slots__ = (
+        "deck",
         "config",
         "game_id",
         "seats",
@@ -202,6 +247,7 @@ class State:
 
     def clone(self) -> State:
         c = State.__new__(State)
+        c.deck = self.deck
         c.config = self.config
         c.game_id = self.game_id
         c.seats = self.seats
@@ -316,6 +362,7 @@ def _blank(config: dict, seed: str) -> State:
         raise ConfigError("The seed must be a non-empty string.")
     s = State.__new__(State)
     s.config = config
+    s.deck = _deck(tuple(config["variants"]))
     s.game_id = config["game_id"]
     s.seats = config["seats"]
     s.rounds = ROUNDS[s.seats]
@@ -343,7 +390,7 @@ def new_game(config: dict, seed: str) -> State:
     s.cards = [[] for _ in range(n)]
     s.used = [[] for _ in range(n)]
     s.pools = [list(faces[: FACES_PER_POOL[n]]) for _price, faces in POOLS]
-    s.stacks = [n] * len(CARD_NAMES)
+    s.stacks = [n] * len(s.deck.names)
     s.pawns = [None] * n
     s.pending = []
     s.bought = []
@@ -637,12 +684,37 @@ def _feat_options(name: str) -> tuple[dict, ...]:
     return ({"kind": "feat", "card": name},)
 
 
-_CARD_COSTS = tuple(
-    (c, _feat_options(name), *CARDS[name]["cost"]) for c, name in enumerate(CARD_NAMES)
-)
+class Deck(NamedTuple):
+    """A game's cards, location by location (the first-game set with the config's
+    alternates swapped in): names, (index, feat options, gold, sun, moon) per card, index
+    by name, and each card's public facts for the view."""
+
+    names: tuple[str, ...]
+    costs: tuple[tuple, ...]
+    index: dict[str, int]
+    view: tuple[dict, ...]
 
 
-_CARD_INDEX = {name: c for c, name in enumerate(CARD_NAMES)}
+@lru_cache(maxsize=64)
+def _deck(variants: tuple[str, ...]) -> Deck:
+    swaps = {ALTERNATES[name]["replaces"]: name for name in variants}
+    names = tuple(swaps.get(name, name) for name in CARD_NAMES)
+    view = tuple(
+        {
+            "card": name,
+            "island": CARDS[name]["island"],
+            "glory": CARDS[name]["glory"],
+            "kind": CARDS[name]["kind"],
+            "cost": dict(zip(("gold", "sun", "moon"), CARDS[name]["cost"], strict=True)),
+        }
+        for name in names
+    )
+    return Deck(
+        names,
+        tuple((c, _feat_options(name), *CARDS[name]["cost"]) for c, name in enumerate(names)),
+        {name: c for c, name in enumerate(names)},
+        view,
+    )
 
 
 def _affordable(s: State) -> list[tuple[dict, ...]]:
@@ -652,7 +724,7 @@ def _affordable(s: State) -> list[tuple[dict, ...]]:
     stacks = s.stacks
     return [
         options
-        for c, options, g, su, mo in _CARD_COSTS
+        for c, options, g, su, mo in s.deck.costs
         if stacks[c] and g <= gold and su <= sun and mo <= moon
     ]
 
@@ -663,12 +735,19 @@ def _feat_actions(s: State) -> list[dict]:
 
 def _feat_allowed(s: State, action: dict) -> bool:
     card = action.get("card")
-    c = _CARD_INDEX.get(card) if type(card) is str else None
+    c = s.deck.index.get(card) if type(card) is str else None
     if c is None or not s.stacks[c]:
         return False
     res = s.res[s.active]
-    _c, options, g, su, mo = _CARD_COSTS[c]
+    _c, options, g, su, mo = s.deck.costs[c]
     return g <= res[GOLD] and su <= res[SUN] and mo <= res[MOON] and action in options
+
+
+def _token_actions(s: State) -> list[dict]:
+    """F21: spending a Triton token, the active player's choice in steps 2 to 4."""
+    if not tokens(s, s.active):
+        return []
+    return [{"kind": "triton", "resource": r} for r in TRITON_GAINS]
 
 
 def _reinforce_actions(s: State) -> list[dict]:
@@ -683,6 +762,7 @@ def _reinforce_actions(s: State) -> list[dict]:
             out += [
                 {"kind": "reinforce", "card": name, "resource": r} for r in ("gold", "sun", "moon")
             ]
+    out += _token_actions(s)
     out.append({"kind": "done"})
     return out
 
@@ -698,11 +778,16 @@ def legal_actions(state: State, player) -> list[dict]:
     if phase == "reinforce":
         return _reinforce_actions(state)
     if phase == "action":
-        return [*_forge_actions(state), *_feat_actions(state), {"kind": "pass"}]
+        return [
+            *_forge_actions(state),
+            *_feat_actions(state),
+            *_token_actions(state),
+            {"kind": "pass"},
+        ]
     if phase == "forge":
         return [*_forge_actions(state), {"kind": "end_forge"}]
     if phase == "extra":
-        return [{"kind": "extra"}, {"kind": "end_turn"}]
+        return [{"kind": "extra"}, {"kind": "end_turn"}, *_token_actions(state)]
     return []
 
 
@@ -748,7 +833,7 @@ def legal_actions_besides_forging(state: State, player) -> list[dict]:
             return []
         if state.phase == "forge":
             return [{"kind": "end_forge"}]
-        return [*_feat_actions(state), {"kind": "pass"}]
+        return [*_feat_actions(state), *_token_actions(state), {"kind": "pass"}]
     return legal_actions(state, player)
 
 
@@ -770,6 +855,8 @@ def random_action(state: State, player, rng) -> dict | None:
     # The rest, after the forges: the feats' options in card order, then the pass (in
     # the action phase), or the end of forging.
     affordable = _affordable(state) if phase == "action" else []
+    if phase == "action" and state.cards[player] and "triton" in state.cards[player]:
+        affordable = [*affordable, tuple(_token_actions(state))]
     forges = len(options) * 12
     index = rng.randrange(forges + sum(map(len, affordable)) + 1)
     if index >= forges:
@@ -810,6 +897,7 @@ _SHAPES = {
     "feat": {"kind", "card"},
     "mirror": {"kind", "face"},
     "satyrs": {"kind", "take"},
+    "triton": {"kind", "resource"},
     "pass": {"kind"},
     "end_forge": {"kind"},
     "done": {"kind"},
@@ -844,6 +932,11 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
         _mirror(s, player, action["face"], events)
     elif kind == "satyrs":
         _satyrs(s, player, action["take"], events)
+    elif kind == "triton":
+        events.append({"type": "triton", "seat": player, "resource": action["resource"]})
+        _receive(
+            s, player, RESOURCES.index(action["resource"]), TRITON_GAINS[action["resource"]], events
+        )
     elif kind == "hammer":
         _hammer(s, player, action["gold"], events)
     elif kind == "reinforce":
@@ -905,6 +998,8 @@ def _check(state: State, player: int, action: dict) -> None:
             allowed = action == {"kind": "end_forge"}
         elif kind == "feat":
             allowed = _feat_allowed(state, action)
+        elif kind == "triton":
+            allowed = action in _token_actions(state)
         else:
             allowed = action == {"kind": "pass"}
         if not allowed:
@@ -1026,16 +1121,14 @@ def _forge(s: State, action: dict, events: list) -> None:
 
 
 def _feat(s: State, action: dict, events: list) -> None:
-    """Step 3B: pay, take the card, move to its island's portal (ousting whoever is
-    there: back to the start, with a divine blessing at once), then the card's effect."""
+    """Step 3B: pay, move to the card's island's portal (ousting whoever is there: back to
+    the start, with a divine blessing at once), take the card, then its effect."""
     seat = s.active
     card = action["card"]
     info = CARDS[card]
     for r in range(3):
         s.res[seat][r] -= info["cost"][r]
-    s.stacks[CARD_NAMES.index(card)] -= 1
-    s.cards = s.cards.copy()
-    s.cards[seat] = [*s.cards[seat], card]
+    s.stacks[s.deck.index[card]] -= 1
     island = info["island"]
     events.append({"type": "feat", "seat": seat, "card": card, "island": island})
     if s.pawns[seat] != island:
@@ -1045,7 +1138,12 @@ def _feat(s: State, action: dict, events: list) -> None:
                 events.append({"type": "ousted", "seat": other, "island": island})
                 _own_rolls(s)
                 _divine_blessing(s, other, events)
+                for bear in (seat, other):
+                    _great_bear(s, bear, events)
         s.pawns[seat] = island
+    # F20: taken after the move, so a Great Bear counts from the next ousting on.
+    s.cards = s.cards.copy()
+    s.cards[seat] = [*s.cards[seat], card]
     _gain(s, seat, GLORY, info["glory"])
     if card == "blacksmiths_chest":
         s.chests[seat] += 1
@@ -1056,6 +1154,10 @@ def _feat(s: State, action: dict, events: list) -> None:
             _receive(s, seat, resource, amount, events)
     elif card in FORGING_CARDS:
         _forge_special(s, seat, card, action["die"], action["slot"], events)
+    elif card == "typhon":
+        glory = _removed_faces(s, seat)
+        _gain(s, seat, GLORY, glory)
+        events.append({"type": "typhon", "seat": seat, "glory": glory})
     elif card == "cancer":
         _own_rolls(s)
         for _ in range(CANCER_BLESSINGS):
@@ -1079,6 +1181,38 @@ def _feat(s: State, action: dict, events: list) -> None:
             _resolve_pair(s, seat, faces[0], faces[1], events)
         else:
             s.pending.append([seat, SATYRS + "|".join(faces)])
+
+
+def _great_bear(s: State, seat: int, events: list) -> None:
+    """F20: each Great Bear its owner holds gives 3 glory when they oust or are ousted."""
+    bears = s.cards[seat].count("great_bear") if s.cards[seat] else 0
+    if bears:
+        glory = GREAT_BEAR_GLORY * bears
+        _gain(s, seat, GLORY, glory)
+        events.append({"type": "great_bear", "seat": seat, "glory": glory})
+
+
+def _removed_faces(s: State, seat: int) -> int:
+    """The faces in a player's inventory: one removed by each forge and by each card that
+    forges its face (the log holds them all)."""
+    return sum(
+        1
+        for who, action in s.log
+        if who == seat
+        and (
+            action["kind"] == "forge"
+            or (action["kind"] == "feat" and action["card"] in FORGING_CARDS)
+        )
+    )
+
+
+def tokens(state: State, seat: int) -> int:
+    """F21: the Triton tokens a player holds (one per Triton, each spent once)."""
+    cards = state.cards[seat]
+    if not cards or "triton" not in cards:
+        return 0
+    spent = sum(1 for who, action in state.log if who == seat and action["kind"] == "triton")
+    return cards.count("triton") - spent
 
 
 def _forge_special(s: State, seat: int, card: str, die: int, slot: int, events: list) -> None:
@@ -1173,6 +1307,8 @@ def view(state: State, viewer) -> dict:
                 "pawn": state.pawns[seat],
             }
         )
+        if "triton" in state.deck.index:
+            players[-1]["tokens"] = tokens(state, seat)
     return {
         "game": GAME,
         "viewer": viewer,
@@ -1200,7 +1336,7 @@ def view(state: State, viewer) -> dict:
         ],
         "feats": [
             {**info, "cost": dict(info["cost"]), "left": left}
-            for info, left in zip(_FEAT_VIEW, state.stacks, strict=True)
+            for info, left in zip(state.deck.view, state.stacks, strict=True)
         ],
         "scores": scores(state),
         "log": [[actor, action] for actor, action in state.log],
@@ -1208,18 +1344,6 @@ def view(state: State, viewer) -> dict:
         "over": state.over,
         "result": result(state),
     }
-
-
-_FEAT_VIEW = tuple(
-    {
-        "card": name,
-        "island": CARDS[name]["island"],
-        "glory": CARDS[name]["glory"],
-        "kind": CARDS[name]["kind"],
-        "cost": dict(zip(("gold", "sun", "moon"), CARDS[name]["cost"], strict=True)),
-    }
-    for name in CARD_NAMES
-)
 
 
 def alter_hidden(state: State, viewer) -> State:
@@ -1232,6 +1356,11 @@ def alter_hidden(state: State, viewer) -> State:
 
 
 def random_config(rng, seats: int | None = None, game_id: str = "random") -> dict:
+    """A random playable config: any seat count; a quarter of games swap in alternate
+    cards (each then with an even chance)."""
     if seats is None:
         seats = rng.randint(SEATS[0], SEATS[1])
-    return {"game_id": game_id, "seats": seats, "variants": []}
+    variants = []
+    if rng.random() < 0.25:
+        variants = [name for name in ALTERNATES if rng.random() < 0.5]
+    return {"game_id": game_id, "seats": seats, "variants": variants}
