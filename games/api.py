@@ -45,7 +45,10 @@ class CreateGameSerializer(serializers.Serializer):
         child=serializers.CharField(max_length=20),
         required=False,
         max_length=8,
-        help_text="Practice: the game's variants (36d6: stronghold, elemental, team, zombie).",
+        help_text=(
+            "Practice: the game's variants (36d6: stronghold, elemental, team, zombie;"
+            " Dice Forge: the alternate cards great_bear, triton, typhon)."
+        ),
     )
 
 
