@@ -671,7 +671,7 @@ def test_the_triton_gives_a_token_spent_once_for_six_gold_or_two_shards():
     s = alternate(["triton"], res={0: [0, 6, 0, 0]})
     after, _ = E.apply(s, 0, {"kind": "feat", "card": "triton"})
     assert after.res[0] == [0, 2, 0, 8] and E.tokens(after, 0) == 1
-    assert E.view(after, 1)["players"][0]["tokens"] == 1
+    assert E.view(after, 1)["players"][0]["tokens"] == {"triton": 1}
     assert "tokens" not in E.view(scenario(2), 0)["players"][0]  # games without Tritons
     # Spent in a later turn's step 3 (or 2 or 4): the action stays to be taken.
     later = alternate(["triton"], res={0: [0, 0, 0, 0]}, cards={0: ["triton"]})
@@ -701,3 +701,27 @@ def test_the_typhon_gives_a_glory_point_for_each_face_in_the_inventory():
     after, events = E.apply(s, 0, {"kind": "feat", "card": "typhon"})
     assert after.res[0][E.GLORY] == 16 + 2
     assert {"type": "typhon", "seat": 0, "glory": 2} in events
+
+
+def test_the_cerberus_gives_a_token_that_repeats_the_faces_showing_in_step_two():
+    s = alternate(["cerberus"], res={0: [0, 2, 4, 0]})
+    after, _ = E.apply(s, 0, {"kind": "feat", "card": "cerberus"})
+    assert after.res[0] == [0, 2, 0, 6] and E.tokens(after, 0, "cerberus") == 1
+    assert E.view(after, 1)["players"][0]["tokens"] == {"cerberus": 1}
+    # Its owner's next turn stops at step 2 (no reinforcement card needed) for the token.
+    after.phase, after.active = "extra", 1
+    turn, _ = E.apply(with_rolls(after, [1] * 8), 1, {"kind": "end_turn"})
+    assert turn.active == 0 and turn.phase == "reinforce"
+    assert E.legal_actions(turn, 0) == [{"kind": "cerberus"}, {"kind": "done"}]
+    # The two faces showing take effect again (an x3 would triple the other).
+    dice = {0: [["gold6"] * 6, ["moon2+glory2"] * 6]}
+    s = alternate(["cerberus"], dice=dice, cards={0: ["cerberus"]}, phase="reinforce")
+    doubled, events = E.apply(s, 0, {"kind": "cerberus"})
+    assert gains(s, doubled) == [6, 0, 2, 2]
+    assert {"type": "cerberus", "seat": 0, "faces": ["gold6", "moon2+glory2"]} in events
+    assert E.tokens(doubled, 0, "cerberus") == 0 and doubled.phase == "action"
+    with pytest.raises(E.IllegalAction):
+        E.apply(doubled, 0, {"kind": "cerberus"})
+    # Only in step 2.
+    s = alternate(["cerberus"], cards={0: ["cerberus"]})
+    assert {"kind": "cerberus"} not in E.legal_actions(s, 0)

@@ -45,7 +45,7 @@ def feat_value(card: str) -> float:
     bonus.update({"silver_hind": 3.0, "elder": 3.0, "blacksmiths_hammer": 4.0})
     bonus.update({"satyrs": 4.0, "helmet_of_invisibility": 8.0, "cancer": 6.0})
     bonus.update({"minotaur": 3.0, "mirror_of_the_abyss": 6.0, "sphinx": 6.0})
-    bonus.update({"great_bear": 2.0, "triton": 5.0, "typhon": 4.0})
+    bonus.update({"great_bear": 2.0, "triton": 5.0, "typhon": 4.0, "cerberus": 4.0})
     return info["glory"] + bonus.get(card, 0.0)
 
 
@@ -103,6 +103,8 @@ class HeuristicBot:
             faces = code[len(E.SATYRS) :].split("|")
             return max(legal, key=lambda a: self._pair_value([faces[i] for i in a["take"]]))
         if view["phase"] == "reinforce":
+            if {"kind": "cerberus"} in legal and self._cerberus_now(view, me):
+                return {"kind": "cerberus"}
             return self._reinforce(me, legal)
         if view["phase"] == "extra":
             return {"kind": "extra"} if self._worth_extra(me) else {"kind": "end_turn"}
@@ -133,6 +135,12 @@ class HeuristicBot:
         elif "die" in action:
             score += 0.01 * self._die_value(me, action["die"])
         return score
+
+    def _cerberus_now(self, view, me):
+        """The Cerberus token doubles the faces showing: spent on a good pair, or in the
+        last round (unspent, it is worth nothing)."""
+        faces = [die["faces"][die["up"]] for die in me["dice"]]
+        return self._pair_value(faces) >= 5.0 or view["round"] == view["rounds"]
 
     def _token_value(self, me, resource):
         index = ("gold", "sun", "moon").index(resource)

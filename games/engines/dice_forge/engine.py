@@ -126,6 +126,13 @@ ALTERNATES = {
         "glory": 2,
         "kind": "permanent",
     },
+    "cerberus": {
+        "replaces": "ferryman",
+        "island": "moon_3",
+        "cost": (0, 0, 4),
+        "glory": 6,
+        "kind": "instant",
+    },
     "triton": {
         "replaces": "gorgon",
         "island": "sun_3",
@@ -146,6 +153,7 @@ CARDS.update(
 )
 GREAT_BEAR_GLORY = 3  # F20: per Great Bear owned, each time its owner ousts or is ousted
 TRITON_GAINS = {"gold": 6, "sun": 2, "moon": 2}  # F21: a Triton token, spent once
+TOKEN_CARDS = ("cerberus", "triton")  # F21, F23: cards that bring a single-use token
 REINFORCEMENTS = tuple(name for name in CARD_NAMES if CARDS[name]["kind"] == "reinforcement")
 ELDER_PRICE, ELDER_GLORY = 3, 4  # F7: the Elder turns 3 gold into 4 glory
 WILD_SPIRITS_GAIN = ((GOLD, 3), (MOON, 3))
@@ -623,7 +631,11 @@ def _reinforcements_left(s: State) -> list[str]:
 def _settle(s: State, events: list) -> None:
     """Move on past steps with nothing to decide (no pending choice)."""
     while not s.over and not s.pending:
-        if s.phase == "reinforce" and not _reinforcements_left(s):
+        if (
+            s.phase == "reinforce"
+            and not _reinforcements_left(s)
+            and not tokens(s, s.active, "cerberus")  # F23: spent in step 2 only
+        ):
             s.phase = "action"
             continue
         if s.phase == "extra" and (s.extra_taken or s.res[s.active][SUN] < EXTRA_ACTION_SUN):
@@ -751,7 +763,7 @@ def _token_actions(s: State) -> list[dict]:
 
 
 def _reinforce_actions(s: State) -> list[dict]:
-    out = []
+    out = [{"kind": "cerberus"}] if tokens(s, s.active, "cerberus") else []
     for name in _reinforcements_left(s):
         if name == "silver_hind":
             out += [{"kind": "reinforce", "card": name, "die": die} for die in (0, 1)]
@@ -898,6 +910,7 @@ _SHAPES = {
     "mirror": {"kind", "face"},
     "satyrs": {"kind", "take"},
     "triton": {"kind", "resource"},
+    "cerberus": {"kind"},
     "pass": {"kind"},
     "end_forge": {"kind"},
     "done": {"kind"},
@@ -932,6 +945,12 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
         _mirror(s, player, action["face"], events)
     elif kind == "satyrs":
         _satyrs(s, player, action["take"], events)
+    elif kind == "cerberus":
+        # F23: the faces the player's dice show (the turn's blessings) take effect again.
+        up = s.up[player]
+        faces = [s.dice[player][die][up[die]] for die in (0, 1)]
+        events.append({"type": "cerberus", "seat": player, "faces": faces})
+        _resolve_pair(s, player, faces[0], faces[1], events)
     elif kind == "triton":
         events.append({"type": "triton", "seat": player, "resource": action["resource"]})
         _receive(
@@ -1206,13 +1225,14 @@ def _removed_faces(s: State, seat: int) -> int:
     )
 
 
-def tokens(state: State, seat: int) -> int:
-    """F21: the Triton tokens a player holds (one per Triton, each spent once)."""
+def tokens(state: State, seat: int, card: str = "triton") -> int:
+    """F21, F23: the tokens of a card (Triton, Cerberus) a player holds: one per card,
+    each spent once (an action named after the card)."""
     cards = state.cards[seat]
-    if not cards or "triton" not in cards:
+    if not cards or card not in cards:
         return 0
-    spent = sum(1 for who, action in state.log if who == seat and action["kind"] == "triton")
-    return cards.count("triton") - spent
+    spent = sum(1 for who, action in state.log if who == seat and action["kind"] == card)
+    return cards.count(card) - spent
 
 
 def _forge_special(s: State, seat: int, card: str, die: int, slot: int, events: list) -> None:
@@ -1307,8 +1327,9 @@ def view(state: State, viewer) -> dict:
                 "pawn": state.pawns[seat],
             }
         )
-        if "triton" in state.deck.index:
-            players[-1]["tokens"] = tokens(state, seat)
+        held = [card for card in TOKEN_CARDS if card in state.deck.index]
+        if held:
+            players[-1]["tokens"] = {card: tokens(state, seat, card) for card in held}
     return {
         "game": GAME,
         "viewer": viewer,
