@@ -725,3 +725,46 @@ def test_the_cerberus_gives_a_token_that_repeats_the_faces_showing_in_step_two()
     # Only in step 2.
     s = alternate(["cerberus"], cards={0: ["cerberus"]})
     assert {"kind": "cerberus"} not in E.legal_actions(s, 0)
+
+
+def test_the_sentinel_s_two_blessings_may_turn_each_shard_into_two_glory():
+    # The sun shard and 2 glory, then 1 gold and the moon shard.
+    s = alternate(["sentinel"], res={0: [0, 2, 6, 0]})
+    after, events = E.apply(with_rolls(s, [6, 6, 1, 5]), 0, {"kind": "feat", "card": "sentinel"})
+    assert after.pending == [[0, "convert:sentinel:1:1"], [0, "convert:sentinel:2:1"]]
+    assert after.res[0] == [1, 2, 0, 6 + 2]  # the gold and the glory at once
+    assert E.legal_actions(after, 0) == [{"kind": "convert", "count": k} for k in (0, 1)]
+    converted, events = E.apply(after, 0, {"kind": "convert", "count": 1})
+    assert converted.res[0][E.GLORY] == 8 + 2 and converted.res[0][E.SUN] == 2
+    kept, _ = E.apply(converted, 0, {"kind": "convert", "count": 0})
+    assert kept.res[0][E.MOON] == 1 and kept.pending == []
+    # An "or" face rolled then converts too, once chosen.
+    s = alternate(["sentinel"], res={0: [0, 2, 6, 0]}, dice={0: [["gold1/sun1/moon1"] * 6] * 2})
+    after, _ = E.apply(with_rolls(s, [1] * 4), 0, {"kind": "feat", "card": "sentinel"})
+    assert after.pending[0] == [0, "sentinel@gold1/sun1/moon1"]
+    assert len(after.pending) == 4  # the four faces of the two blessings
+    chosen, _ = E.apply(after, 0, {"kind": "choose", "resource": "moon"})
+    assert chosen.pending[-1] == [0, "convert:sentinel:2:1"] and len(chosen.pending) == 4
+    chosen, _ = E.apply(after, 0, {"kind": "choose", "resource": "gold"})
+    assert len(chosen.pending) == 3 and chosen.res[0][E.GOLD] == 1  # gold: no conversion
+
+
+def test_the_cyclops_four_rolls_may_turn_their_gold_into_glory():
+    dice = {0: [list(E.START_DICE[0]), ["gold3"] * 4 + ["glory2", "moon1"]]}
+    s = alternate(["cyclops"], res={0: [0, 8, 0, 0]}, dice=dice, cards={0: ["blacksmiths_hammer"]})
+    action = {"kind": "feat", "card": "cyclops", "die": 1}
+    after, _ = E.apply(with_rolls(s, [1, 5, 6, 2]), 0, action)
+    assert after.res[0] == [0, 2, 1, 8 + 2]
+    assert after.pending == [[0, "convert:cyclops:0:3"], [0, "convert:cyclops:0:3"]]
+    # Two of 3 gold become glory; the third still goes through the hammer's split.
+    after, events = E.apply(after, 0, {"kind": "convert", "count": 2})
+    assert after.res[0][E.GLORY] == 12 and after.pending[-1] == [0, "hammer:1"]
+    assert {
+        "type": "convert",
+        "seat": 0,
+        "card": "cyclops",
+        "resource": "gold",
+        "count": 2,
+        "glory": 2,
+    } in events
+    assert {"kind": "feat", "card": "cyclops"} not in E.legal_actions(s, 0)

@@ -46,6 +46,7 @@ def feat_value(card: str) -> float:
     bonus.update({"satyrs": 4.0, "helmet_of_invisibility": 8.0, "cancer": 6.0})
     bonus.update({"minotaur": 3.0, "mirror_of_the_abyss": 6.0, "sphinx": 6.0})
     bonus.update({"great_bear": 2.0, "triton": 5.0, "typhon": 4.0, "cerberus": 4.0})
+    bonus.update({"sentinel": 6.0, "cyclops": 6.0})
     return info["glory"] + bonus.get(card, 0.0)
 
 
@@ -96,6 +97,8 @@ class HeuristicBot:
                 # A loss to the Minotaur: give up what is worth least (or is not there).
                 return min(legal, key=lambda a: self._loss_value(me, a["resource"]))
             return max(legal, key=lambda a: self._room_value(me, a["resource"]))
+        if kind == "convert":
+            return max(legal, key=lambda a: a["count"])  # glory outweighs what it replaces
         if kind == "mirror":
             return max(legal, key=lambda a: face_value(a["face"]))
         if kind == "satyrs":

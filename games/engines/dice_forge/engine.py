@@ -126,6 +126,20 @@ ALTERNATES = {
         "glory": 2,
         "kind": "permanent",
     },
+    "sentinel": {
+        "replaces": "cancer",
+        "island": "centre",
+        "cost": (0, 0, 6),
+        "glory": 6,
+        "kind": "instant",
+    },
+    "cyclops": {
+        "replaces": "sphinx",
+        "island": "centre",
+        "cost": (0, 6, 0),
+        "glory": 8,
+        "kind": "instant",
+    },
     "cerberus": {
         "replaces": "ferryman",
         "island": "moon_3",
@@ -153,6 +167,10 @@ CARDS.update(
 )
 GREAT_BEAR_GLORY = 3  # F20: per Great Bear owned, each time its owner ousts or is ousted
 TRITON_GAINS = {"gold": 6, "sun": 2, "moon": 2}  # F21: a Triton token, spent once
+# F24, F25: the Sentinel's and the Cyclops' blessings offer to turn what they give into
+# glory: (the resources, glory per unit).
+CONVERTING = {"sentinel": ((SUN, MOON), 2), "cyclops": ((GOLD,), 1)}
+CONVERT = "convert:"  # a pending conversion: "convert:<card>:<resource>:<amount>"
 TOKEN_CARDS = ("cerberus", "triton")  # F21, F23: cards that bring a single-use token
 REINFORCEMENTS = tuple(name for name in CARD_NAMES if CARDS[name]["kind"] == "reinforcement")
 ELDER_PRICE, ELDER_GLORY = 3, 4  # F7: the Elder turns 3 gold into 4 glory
@@ -221,6 +239,7 @@ class State:
 
     __slots__ = (
         "deck",
+        "convert",
         "config",
         "game_id",
         "seats",
@@ -256,6 +275,7 @@ class State:
     def clone(self) -> State:
         c = State.__new__(State)
         c.deck = self.deck
+        c.convert = None  # set only while an action resolves
         c.config = self.config
         c.game_id = self.game_id
         c.seats = self.seats
@@ -371,6 +391,7 @@ def _blank(config: dict, seed: str) -> State:
     s = State.__new__(State)
     s.config = config
     s.deck = _deck(tuple(config["variants"]))
+    s.convert = None
     s.game_id = config["game_id"]
     s.seats = config["seats"]
     s.rounds = ROUNDS[s.seats]
@@ -512,6 +533,10 @@ def _roll(s: State) -> int:
 def _receive(s: State, seat: int, resource: int, amount: int, events: list) -> None:
     """A gain of a resource: gold for the owner of an unfinished hammer waits for its
     owner's split (F12); everything else goes to the reserve at once."""
+    if s.convert and seat == s.active and amount and resource in CONVERTING[s.convert][0]:
+        # F24, F25: the card's owner decides how much of it becomes glory.
+        s.pending.append([seat, f"{CONVERT}{s.convert}:{resource}:{amount}"])
+        return
     if resource == GOLD and s.hammers[seat] and amount:
         s.pending.append([seat, f"{HAMMER}{amount}"])
         return
@@ -536,19 +561,29 @@ def _resolve_face(s: State, seat: int, face: str, events: list, factor: int = 1)
         if face == MIRROR:
             options = _mirror_options(s, seat)
             if options:
-                s.pending.append([seat, f"{MIRRORING}{factor}:{'|'.join(options)}"])
+                code = f"{MIRRORING}{factor}:{'|'.join(options)}"
+                s.pending.append([seat, _flagged(s, seat, code)])
             else:
                 events.append({"type": "mirror", "seat": seat, "face": None})
         return
     mode, gains = FACES[face]
     if mode == "choice":
-        s.pending.append([seat, face if factor == 1 else f"{factor}*{face}"])
+        code = face if factor == 1 else f"{factor}*{face}"
+        s.pending.append([seat, _flagged(s, seat, code)])
         return
     for resource, amount in gains:
         if factor > 0:
             _receive(s, seat, resource, amount * factor, events)
         else:
             _lose(s, seat, resource, -amount * factor, events)
+
+
+def _flagged(s: State, seat: int, code: str) -> str:
+    """A choice made later for a Sentinel's or a Cyclops' blessing still converts: its
+    code carries the card ("sentinel@gold1/sun1/moon1")."""
+    if s.convert and seat == s.active:
+        return f"{s.convert}@{code}"
+    return code
 
 
 def _resolve_pair(s: State, seat: int, first: str, second: str, events: list, sign=1) -> None:
@@ -691,7 +726,7 @@ def _feat_options(name: str) -> tuple[dict, ...]:
             for die in (0, 1)
             for slot in range(6)
         )
-    if name == "sphinx":
+    if name in ("sphinx", "cyclops"):
         return tuple({"kind": "feat", "card": name, "die": die} for die in (0, 1))
     return ({"kind": "feat", "card": name},)
 
@@ -805,6 +840,11 @@ def legal_actions(state: State, player) -> list[dict]:
 
 def _pending_actions(state: State, seat: int, code: str) -> list[dict]:
     """The choices of one pending decision (see the codes by ``HAMMER``)."""
+    if "@" in code:
+        code = code.split("@", 1)[1]
+    if code.startswith(CONVERT):
+        amount = int(code.rsplit(":", 1)[1])
+        return [{"kind": "convert", "count": k} for k in range(amount + 1)]
     if code.startswith(HAMMER):
         room = HAMMER_END - state.hammer[seat]
         most = min(int(code[len(HAMMER) :]), room)
@@ -911,6 +951,7 @@ _SHAPES = {
     "satyrs": {"kind", "take"},
     "triton": {"kind", "resource"},
     "cerberus": {"kind"},
+    "convert": {"kind", "count"},
     "pass": {"kind"},
     "end_forge": {"kind"},
     "done": {"kind"},
@@ -945,6 +986,8 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
         _mirror(s, player, action["face"], events)
     elif kind == "satyrs":
         _satyrs(s, player, action["take"], events)
+    elif kind == "convert":
+        _convert(s, player, action["count"], events)
     elif kind == "cerberus":
         # F23: the faces the player's dice show (the turn's blessings) take effect again.
         up = s.up[player]
@@ -978,6 +1021,7 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
         events.append({"type": "extra_action", "seat": player})
     elif kind == "end_turn":
         _end_turn(s, events)
+    s.convert = None
     _settle(s, events)
     return s, events
 
@@ -1029,11 +1073,35 @@ def _check(state: State, player: int, action: dict) -> None:
 
 
 def _take_pending(s: State, seat: int) -> str:
-    """Remove and return the seat's first pending decision (the one its actions answer)."""
+    """Remove and return the seat's first pending decision (the one its actions answer);
+    a card's flag ("sentinel@...") makes the gains it leads to convert (F24, F25)."""
     index = next(i for i, (who, _code) in enumerate(s.pending) if who == seat)
     code = s.pending[index][1]
     del s.pending[index]
+    if "@" in code:
+        s.convert, code = code.split("@", 1)
     return code
+
+
+def _convert(s: State, seat: int, count: int, events: list) -> None:
+    """F24, F25: ``count`` units of the gain become glory, the rest is received."""
+    _prefix, card, resource, amount = _take_pending(s, seat).split(":")
+    resource, amount = int(resource), int(amount)
+    glory = count * CONVERTING[card][1]
+    if glory:
+        _gain(s, seat, GLORY, glory)
+    events.append(
+        {
+            "type": "convert",
+            "seat": seat,
+            "card": card,
+            "resource": RESOURCES[resource],
+            "count": count,
+            "glory": glory,
+        }
+    )
+    if amount - count:
+        _receive(s, seat, resource, amount - count, events)
 
 
 def _choose(s: State, seat: int, resource: str, events: list) -> None:
@@ -1185,6 +1253,18 @@ def _feat(s: State, action: dict, events: list) -> None:
         _own_rolls(s)
         for _ in range(SPHINX_ROLLS):
             _minor_blessing(s, seat, action["die"], events)
+    elif card == "sentinel":
+        _own_rolls(s)
+        s.convert = card
+        for _ in range(CANCER_BLESSINGS):
+            _divine_blessing(s, seat, events)
+        s.convert = None
+    elif card == "cyclops":
+        _own_rolls(s)
+        s.convert = card
+        for _ in range(SPHINX_ROLLS):
+            _minor_blessing(s, seat, action["die"], events)
+        s.convert = None
     elif card == "minotaur":
         _own_rolls(s)
         for k in range(1, s.seats):
