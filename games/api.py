@@ -47,8 +47,8 @@ class CreateGameSerializer(serializers.Serializer):
         max_length=8,
         help_text=(
             "Practice: the game's variants (36d6: stronghold, elemental, team, zombie;"
-            " Dice Forge: the alternate cards great_bear, sentinel, cyclops, cerberus, triton,"
-            " typhon)."
+            " Dice Forge: the alternate cards great_bear, sentinel, cyclops, celestial_ship,"
+            " cerberus, triton, typhon)."
         ),
     )
 

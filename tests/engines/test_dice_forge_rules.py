@@ -768,3 +768,31 @@ def test_the_cyclops_four_rolls_may_turn_their_gold_into_glory():
         "glory": 2,
     } in events
     assert {"kind": "feat", "card": "cyclops"} not in E.legal_actions(s, 0)
+
+
+def test_the_celestial_ship_forges_its_face_which_buys_a_face_two_gold_cheaper():
+    s = alternate(["celestial_ship"], res={0: [0, 4, 0, 0]})
+    action = {"kind": "feat", "card": "celestial_ship", "die": 0, "slot": 1}
+    after, _ = E.apply(s, 0, action)
+    assert after.res[0] == [0, 2, 0, 4] and after.dice[0][0][1] == "ship"
+    # Rolled (a minor blessing): one Sanctuary face at its price less 2 gold, forged now.
+    dice = {0: [["ship"] * 6, list(E.START_DICE[1])]}
+    s = alternate(["celestial_ship"], res={0: [1, 0, 0, 0]}, dice=dice, cards={0: ["silver_hind"]})
+    s.phase = "reinforce"
+    rolled_ship, _ = E.apply(
+        with_rolls(s, [3]), 0, {"kind": "reinforce", "card": "silver_hind", "die": 0}
+    )
+    assert rolled_ship.pending == [[0, "ship"]]
+    offered = E.legal_actions(rolled_ship, 0)
+    assert {a.get("pool") for a in offered} == {0, 1, 2, 3, None}  # 2 or 3 gold, less 2
+    buy = {"kind": "ship", "pool": 2, "face": "gold4", "die": 1, "slot": 4}
+    bought, events = E.apply(rolled_ship, 0, buy)
+    assert bought.res[0][E.GOLD] == 0 and bought.dice[0][1][4] == "gold4"
+    assert bought.up[0][1] == 4 and bought.pools[2] == ["gold4"]
+    assert events[0]["removed"] == "moon1" and events[0]["card"] == "celestial_ship"
+    declined, _ = E.apply(rolled_ship, 0, {"kind": "ship"})
+    assert declined.res[0] == rolled_ship.res[0] and declined.pending == []
+    with pytest.raises(E.IllegalAction):
+        E.apply(rolled_ship, 0, {**buy, "pool": 4, "face": "gold6"})  # 4 - 2 > 1 gold
+    # The Typhon counts a face the Ship's forge removed.
+    assert E._removed_faces(bought, 0) == 1

@@ -27,7 +27,7 @@ class RandomBot:
 
 # The special faces: the x3 triples the other die's face (about an upgraded face's worth
 # twice over); the Mirror copies the best face another player shows.
-SPECIAL_VALUE = {E.X3: 6.0, E.MIRROR: 5.0}
+SPECIAL_VALUE = {E.X3: 6.0, E.MIRROR: 5.0, E.SHIP: 4.0}
 
 
 @lru_cache(maxsize=256)
@@ -46,7 +46,7 @@ def feat_value(card: str) -> float:
     bonus.update({"satyrs": 4.0, "helmet_of_invisibility": 8.0, "cancer": 6.0})
     bonus.update({"minotaur": 3.0, "mirror_of_the_abyss": 6.0, "sphinx": 6.0})
     bonus.update({"great_bear": 2.0, "triton": 5.0, "typhon": 4.0, "cerberus": 4.0})
-    bonus.update({"sentinel": 6.0, "cyclops": 6.0})
+    bonus.update({"sentinel": 6.0, "cyclops": 6.0, "celestial_ship": 4.0})
     return info["glory"] + bonus.get(card, 0.0)
 
 
@@ -99,6 +99,8 @@ class HeuristicBot:
             return max(legal, key=lambda a: self._room_value(me, a["resource"]))
         if kind == "convert":
             return max(legal, key=lambda a: a["count"])  # glory outweighs what it replaces
+        if kind == "ship":
+            return self._ship(me, legal)
         if kind == "mirror":
             return max(legal, key=lambda a: face_value(a["face"]))
         if kind == "satyrs":
@@ -138,6 +140,17 @@ class HeuristicBot:
         elif "die" in action:
             score += 0.01 * self._die_value(me, action["die"])
         return score
+
+    def _ship(self, me, legal):
+        """The Celestial Ship's forge: the best upgrade over the face it replaces, if any."""
+        best, best_gain = {"kind": "ship"}, 0.0
+        for action in legal:
+            if "face" in action:
+                old = me["dice"][action["die"]]["faces"][action["slot"]]
+                gain = face_value(action["face"]) - face_value(old)
+                if gain > best_gain:
+                    best, best_gain = action, gain
+        return best
 
     def _cerberus_now(self, view, me):
         """The Cerberus token doubles the faces showing: spent on a good pair, or in the

@@ -79,7 +79,9 @@ FACES = {
 # F14, F15: the two special faces, forged by a heroic feat, never sold in the Sanctuary.
 X3 = "x3"  # the Helmet of Invisibility: triples the other die's face
 MIRROR = "mirror"  # the Mirror of the Abyss: copies a face another player shows
-SPECIAL_FACES = (X3, MIRROR)
+SHIP = "ship"  # the Celestial Ship (alternate): a Sanctuary face 2 gold cheaper
+SPECIAL_FACES = (X3, MIRROR, SHIP)
+SHIP_DISCOUNT = 2
 
 # F6: the heroic feats: island (portal), price in shards, glory, and kind: "instant" (an
 # effect when taken, pile 1), "reinforcement" (step 2 of its owner's turn, pile 3) or
@@ -110,7 +112,11 @@ CARDS = {
 }
 # The cards whose feat names where their face is forged (die and slot), and the card
 # whose feat names the die it rolls (the Sphinx).
-FORGING_CARDS = {"helmet_of_invisibility": X3, "mirror_of_the_abyss": MIRROR}
+FORGING_CARDS = {
+    "helmet_of_invisibility": X3,
+    "mirror_of_the_abyss": MIRROR,
+    "celestial_ship": SHIP,
+}
 SPHINX_ROLLS = 4  # F19: four minor blessings with the chosen die
 CANCER_BLESSINGS = 2  # F16: two divine blessings
 CARD_NAMES = tuple(CARDS)  # the first-game set, location by location
@@ -138,6 +144,13 @@ ALTERNATES = {
         "island": "centre",
         "cost": (0, 6, 0),
         "glory": 8,
+        "kind": "instant",
+    },
+    "celestial_ship": {
+        "replaces": "guardians_owl",
+        "island": "sun_2",
+        "cost": (0, 2, 0),
+        "glory": 4,
         "kind": "instant",
     },
     "cerberus": {
@@ -558,7 +571,10 @@ def _resolve_face(s: State, seat: int, face: str, events: list, factor: int = 1)
     is a loss (the Minotaur, F17). A choice face or a Mirror waits for its owner's
     decision. The x3 face alone (a minor blessing) does nothing."""
     if face in SPECIAL_FACES:
-        if face == MIRROR:
+        if face == SHIP and factor > 0:
+            # F26: one Sanctuary face, 2 gold cheaper, forged at once (or not).
+            s.pending.append([seat, SHIP])
+        elif face == MIRROR:
             options = _mirror_options(s, seat)
             if options:
                 code = f"{MIRRORING}{factor}:{'|'.join(options)}"
@@ -599,7 +615,7 @@ def _resolve_pair(s: State, seat: int, first: str, second: str, events: list, si
 
 def _mirror_options(s: State, seat: int) -> list[str]:
     """F15: the faces the other players show, in turn order from the next seat, each once;
-    a Mirror copies neither a Mirror nor an x3 face."""
+    a Mirror copies no special face (x3, Mirror, Ship)."""
     out = []
     for k in range(1, s.seats):
         other = (seat + k) % s.seats
@@ -840,6 +856,17 @@ def legal_actions(state: State, player) -> list[dict]:
 
 def _pending_actions(state: State, seat: int, code: str) -> list[dict]:
     """The choices of one pending decision (see the codes by ``HAMMER``)."""
+    if code == SHIP:
+        gold = state.res[seat][GOLD]
+        out = [
+            {"kind": "ship", "pool": p, "face": face, "die": die, "slot": slot}
+            for p, (price, _faces) in enumerate(POOLS)
+            if max(price - SHIP_DISCOUNT, 0) <= gold
+            for face in _pool_faces(state.pools[p])
+            for die in (0, 1)
+            for slot in range(6)
+        ]
+        return [*out, {"kind": "ship"}]
     if "@" in code:
         code = code.split("@", 1)[1]
     if code.startswith(CONVERT):
@@ -952,6 +979,7 @@ _SHAPES = {
     "triton": {"kind", "resource"},
     "cerberus": {"kind"},
     "convert": {"kind", "count"},
+    "ship": {"kind", "pool", "face", "die", "slot"},
     "pass": {"kind"},
     "end_forge": {"kind"},
     "done": {"kind"},
@@ -986,6 +1014,12 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
         _mirror(s, player, action["face"], events)
     elif kind == "satyrs":
         _satyrs(s, player, action["take"], events)
+    elif kind == "ship":
+        _take_pending(s, player)
+        if "pool" in action:
+            _ship_forge(s, player, action, events)
+        else:
+            events.append({"type": "ship", "seat": player, "face": None})
     elif kind == "convert":
         _convert(s, player, action["count"], events)
     elif kind == "cerberus":
@@ -1292,14 +1326,15 @@ def _great_bear(s: State, seat: int, events: list) -> None:
 
 
 def _removed_faces(s: State, seat: int) -> int:
-    """The faces in a player's inventory: one removed by each forge and by each card that
-    forges its face (the log holds them all)."""
+    """The faces in a player's inventory: one removed by each forge, each Celestial Ship
+    forge and each card that forges its face (the log holds them all)."""
     return sum(
         1
         for who, action in s.log
         if who == seat
         and (
             action["kind"] == "forge"
+            or (action["kind"] == "ship" and "pool" in action)
             or (action["kind"] == "feat" and action["card"] in FORGING_CARDS)
         )
     )
@@ -1313,6 +1348,33 @@ def tokens(state: State, seat: int, card: str = "triton") -> int:
         return 0
     spent = sum(1 for who, action in state.log if who == seat and action["kind"] == card)
     return cards.count(card) - spent
+
+
+def _ship_forge(s: State, seat: int, action: dict, events: list) -> None:
+    """F26: the Celestial Ship's forge: a Sanctuary face for its price less 2 gold, forged
+    at once over the face of the player's choice (which then shows)."""
+    p, face, die, slot = action["pool"], action["face"], action["die"], action["slot"]
+    s.res[seat][GOLD] -= max(POOLS[p][0] - SHIP_DISCOUNT, 0)
+    pools = [pool.copy() for pool in s.pools]
+    pools[p].remove(face)
+    s.pools = pools
+    dice = [[faces.copy() for faces in seat_dice] for seat_dice in s.dice]
+    removed = dice[seat][die][slot]
+    dice[seat][die][slot] = face
+    s.dice = dice
+    s.up[seat][die] = slot
+    events.append(
+        {
+            "type": "forge",
+            "seat": seat,
+            "pool": p,
+            "face": face,
+            "die": die,
+            "slot": slot,
+            "removed": removed,
+            "card": "celestial_ship",
+        }
+    )
 
 
 def _forge_special(s: State, seat: int, card: str, die: int, slot: int, events: list) -> None:
