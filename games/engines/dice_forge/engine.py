@@ -685,7 +685,7 @@ def _settle(s: State, events: list) -> None:
         if (
             s.phase == "reinforce"
             and not _reinforcements_left(s)
-            and not tokens(s, s.active, "cerberus")  # F23: spent in step 2 only
+            and not (s.cards[s.active] and tokens(s, s.active, "cerberus"))  # F23: step 2
         ):
             s.phase = "action"
             continue
@@ -1008,8 +1008,31 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
     action = dict(action)
     s.log.append((player, action))
     kind = action["kind"]
+    # The common kinds first; the cards' own decisions after.
     if kind == "choose":
         _choose(s, player, action["resource"], events)
+    elif kind == "forge":
+        _forge(s, action, events)
+    elif kind == "hammer":
+        _hammer(s, player, action["gold"], events)
+    elif kind in ("pass", "end_forge"):
+        s.phase = "extra"
+    elif kind == "end_turn":
+        _end_turn(s, events)
+    elif kind == "feat":
+        _feat(s, action, events)
+        s.phase = "extra"
+    elif kind == "extra":
+        # Step 4: 2 sun shards for one more action (forge or feat).
+        s.res[player][SUN] -= EXTRA_ACTION_SUN
+        s.extra_taken = True
+        s.bought = []
+        s.phase = "action"
+        events.append({"type": "extra_action", "seat": player})
+    elif kind == "done":
+        s.phase = "action"
+    elif kind == "reinforce":
+        _reinforce(s, action, events)
     elif kind == "mirror":
         _mirror(s, player, action["face"], events)
     elif kind == "satyrs":
@@ -1033,28 +1056,6 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
         _receive(
             s, player, RESOURCES.index(action["resource"]), TRITON_GAINS[action["resource"]], events
         )
-    elif kind == "hammer":
-        _hammer(s, player, action["gold"], events)
-    elif kind == "reinforce":
-        _reinforce(s, action, events)
-    elif kind == "forge":
-        _forge(s, action, events)
-    elif kind == "feat":
-        _feat(s, action, events)
-        s.phase = "extra"
-    elif kind in ("pass", "end_forge"):
-        s.phase = "extra"
-    elif kind == "done":
-        s.phase = "action"
-    elif kind == "extra":
-        # Step 4: 2 sun shards for one more action (forge or feat).
-        s.res[player][SUN] -= EXTRA_ACTION_SUN
-        s.extra_taken = True
-        s.bought = []
-        s.phase = "action"
-        events.append({"type": "extra_action", "seat": player})
-    elif kind == "end_turn":
-        _end_turn(s, events)
     s.convert = None
     _settle(s, events)
     return s, events
