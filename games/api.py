@@ -51,7 +51,9 @@ class CreateGameSerializer(serializers.Serializer):
         required=False,
         max_length=8,
         help_text=gettext_lazy(
-            "Practice: the game's variants (36d6: stronghold, elemental, team, zombie)."
+            "Practice: the game's variants (36d6: stronghold, elemental, team, zombie;"
+            " Dice Forge: the alternate cards great_bear, sentinel, cyclops, celestial_ship,"
+            " cerberus, triton, typhon)."
         ),
     )
 

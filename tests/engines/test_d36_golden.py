@@ -55,19 +55,19 @@ GOLDEN = [
     "c76985e8797ee38db661",
     "17a2ac7a69fc887491be",
     "2062494d8557f19e760f",
-    "ca8e3211fe6d3be766d6",
+    "ff47be6fc9751edca9d8",
     "a30bd7e876eab3eeef40",
     "91e9cde81456491e9fd4",
     "28f8c48720a2aa51ff03",
     "ede371d1026f29e1aad6",
     "e459f97664c3a6376462",
-    "4f1a27b737ec2d398e85",
+    "08be6118da793c02ceec",
     "6fd24c95fc053638066d",
     "b45892c09fc869294da5",
     "be333550d6e9222a845e",
     "e81092897bf4223bf00e",
     "0863726da6ed2db02398",
-    "7d65b775ff5fe087d9ae",
+    "155d509b2ee8cd1068fa",
 ]
 
 

@@ -496,3 +496,55 @@ def test_the_docs_example_runs():
     namespace = {}
     exec(compile(example, "docs/engine.md", "exec"), namespace)
     assert sorted(namespace["placings"]) in ([1, 1, 2, 2], [1, 1, 1, 1])
+
+
+# --- Bots with zombies (R15-R17) ----------------------------------------------------
+
+
+def test_the_random_bot_draws_zombie_steps_and_bites_when_they_are_legal():
+    s = scenario(ZOMBIE, keep=[20, 35], at={20: (3, 0)}, zombies={(3, 0): 1})
+    bot = engine_for("36d6").BOTS["random"](seed=5)
+    kinds = collections.Counter(bot.choose(s, 0)["kind"] for _ in range(300))
+    # 6 die moves, 3 zombie steps and 1 bite are legal: each drawn about as often.
+    assert kinds["zombie"] > 40 and kinds["bite"] > 10 and kinds["move"] > 100
+
+
+def test_the_heuristic_bot_bites_with_a_zombie_rather_than_move_quietly():
+    s = scenario(ZOMBIE, keep=[20, 35], at={20: (3, 0)}, faces={20: 6}, zombies={(3, 0): 1})
+    bot = engine_for("36d6").BOTS["heuristic"](seed=1)
+    assert bot.choose(s, 0) == {"kind": "bite", "at": [3, 0]}
+    # The zombie one square away: it steps onto the die (an attack) instead.
+    s = scenario(ZOMBIE, keep=[20, 35], at={20: (3, 0)}, faces={20: 6}, zombies={(2, 0): 1})
+    assert bot.choose(s, 0) == {"kind": "zombie", "from": [2, 0], "to": [3, 0]}
+
+
+def test_the_heuristic_bot_steps_a_zombie_rather_than_offer_a_high_die():
+    s = scenario(ZOMBIE, keep=[20, 35], faces={20: 6, 35: 6}, zombies={(0, 0): 1})
+    action = engine_for("36d6").BOTS["heuristic"](seed=1).choose(s, 0)
+    assert action["kind"] == "zombie" and action["from"] == [0, 0]
+    # A die showing 1 offers less than a zombie's step: that die moves.
+    s.face[35] = 1
+    action = engine_for("36d6").BOTS["heuristic"](seed=1).choose(s, 0)
+    assert action["kind"] == "move" and action["die"] == 35
+
+
+def test_both_bots_play_zombie_moves_in_whole_games_from_their_own_view():
+    engine = engine_for("36d6")
+    for name in ("random", "heuristic"):
+        kinds = collections.Counter()
+        for game in range(3):
+            s = engine.new_game({"game_id": f"z{game}", "seats": 2, "variants": ["zombie"]}, "s")
+            bots = [engine.BOTS[name](seed=game), engine.BOTS["random"](seed=99)]
+            while not engine.is_over(s):
+                seat = s.actor
+                # The seed is the only hidden thing: changing it changes no choice.
+                hidden = engine.alter_hidden(s, seat)
+                mirror = engine.BOTS[name](seed=game)
+                mirror.rng.setstate(bots[seat].rng.getstate())
+                action = bots[seat].choose(s, seat)
+                if seat == 0:
+                    assert mirror.choose(hidden, seat) == action
+                    kinds[action["kind"]] += 1
+                assert action in engine.legal_actions(s, seat)
+                s, _ = engine.apply(s, seat, action)
+        assert kinds["zombie"] > 0, name

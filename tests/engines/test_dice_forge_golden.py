@@ -44,15 +44,15 @@ def game_digest(index: int) -> str:
 
 COUNT = 9
 GOLDEN = [
-    "6c802e6c2ba293b6499a",
-    "b8a89b4fd964f5e563cc",
-    "bd5c93014b455d2cb17f",
-    "105488f2ae5c247447d6",
-    "aa515062a577475f3323",
-    "2f1e072844c2d4ee0acd",
-    "c80526fe2c1f26bf25fd",
-    "024024f45c4630e1b484",
-    "1bb8e60c23d5f648e86d",
+    "0a1efbc49dea46dc1db6",
+    "9bd373003049a48b47a7",
+    "b863de0751f2767eebc3",
+    "c9b7a7ed822f63e7a0bc",
+    "244fc80b382d013e7e31",
+    "534ad92f99705a48a575",
+    "b2eca7e2acd989ebc2f9",
+    "779e16f46199ace29d2a",
+    "53cffdfdaac0451c805b",
 ]
 
 

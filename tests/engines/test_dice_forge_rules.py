@@ -516,3 +516,328 @@ def test_gold_waiting_for_a_split_goes_to_the_reserve_once_the_hammer_is_done():
     after.pending = [[0, "hammer:3"], [0, "hammer:4"]]
     done, _ = E.apply(after, 0, {"kind": "hammer", "gold": 2})
     assert done.pending == [] and done.res[0][E.GOLD] == 1 + 4
+
+
+# ---------------------------------------------------------------------------
+# F14-F19: the first-game cards that bring more rules
+
+
+def feat_with(card, res, rolls=(), seats=2, extra=None, others=None):
+    """Seat 0 performs ``card`` (``extra`` fields: die, slot) with scripted rolls; a chest
+    and 2 more sun shards keep the turn at the extra action. ``others``: other seats'
+    reserves."""
+    res = [res[0], res[1] + 2, res[2], res[3]]
+    s = scenario(seats, res={0: res, **(others or {})}, cards={0: ["blacksmiths_chest"]})
+    s = with_rolls(s, list(rolls))
+    action = {"kind": "feat", "card": card, **(extra or {})}
+    assert action in E.legal_actions(s, 0)
+    after, events = E.apply(s, 0, action)
+    assert card in after.cards[0] and after.stacks[E.CARD_NAMES.index(card)] == seats - 1
+    assert after.pawns[0] == E.CARDS[card]["island"]
+    return s, after, events
+
+
+def blessed(dice, rolls, res=(0, 0, 0, 0)):
+    """Seat 0, with ``dice``, receives the next turn's divine blessing (3 seats: one
+    blessing each, seat 0 first) with its two rolls ``rolls``; the others roll 1s."""
+    s = scenario(3, res={0: list(res)}, dice={0: dice}, phase="extra", active=2)
+    s = with_rolls(s, [*rolls, 1, 1, 1, 1])
+    after, events = E.apply(s, 2, {"kind": "end_turn"})
+    assert after.active == 0
+    return s, after, events
+
+
+def test_the_satyrs_take_two_of_the_faces_the_other_players_roll():
+    s, after, events = feat_with("satyrs", [0, 0, 3, 0], rolls=[6, 6, 1, 5], seats=3)
+    # Seat 1 rolled a sun shard and 2 glory, seat 2 a gold and a moon shard: for nobody.
+    assert after.res[1] == s.res[1] and after.res[2] == s.res[2]
+    assert after.up[1] == [5, 5] and after.up[2] == [0, 4]
+    assert after.pending == [[0, "satyrs:sun1|glory2|gold1|moon1"]] and E.to_act(after) == {0}
+    assert len(E.legal_actions(after, 0)) == 6  # every pair of the four faces
+    taken, events = E.apply(after, 0, {"kind": "satyrs", "take": [1, 3]})
+    assert gains(s, taken) == [0, 0, -3 + 1, 6 + 2]
+    assert {"type": "satyrs", "seat": 0, "faces": ["glory2", "moon1"]} in events
+    for bad in ([2, 2], [0, 1.0], [3, 1], "01", [0, True]):
+        with pytest.raises(E.IllegalAction):
+            E.apply(after, 0, {"kind": "satyrs", "take": bad})
+    # With two players the other player's two faces are the only two: taken at once.
+    s, after, _ = feat_with("satyrs", [0, 0, 3, 0], rolls=[6, 6])
+    assert after.pending == [] and gains(s, after) == [0, 1, -3, 6 + 2]
+
+
+def test_the_helmet_forges_the_x3_face_which_triples_the_other_die():
+    s, after, events = feat_with(
+        "helmet_of_invisibility", [0, 0, 5, 0], extra={"die": 0, "slot": 2}
+    )
+    assert gains(s, after) == [0, 0, -5, 4]
+    assert after.dice[0][0][2] == "x3" and after.up[0][0] == 2
+    assert events[-1]["removed"] == "gold1" and events[-1]["card"] == "helmet_of_invisibility"
+    # A divine blessing: the x3 triples the Dark die's face.
+    x3_light = ["x3"] * 6
+    _s, after, _ = blessed([x3_light, list(E.START_DICE[1])], [1, 6])
+    assert after.res[0][E.GLORY] == 6
+    _s, after, _ = blessed([x3_light, ["gold1/sun1/moon1"] * 6], [1, 1])
+    assert [0, "3*gold1/sun1/moon1"] in after.pending
+    chosen, _ = E.apply(after, 0, {"kind": "choose", "resource": "sun"})
+    assert chosen.res[0][E.SUN] == 3
+    # Two x3 faces give nothing; the x3 alone (a minor blessing) gives nothing.
+    _s, after, _ = blessed([x3_light, ["x3"] * 6], [1, 1])
+    assert after.res[0] == [0, 0, 0, 0]
+    s, after = rolled("x3")
+    assert gains(s, after) == [0, 0, 0, 0] and not after.pending
+
+
+def test_the_cancer_gives_two_divine_blessings():
+    # Slot 0 of both dice (2 gold), then the sun shard and the 2 glory.
+    s, after, events = feat_with("cancer", [0, 0, 6, 0], rolls=[1, 1, 6, 6])
+    assert gains(s, after) == [2, 1, -6, 8 + 2]
+    assert [e["face"] for e in events if e["type"] == "roll"] == [
+        "gold1",
+        "gold1",
+        "sun1",
+        "glory2",
+    ]
+
+
+def test_the_minotaur_makes_the_other_players_lose_what_they_roll():
+    s, after, _ = feat_with(
+        "minotaur",
+        [0, 3, 0, 0],
+        rolls=[1, 6, 6, 5],
+        seats=3,
+        others={1: [5, 2, 2, 3], 2: [0, 0, 0, 0]},
+    )
+    assert gains(s, after) == [0, -3, 0, 8]
+    assert after.res[1] == [4, 2, 2, 1]  # a gold and 2 glory lost
+    assert after.res[2] == [0, 0, 0, 0]  # nothing to lose: never below 0
+    # A choice face: its roller chooses what to lose; an x3 triples the loss.
+    dice = {1: [["x3"] * 6, ["gold1/sun1/moon1"] * 6]}
+    s = scenario(2, res={0: [0, 3, 0, 0], 1: [5, 5, 5, 0]}, dice=dice)
+    after, _ = E.apply(with_rolls(s, [1, 1]), 0, {"kind": "feat", "card": "minotaur"})
+    assert after.pending == [[1, "-3*gold1/sun1/moon1"]] and E.to_act(after) == {1}
+    lost, events = E.apply(after, 1, {"kind": "choose", "resource": "moon"})
+    assert lost.res[1] == [5, 5, 2, 0]
+    assert {"type": "loss", "seat": 1, "resource": "moon", "amount": 3} in events
+
+
+def test_the_mirror_forges_its_face_which_copies_a_face_another_player_shows():
+    s, after, _ = feat_with("mirror_of_the_abyss", [0, 5, 0, 0], extra={"die": 1, "slot": 5})
+    assert gains(s, after) == [0, -5, 0, 10]
+    assert after.dice[0][1][5] == "mirror" and after.up[0][1] == 5
+    # Rolled (a minor blessing): copy one of the faces the other player shows.
+    s = scenario(
+        2,
+        dice={0: [["mirror"] * 6, list(E.START_DICE[1])], 1: [["gold6"] * 6, ["x3"] * 6]},
+        cards={0: ["silver_hind"]},
+        phase="reinforce",
+    )
+    s.up = [[0, 0], [0, 0]]
+    after, _ = E.apply(
+        with_rolls(s, [2]), 0, {"kind": "reinforce", "card": "silver_hind", "die": 0}
+    )
+    # The other player's x3 cannot be copied.
+    assert after.pending == [[0, "mirror:1:gold6"]]
+    assert E.legal_actions(after, 0) == [{"kind": "mirror", "face": "gold6"}]
+    copied, events = E.apply(after, 0, {"kind": "mirror", "face": "gold6"})
+    assert copied.res[0][E.GOLD] == s.res[0][E.GOLD] + 6
+    assert {"type": "mirror", "seat": 0, "face": "gold6"} in events
+    # With the x3 on the other die the copy counts three times.
+    _s, after, _ = blessed([["x3"] * 6, ["mirror"] * 6], [1, 1])
+    assert after.pending[0][0] == 0 and after.pending[0][1].startswith("mirror:3:")
+    copied, _ = E.apply(after, 0, {"kind": "mirror", "face": "gold1"})
+    assert copied.res[0][E.GOLD] == 3
+
+
+def test_the_sphinx_rolls_the_chosen_die_four_times():
+    s, after, events = feat_with("sphinx", [0, 6, 0, 0], rolls=[6, 5, 1, 6], extra={"die": 1})
+    assert [e["face"] for e in events if e["type"] == "roll"] == [
+        "glory2",
+        "moon1",
+        "gold1",
+        "glory2",
+    ]
+    assert all(e["die"] == 1 for e in events if e["type"] == "roll")
+    assert gains(s, after) == [1, -6, 1, 10 + 4]
+    assert {"kind": "feat", "card": "sphinx"} not in E.legal_actions(s, 0)
+    for bad in ({}, {"die": 1.0}, {"die": 2}, {"die": 1, "slot": 0}):
+        with pytest.raises(E.IllegalAction):
+            E.apply(s, 0, {"kind": "feat", "card": "sphinx", **bad})
+
+
+# ---------------------------------------------------------------------------
+# F11, F20-F22: alternate cards, each swapped for the first-game card of its location
+
+
+def alternate(variants, seats=2, **kwargs):
+    s = scenario(seats, **kwargs)
+    game = E.new_game({"game_id": "alt", "seats": seats, "variants": variants}, "alt")
+    s.config, s.deck, s.stacks = game.config, game.deck, list(game.stacks)
+    return s
+
+
+def test_an_alternate_card_takes_the_place_of_its_location_s_first_game_card():
+    game = E.new_game({"game_id": "a", "seats": 3, "variants": ["typhon", "great_bear"]}, "s")
+    assert game.config["variants"] == ["great_bear", "typhon"]  # in the table's order
+    names = [feat["card"] for feat in E.view(game, 0)["feats"]]
+    assert names == [
+        {"silver_hind": "great_bear", "hydra": "typhon"}.get(n, n) for n in E.CARD_NAMES
+    ]
+    for info in E.ALTERNATES.values():
+        replaced = E.CARDS[info["replaces"]]
+        assert (info["island"], info["cost"]) == (replaced["island"], replaced["cost"])
+    for bad in (["typhon", "typhon"], ["hydra"], "typhon", [1]):
+        with pytest.raises(E.ConfigError):
+            E.new_game({"game_id": "a", "seats": 2, "variants": bad}, "s")
+    s = alternate(["typhon"], res={0: [0, 5, 5, 0]})
+    assert {"kind": "feat", "card": "hydra"} not in E.legal_actions(s, 0)
+    with pytest.raises(E.IllegalAction):
+        E.apply(s, 0, {"kind": "feat", "card": "hydra"})
+
+
+def test_the_great_bear_gives_three_glory_to_whoever_ousts_or_is_ousted_holding_it():
+    # (2 sun shards keep the turn at the extra action: no new blessings blur the figures.)
+    s = alternate(["great_bear"], res={0: [0, 2, 2, 0], 1: [0, 0, 0, 0]}, pawns={1: "moon_2"})
+    after, events = E.apply(with_rolls(s, [1, 1]), 0, {"kind": "feat", "card": "great_bear"})
+    assert after.res[0] == [0, 2, 0, 2] and after.pawns == ["moon_2", None]
+    assert not any(e["type"] == "great_bear" for e in events)  # bought after the ousting
+    # Seat 1, holding two bears, is ousted; seat 0, holding one, ousts.
+    s = alternate(
+        ["great_bear"],
+        res={0: [0, 2, 4, 0], 1: [0, 0, 0, 0]},
+        pawns={1: "moon_3"},
+        cards={0: ["great_bear"], 1: ["great_bear", "great_bear"]},
+    )
+    after, events = E.apply(with_rolls(s, [1, 1]), 0, {"kind": "feat", "card": "ferryman"})
+    assert after.res[0][E.GLORY] == 12 + 3 and after.res[1] == [2, 0, 0, 6]
+    assert {"type": "great_bear", "seat": 1, "glory": 6} in events
+
+
+def test_the_triton_gives_a_token_spent_once_for_six_gold_or_two_shards():
+    s = alternate(["triton"], res={0: [0, 6, 0, 0]})
+    after, _ = E.apply(s, 0, {"kind": "feat", "card": "triton"})
+    assert after.res[0] == [0, 2, 0, 8] and E.tokens(after, 0) == 1
+    assert E.view(after, 1)["players"][0]["tokens"] == {"triton": 1}
+    assert "tokens" not in E.view(scenario(2), 0)["players"][0]  # games without Tritons
+    # Spent in a later turn's step 3 (or 2 or 4): the action stays to be taken.
+    later = alternate(["triton"], res={0: [0, 0, 0, 0]}, cards={0: ["triton"]})
+    offered = [a for a in E.legal_actions(later, 0) if a["kind"] == "triton"]
+    assert offered == [{"kind": "triton", "resource": r} for r in ("gold", "sun", "moon")]
+    for resource, gain in (("gold", [6, 0, 0, 0]), ("sun", [0, 2, 0, 0]), ("moon", [0, 0, 2, 0])):
+        spent, events = E.apply(later, 0, {"kind": "triton", "resource": resource})
+        assert gains(later, spent) == gain and spent.phase == "action"
+        assert E.tokens(spent, 0) == 0 and not any(
+            a["kind"] == "triton" for a in E.legal_actions(spent, 0)
+        )
+        with pytest.raises(E.IllegalAction):
+            E.apply(spent, 0, {"kind": "triton", "resource": resource})
+    with pytest.raises(E.IllegalAction):
+        E.apply(later, 0, {"kind": "triton", "resource": "glory"})
+    # Only its owner, only as the active player.
+    other = alternate(["triton"], cards={1: ["triton"]})
+    with pytest.raises(E.IllegalAction):
+        E.apply(other, 1, {"kind": "triton", "resource": "gold"})
+
+
+def test_the_typhon_gives_a_glory_point_for_each_face_in_the_inventory():
+    s = alternate(["typhon"], res={0: [8, 5, 5, 0]})
+    s, _ = E.apply(s, 0, {"kind": "forge", "pool": 0, "face": "gold3", "die": 0, "slot": 0})
+    s, _ = E.apply(s, 0, {"kind": "forge", "pool": 1, "face": "moon1", "die": 0, "slot": 1})
+    s.phase, s.bought = "action", []  # as after an extra action
+    after, events = E.apply(s, 0, {"kind": "feat", "card": "typhon"})
+    assert after.res[0][E.GLORY] == 16 + 2
+    assert {"type": "typhon", "seat": 0, "glory": 2} in events
+
+
+def test_the_cerberus_gives_a_token_that_repeats_the_faces_showing_in_step_two():
+    s = alternate(["cerberus"], res={0: [0, 2, 4, 0]})
+    after, _ = E.apply(s, 0, {"kind": "feat", "card": "cerberus"})
+    assert after.res[0] == [0, 2, 0, 6] and E.tokens(after, 0, "cerberus") == 1
+    assert E.view(after, 1)["players"][0]["tokens"] == {"cerberus": 1}
+    # Its owner's next turn stops at step 2 (no reinforcement card needed) for the token.
+    after.phase, after.active = "extra", 1
+    turn, _ = E.apply(with_rolls(after, [1] * 8), 1, {"kind": "end_turn"})
+    assert turn.active == 0 and turn.phase == "reinforce"
+    assert E.legal_actions(turn, 0) == [{"kind": "cerberus"}, {"kind": "done"}]
+    # The two faces showing take effect again (an x3 would triple the other).
+    dice = {0: [["gold6"] * 6, ["moon2+glory2"] * 6]}
+    s = alternate(["cerberus"], dice=dice, cards={0: ["cerberus"]}, phase="reinforce")
+    doubled, events = E.apply(s, 0, {"kind": "cerberus"})
+    assert gains(s, doubled) == [6, 0, 2, 2]
+    assert {"type": "cerberus", "seat": 0, "faces": ["gold6", "moon2+glory2"]} in events
+    assert E.tokens(doubled, 0, "cerberus") == 0 and doubled.phase == "action"
+    with pytest.raises(E.IllegalAction):
+        E.apply(doubled, 0, {"kind": "cerberus"})
+    # Only in step 2.
+    s = alternate(["cerberus"], cards={0: ["cerberus"]})
+    assert {"kind": "cerberus"} not in E.legal_actions(s, 0)
+
+
+def test_the_sentinel_s_two_blessings_may_turn_each_shard_into_two_glory():
+    # The sun shard and 2 glory, then 1 gold and the moon shard.
+    s = alternate(["sentinel"], res={0: [0, 2, 6, 0]})
+    after, events = E.apply(with_rolls(s, [6, 6, 1, 5]), 0, {"kind": "feat", "card": "sentinel"})
+    assert after.pending == [[0, "convert:sentinel:1:1"], [0, "convert:sentinel:2:1"]]
+    assert after.res[0] == [1, 2, 0, 6 + 2]  # the gold and the glory at once
+    assert E.legal_actions(after, 0) == [{"kind": "convert", "count": k} for k in (0, 1)]
+    converted, events = E.apply(after, 0, {"kind": "convert", "count": 1})
+    assert converted.res[0][E.GLORY] == 8 + 2 and converted.res[0][E.SUN] == 2
+    kept, _ = E.apply(converted, 0, {"kind": "convert", "count": 0})
+    assert kept.res[0][E.MOON] == 1 and kept.pending == []
+    # An "or" face rolled then converts too, once chosen.
+    s = alternate(["sentinel"], res={0: [0, 2, 6, 0]}, dice={0: [["gold1/sun1/moon1"] * 6] * 2})
+    after, _ = E.apply(with_rolls(s, [1] * 4), 0, {"kind": "feat", "card": "sentinel"})
+    assert after.pending[0] == [0, "sentinel@gold1/sun1/moon1"]
+    assert len(after.pending) == 4  # the four faces of the two blessings
+    chosen, _ = E.apply(after, 0, {"kind": "choose", "resource": "moon"})
+    assert chosen.pending[-1] == [0, "convert:sentinel:2:1"] and len(chosen.pending) == 4
+    chosen, _ = E.apply(after, 0, {"kind": "choose", "resource": "gold"})
+    assert len(chosen.pending) == 3 and chosen.res[0][E.GOLD] == 1  # gold: no conversion
+
+
+def test_the_cyclops_four_rolls_may_turn_their_gold_into_glory():
+    dice = {0: [list(E.START_DICE[0]), ["gold3"] * 4 + ["glory2", "moon1"]]}
+    s = alternate(["cyclops"], res={0: [0, 8, 0, 0]}, dice=dice, cards={0: ["blacksmiths_hammer"]})
+    action = {"kind": "feat", "card": "cyclops", "die": 1}
+    after, _ = E.apply(with_rolls(s, [1, 5, 6, 2]), 0, action)
+    assert after.res[0] == [0, 2, 1, 8 + 2]
+    assert after.pending == [[0, "convert:cyclops:0:3"], [0, "convert:cyclops:0:3"]]
+    # Two of 3 gold become glory; the third still goes through the hammer's split.
+    after, events = E.apply(after, 0, {"kind": "convert", "count": 2})
+    assert after.res[0][E.GLORY] == 12 and after.pending[-1] == [0, "hammer:1"]
+    assert {
+        "type": "convert",
+        "seat": 0,
+        "card": "cyclops",
+        "resource": "gold",
+        "count": 2,
+        "glory": 2,
+    } in events
+    assert {"kind": "feat", "card": "cyclops"} not in E.legal_actions(s, 0)
+
+
+def test_the_celestial_ship_forges_its_face_which_buys_a_face_two_gold_cheaper():
+    s = alternate(["celestial_ship"], res={0: [0, 4, 0, 0]})
+    action = {"kind": "feat", "card": "celestial_ship", "die": 0, "slot": 1}
+    after, _ = E.apply(s, 0, action)
+    assert after.res[0] == [0, 2, 0, 4] and after.dice[0][0][1] == "ship"
+    # Rolled (a minor blessing): one Sanctuary face at its price less 2 gold, forged now.
+    dice = {0: [["ship"] * 6, list(E.START_DICE[1])]}
+    s = alternate(["celestial_ship"], res={0: [1, 0, 0, 0]}, dice=dice, cards={0: ["silver_hind"]})
+    s.phase = "reinforce"
+    rolled_ship, _ = E.apply(
+        with_rolls(s, [3]), 0, {"kind": "reinforce", "card": "silver_hind", "die": 0}
+    )
+    assert rolled_ship.pending == [[0, "ship"]]
+    offered = E.legal_actions(rolled_ship, 0)
+    assert {a.get("pool") for a in offered} == {0, 1, 2, 3, None}  # 2 or 3 gold, less 2
+    buy = {"kind": "ship", "pool": 2, "face": "gold4", "die": 1, "slot": 4}
+    bought, events = E.apply(rolled_ship, 0, buy)
+    assert bought.res[0][E.GOLD] == 0 and bought.dice[0][1][4] == "gold4"
+    assert bought.up[0][1] == 4 and bought.pools[2] == ["gold4"]
+    assert events[0]["removed"] == "moon1" and events[0]["card"] == "celestial_ship"
+    declined, _ = E.apply(rolled_ship, 0, {"kind": "ship"})
+    assert declined.res[0] == rolled_ship.res[0] and declined.pending == []
+    with pytest.raises(E.IllegalAction):
+        E.apply(rolled_ship, 0, {**buy, "pool": 4, "face": "gold6"})  # 4 - 2 > 1 gold
+    # The Typhon counts a face the Ship's forge removed.
+    assert E._removed_faces(bought, 0) == 1

@@ -3,7 +3,10 @@
 ``HeuristicBot`` reads nothing but ``view(state, seat)`` and ``legal_actions(state,
 seat)``. For every move it computes the exact chances of the fight (all 36 pairs of
 rolls, with the variant's modifiers as the view shows them), values a capture at the
-captured face, and subtracts what its moved die would offer the next player.
+captured face, and subtracts what its moved die would offer the next player. With
+zombies (R15-R17) it weighs zombie moves too: a zombie's attack or bite removes a die
+the next player might capture and may earn an extra go, and a zombie's quiet step
+offers the next player no die.
 """
 
 from __future__ import annotations
@@ -42,9 +45,19 @@ def _element_code(name):
     return E.ELEMENTS.index(name) if name else None
 
 
+# A zombie's quiet step moves no die: it scores as moving a die showing 1.5, so it is
+# preferred to moving any die but a 1 to an empty square.
+ZOMBIE_QUIET = -0.15
+# A die removed by a zombie is a die the next player cannot capture: a tenth of its face
+# a pip, as a quiet move's cost counts a die offered to the next player.
+DENIAL = 0.1
+NO_ZOMBIE = {"element": None}
+
+
 class HeuristicBot:
     """Takes the attack worth the most captured pips on average; among quiet moves, the
-    one that leaves the fewest pips open to the next player."""
+    one that leaves the fewest pips open to the next player; zombie moves by the same
+    measure (a die removed, an extra go earned, nothing offered)."""
 
     def __init__(self, seed=None):
         self.rng = random.Random(seed)
@@ -59,12 +72,16 @@ class HeuristicBot:
         dice = view["dice"]
         strongholds = {tuple(sq) for sq in view["tiles"]["strongholds"]}
         elements = view["tiles"]["elements"]
+        zombies = view["zombies"]
         best, best_score = None, None
         for action in legal:
-            if action["kind"] != "move":
-                score = 0.05  # giving up an extra go: only when every move looks worse
+            kind = action["kind"]
+            if kind == "move":
+                score = self._score(action, board, dice, strongholds, elements, zombies)
+            elif kind in ("zombie", "bite"):
+                score = self._zombie_score(action, board, dice, strongholds)
             else:
-                score = self._score(action, board, dice, strongholds, elements)
+                score = 0.05  # giving up an extra go: only when every move looks worse
             score += self.rng.random() * 1e-6
             if best_score is None or score > best_score:
                 best, best_score = action, score
@@ -80,10 +97,16 @@ class HeuristicBot:
             dfn += 1
         return att, dfn
 
-    def _score(self, action, board, dice, strongholds, elements):
+    def _score(self, action, board, dice, strongholds, elements, zombies=None):
         die = dice[action["die"]]
         r, c = action["to"]
         target = board[r][c]
+        if target is None and zombies and zombies[r][c]:
+            # R17: fighting a zombie captures nothing; a win moves the die one face up
+            # (what it then offers), a natural 6 earns an extra go.
+            att, dfn = self._modifiers(die, NO_ZOMBIE, (r, c), strongholds, elements)
+            win, _lose, six = fight_chances(die["face"], E.ZOMBIE_FACE, att, dfn)
+            return six * 1.0 - 0.1 * (die["face"] + win)
         if target is None:
             # A quiet move: what the die would offer from its new square.
             return -0.1 * die["face"]
@@ -91,3 +114,15 @@ class HeuristicBot:
         att, dfn = self._modifiers(die, defender, (r, c), strongholds, elements)
         win, _lose, six = fight_chances(die["face"], defender["face"], att, dfn)
         return win * defender["face"] + six * 1.0 + 0.5
+
+    def _zombie_score(self, action, board, dice, strongholds):
+        """R15: a zombie stepping onto an empty square, or attacking (stepping onto or
+        biting on its own square) the die there as a 2."""
+        r, c = action["to"] if action["kind"] == "zombie" else action["at"]
+        target = board[r][c]
+        if target is None:
+            return ZOMBIE_QUIET
+        defender = dice[target]
+        att, dfn = self._modifiers(NO_ZOMBIE, defender, (r, c), strongholds, None)
+        win, _lose, six = fight_chances(E.ZOMBIE_FACE, defender["face"], att, dfn)
+        return win * DENIAL * defender["face"] + six * 1.0

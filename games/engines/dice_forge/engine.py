@@ -10,6 +10,8 @@ Pure Python, no Django. A state is never edited once returned: ``apply`` works o
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
+from typing import NamedTuple
 
 from ..errors import ConfigError, IllegalAction, check_config, gettext_noop
 from ..seeded import commitment, next_roll
@@ -75,23 +77,115 @@ FACES = {
         [*(f for die in START_DICE for f in die), *(f for _price, faces in POOLS for f in faces)]
     )
 }
+# F14, F15: the two special faces, forged by a heroic feat, never sold in the Sanctuary.
+X3 = "x3"  # the Helmet of Invisibility: triples the other die's face
+MIRROR = "mirror"  # the Mirror of the Abyss: copies a face another player shows
+SHIP = "ship"  # the Celestial Ship (alternate): a Sanctuary face 2 gold cheaper
+SPECIAL_FACES = (X3, MIRROR, SHIP)
+SHIP_DISCOUNT = 2
 
 # F6: the heroic feats: island (portal), price in shards, glory, and kind: "instant" (an
 # effect when taken, pile 1), "reinforcement" (step 2 of its owner's turn, pile 3) or
-# "permanent" (the chest).
+# "permanent" (the chest, the hammer). F14-F19: the six cards of the first-game set that
+# bring more rules (the Satyrs, the Helmet, the Cancer, the Minotaur, the Mirror, the
+# Sphinx). Listed island by island, as the Islands board sets them out.
 CARDS = {
     "blacksmiths_hammer": {"island": "moon_1", "cost": (0, 0, 1), "glory": 0, "kind": "permanent"},
     "blacksmiths_chest": {"island": "moon_1", "cost": (0, 0, 1), "glory": 2, "kind": "permanent"},
     "silver_hind": {"island": "moon_2", "cost": (0, 0, 2), "glory": 2, "kind": "reinforcement"},
+    "satyrs": {"island": "moon_2", "cost": (0, 0, 3), "glory": 6, "kind": "instant"},
     "ferryman": {"island": "moon_3", "cost": (0, 0, 4), "glory": 12, "kind": "instant"},
+    "helmet_of_invisibility": {
+        "island": "moon_3",
+        "cost": (0, 0, 5),
+        "glory": 4,
+        "kind": "instant",
+    },
+    "cancer": {"island": "centre", "cost": (0, 0, 6), "glory": 8, "kind": "instant"},
     "elder": {"island": "sun_1", "cost": (0, 1, 0), "glory": 0, "kind": "reinforcement"},
     "wild_spirits": {"island": "sun_1", "cost": (0, 1, 0), "glory": 2, "kind": "instant"},
     "guardians_owl": {"island": "sun_2", "cost": (0, 2, 0), "glory": 4, "kind": "reinforcement"},
+    "minotaur": {"island": "sun_2", "cost": (0, 3, 0), "glory": 8, "kind": "instant"},
     "gorgon": {"island": "sun_3", "cost": (0, 4, 0), "glory": 14, "kind": "instant"},
+    "mirror_of_the_abyss": {"island": "sun_3", "cost": (0, 5, 0), "glory": 10, "kind": "instant"},
+    "sphinx": {"island": "centre", "cost": (0, 6, 0), "glory": 10, "kind": "instant"},
     "hydra": {"island": "centre", "cost": (0, 5, 5), "glory": 26, "kind": "instant"},
 }
-CARD_NAMES = tuple(CARDS)
+# The cards whose feat names where their face is forged (die and slot), and the card
+# whose feat names the die it rolls (the Sphinx).
+FORGING_CARDS = {
+    "helmet_of_invisibility": X3,
+    "mirror_of_the_abyss": MIRROR,
+    "celestial_ship": SHIP,
+}
+SPHINX_ROLLS = 4  # F19: four minor blessings with the chosen die
+CANCER_BLESSINGS = 2  # F16: two divine blessings
+CARD_NAMES = tuple(CARDS)  # the first-game set, location by location
 ISLANDS = tuple(dict.fromkeys(card["island"] for card in CARDS.values()))
+# F11, F20-F22: alternate cards ("II. Using Different Heroic Feat Cards"), each swapped for
+# the first-game card of its location (same island, same cost) when the config's
+# "variants" names it.
+ALTERNATES = {
+    "great_bear": {
+        "replaces": "silver_hind",
+        "island": "moon_2",
+        "cost": (0, 0, 2),
+        "glory": 2,
+        "kind": "permanent",
+    },
+    "sentinel": {
+        "replaces": "cancer",
+        "island": "centre",
+        "cost": (0, 0, 6),
+        "glory": 6,
+        "kind": "instant",
+    },
+    "cyclops": {
+        "replaces": "sphinx",
+        "island": "centre",
+        "cost": (0, 6, 0),
+        "glory": 8,
+        "kind": "instant",
+    },
+    "celestial_ship": {
+        "replaces": "guardians_owl",
+        "island": "sun_2",
+        "cost": (0, 2, 0),
+        "glory": 4,
+        "kind": "instant",
+    },
+    "cerberus": {
+        "replaces": "ferryman",
+        "island": "moon_3",
+        "cost": (0, 0, 4),
+        "glory": 6,
+        "kind": "instant",
+    },
+    "triton": {
+        "replaces": "gorgon",
+        "island": "sun_3",
+        "cost": (0, 4, 0),
+        "glory": 8,
+        "kind": "instant",
+    },
+    "typhon": {
+        "replaces": "hydra",
+        "island": "centre",
+        "cost": (0, 5, 5),
+        "glory": 16,
+        "kind": "instant",
+    },
+}
+CARDS.update(
+    {name: {k: v for k, v in info.items() if k != "replaces"} for name, info in ALTERNATES.items()}
+)
+GREAT_BEAR_GLORY = 3  # F20: per Great Bear owned, each time its owner ousts or is ousted
+TRITON_GAINS = {"gold": 6, "sun": 2, "moon": 2}  # F21: a Triton token, spent once
+# F24, F25: the Sentinel's and the Cyclops' blessings offer to turn what they give into
+# glory: (the resources, glory per unit).
+CONVERTING = {"sentinel": ((SUN, MOON), 2), "cyclops": ((GOLD,), 1)}
+CONVERT = "convert:"  # a pending conversion: "convert:<card>:<resource>:<amount>"
+TOKEN_CARDS = ("cerberus", "triton")  # F21, F23: cards that bring a single-use token
 REINFORCEMENTS = tuple(name for name in CARD_NAMES if CARDS[name]["kind"] == "reinforcement")
 ELDER_PRICE, ELDER_GLORY = 3, 4  # F7: the Elder turns 3 gold into 4 glory
 WILD_SPIRITS_GAIN = ((GOLD, 3), (MOON, 3))
@@ -100,6 +194,13 @@ WILD_SPIRITS_GAIN = ((GOLD, 3), (MOON, 3))
 HAMMER_STEPS = ((15, 10), (30, 15))
 HAMMER_END = 30
 HAMMER = "hammer:"  # a pending split of gold between the reserve and the hammer
+# Other pending decisions, one string each (public, in the view's "pending"):
+# "gold1/sun1/moon1" a choice face; "3*gold1/sun1/moon1" the same tripled (F14) and
+# "-gold1/sun1/moon1" or "-3*..." a loss to the Minotaur (F17); "mirror:F:a|b|c" a Mirror
+# to copy one of the faces a, b, c with the factor F (F15); "satyrs:a|b|c|d" two of the
+# faces a, b, c, d to take (F18).
+MIRRORING = "mirror:"
+SATYRS = "satyrs:"
 
 PHASES = ("reinforce", "action", "forge", "extra", "over")
 
@@ -107,11 +208,22 @@ PHASES = ("reinforce", "action", "forge", "extra", "over")
 def normalise_config(config: dict) -> dict:
     game_id, seats = check_config(config, {"game_id", "seats", "variants"}, SEATS)
     variants = config.get("variants", [])
-    if not isinstance(variants, list | tuple) or variants:
+    if (
+        not isinstance(variants, list | tuple)
+        or any(not isinstance(v, str) or v not in ALTERNATES for v in variants)
+        or len(set(variants)) != len(variants)
+    ):
         raise ConfigError(
-            gettext_noop("Dice Forge has no variants here: 'variants' must be empty.")
+            gettext_noop(
+                "Dice Forge's variants are alternate cards, each at most once: %(cards)s."
+            ),
+            cards=", ".join(ALTERNATES),
         )
-    return {"game_id": game_id, "seats": seats, "variants": []}
+    return {
+        "game_id": game_id,
+        "seats": seats,
+        "variants": [v for v in ALTERNATES if v in variants],
+    }
 
 
 class State:
@@ -119,6 +231,8 @@ class State:
     judges only) and restore with ``State.from_dict()``; players get ``view()``."""
 
     __slots__ = (
+        "deck",
+        "convert",
         "config",
         "game_id",
         "seats",
@@ -153,6 +267,8 @@ class State:
 
     def clone(self) -> State:
         c = State.__new__(State)
+        c.deck = self.deck
+        c.convert = None  # set only while an action resolves
         c.config = self.config
         c.game_id = self.game_id
         c.seats = self.seats
@@ -169,12 +285,12 @@ class State:
         c.chests = self.chests.copy()
         c.hammers = self.hammers.copy()
         c.hammer = self.hammer.copy()
-        c.cards = [x.copy() for x in self.cards]
-        c.used = [x.copy() for x in self.used]
+        c.cards = self.cards  # replaced (per seat) by _feat, never edited in place
+        c.used = self.used  # replaced (per seat) by _reinforce and _start_turn
         c.pools = self.pools  # replaced by _forge, never edited in place
         c.stacks = self.stacks.copy()
         c.pawns = self.pawns.copy()
-        c.pending = [p.copy() for p in self.pending]
+        c.pending = self.pending.copy()  # its [seat, code] entries are never edited
         c.bought = self.bought.copy()
         c.extra_taken = self.extra_taken
         c.over = self.over
@@ -182,7 +298,7 @@ class State:
         c.log = self.log.copy()
         c.rolls = self.rolls  # copied by _own_rolls before a roll, never edited in place
         c.roll_position = self.roll_position
-        c.scripted_rolls = self.scripted_rolls.copy()
+        c.scripted_rolls = self.scripted_rolls  # replaced by _roll, never edited
         return c
 
     @property
@@ -267,6 +383,8 @@ def _blank(config: dict, seed: str) -> State:
         raise ConfigError(gettext_noop("The seed must be a non-empty string."))
     s = State.__new__(State)
     s.config = config
+    s.deck = _deck(tuple(config["variants"]))
+    s.convert = None
     s.game_id = config["game_id"]
     s.seats = config["seats"]
     s.rounds = ROUNDS[s.seats]
@@ -294,7 +412,7 @@ def new_game(config: dict, seed: str) -> State:
     s.cards = [[] for _ in range(n)]
     s.used = [[] for _ in range(n)]
     s.pools = [list(faces[: FACES_PER_POOL[n]]) for _price, faces in POOLS]
-    s.stacks = [n] * len(CARD_NAMES)
+    s.stacks = [n] * len(s.deck.names)
     s.pawns = [None] * n
     s.pending = []
     s.bought = []
@@ -328,7 +446,7 @@ def scores(state: State) -> list[int]:
 
 def placings(state: State) -> list[int] | None:
     """Once over: most glory first; equal glory shares a placing (1, 1, 3): the rulebook's
-    "all the tied players share the victory". A seat that forfeited (F14) comes last."""
+    "all the tied players share the victory". A seat that forfeited (F27) comes last."""
     if not state.over:
         return None
     out = forfeited(state)
@@ -337,7 +455,7 @@ def placings(state: State) -> list[int] | None:
 
 
 def forfeited(state: State) -> set[int]:
-    """The seats that forfeited (F14: the system's ``forfeit`` in the log)."""
+    """The seats that forfeited (F27: the system's ``forfeit`` in the log)."""
     return {
         action["player"]
         for actor, action in state.log
@@ -418,6 +536,10 @@ def _roll(s: State) -> int:
 def _receive(s: State, seat: int, resource: int, amount: int, events: list) -> None:
     """A gain of a resource: gold for the owner of an unfinished hammer waits for its
     owner's split (F12); everything else goes to the reserve at once."""
+    if s.convert and seat == s.active and amount and resource in CONVERTING[s.convert][0]:
+        # F24, F25: the card's owner decides how much of it becomes glory.
+        s.pending.append([seat, f"{CONVERT}{s.convert}:{resource}:{amount}"])
+        return
     if resource == GOLD and s.hammers[seat] and amount:
         s.pending.append([seat, f"{HAMMER}{amount}"])
         return
@@ -425,28 +547,104 @@ def _receive(s: State, seat: int, resource: int, amount: int, events: list) -> N
     events.append({"type": "gain", "seat": seat, "resource": RESOURCES[resource], "amount": kept})
 
 
-def _resolve_face(s: State, seat: int, face: str, events: list) -> None:
+def _lose(s: State, seat: int, resource: int, amount: int, events: list) -> None:
+    """F17: a loss to the Minotaur takes from the reserve (never below 0; gold on a hammer
+    track stays there)."""
+    res = s.res[seat]
+    lost = min(res[resource], amount)
+    res[resource] -= lost
+    events.append({"type": "loss", "seat": seat, "resource": RESOURCES[resource], "amount": lost})
+
+
+def _resolve_face(s: State, seat: int, face: str, events: list, factor: int = 1) -> None:
+    """A face takes effect ``factor`` times (3 with the x3 face, F14); a negative factor
+    is a loss (the Minotaur, F17). A choice face or a Mirror waits for its owner's
+    decision. The x3 face alone (a minor blessing) does nothing."""
+    if face in SPECIAL_FACES:
+        if face == SHIP and factor > 0:
+            # F26: one Sanctuary face, 2 gold cheaper, forged at once (or not).
+            s.pending.append([seat, SHIP])
+        elif face == MIRROR:
+            options = _mirror_options(s, seat)
+            if options:
+                code = f"{MIRRORING}{factor}:{'|'.join(options)}"
+                s.pending.append([seat, _flagged(s, seat, code)])
+            else:
+                events.append({"type": "mirror", "seat": seat, "face": None})
+        return
     mode, gains = FACES[face]
     if mode == "choice":
-        s.pending.append([seat, face])
+        code = face if factor == 1 else f"{factor}*{face}"
+        s.pending.append([seat, _flagged(s, seat, code)])
         return
     for resource, amount in gains:
-        _receive(s, seat, resource, amount, events)
+        if factor > 0:
+            _receive(s, seat, resource, amount * factor, events)
+        else:
+            _lose(s, seat, resource, -amount * factor, events)
 
 
-def _minor_blessing(s: State, seat: int, die: int, events: list) -> None:
-    """Roll one die: its face comes up and takes effect."""
+def _flagged(s: State, seat: int, code: str) -> str:
+    """A choice made later for a Sentinel's or a Cyclops' blessing still converts: its
+    code carries the card ("sentinel@gold1/sun1/moon1")."""
+    if s.convert and seat == s.active:
+        return f"{s.convert}@{code}"
+    return code
+
+
+def _resolve_pair(s: State, seat: int, first: str, second: str, events: list, sign=1) -> None:
+    """Both faces of a divine blessing (or the two the Satyrs take): an x3 face triples
+    the other one (two x3 faces do nothing), F14."""
+    if first == X3 or second == X3:
+        if first != second:
+            _resolve_face(s, seat, second if first == X3 else first, events, 3 * sign)
+        return
+    _resolve_face(s, seat, first, events, sign)
+    _resolve_face(s, seat, second, events, sign)
+
+
+def _mirror_options(s: State, seat: int) -> list[str]:
+    """F15: the faces the other players show, in turn order from the next seat, each once;
+    a Mirror copies no special face (x3, Mirror, Ship)."""
+    out = []
+    for other in _others_in(s, seat):
+        for die in (0, 1):
+            face = s.dice[other][die][s.up[other][die]]
+            if face not in SPECIAL_FACES and face not in out:
+                out.append(face)
+    return out
+
+
+def _others_in(s: State, seat: int) -> list[int]:
+    """The other seats in turn order from the next one, without those that conceded (F27:
+    their dice are out of the game, for the Minotaur, the Satyrs and the Mirror too)."""
+    out = forfeited(s)
+    return [(seat + k) % s.seats for k in range(1, s.seats) if (seat + k) % s.seats not in out]
+
+
+def _roll_die(s: State, seat: int, die: int, events: list) -> str:
     slot = _roll(s) - 1
     s.up[seat][die] = slot
     face = s.dice[seat][die][slot]
     events.append({"type": "roll", "seat": seat, "die": die, "slot": slot, "face": face})
-    _resolve_face(s, seat, face, events)
+    return face
 
 
-def _divine_blessing(s: State, seat: int, events: list) -> None:
-    """Both dice rolled (the Light die first), then both faces take effect."""
-    _minor_blessing(s, seat, 0, events)
-    _minor_blessing(s, seat, 1, events)
+def _minor_blessing(s: State, seat: int, die: int, events: list) -> None:
+    """Roll one die: its face comes up and takes effect."""
+    _resolve_face(s, seat, _roll_die(s, seat, die, events), events)
+
+
+def _divine_blessing(s: State, seat: int, events: list, sign: int = 1) -> None:
+    """Both dice rolled (the Light die first), then both faces take effect (lost instead
+    with ``sign`` -1, the Minotaur)."""
+    first = _roll_die(s, seat, 0, events)
+    second = _roll_die(s, seat, 1, events)
+    if first not in SPECIAL_FACES and second not in SPECIAL_FACES and sign == 1:
+        _resolve_face(s, seat, first, events)
+        _resolve_face(s, seat, second, events)
+    else:
+        _resolve_pair(s, seat, first, second, events, sign)
 
 
 def _start_turn(s: State, events: list) -> None:
@@ -457,9 +655,11 @@ def _start_turn(s: State, events: list) -> None:
     out = forfeited(s)
     for _ in range(BLESSINGS_PER_TURN[s.seats]):
         for k in range(s.seats):
-            if (s.active + k) % s.seats not in out:  # F14: a seat that conceded is out
+            if (s.active + k) % s.seats not in out:  # F27: a seat that conceded is out
                 _divine_blessing(s, (s.active + k) % s.seats, events)
-    s.used[s.active] = []
+    if s.used[s.active]:
+        s.used = s.used.copy()
+        s.used[s.active] = []
     s.bought = []
     s.extra_taken = False
     s.phase = "reinforce"
@@ -480,7 +680,11 @@ def _reinforcements_left(s: State) -> list[str]:
 def _settle(s: State, events: list) -> None:
     """Move on past steps with nothing to decide (no pending choice)."""
     while not s.over and not s.pending:
-        if s.phase == "reinforce" and not _reinforcements_left(s):
+        if (
+            s.phase == "reinforce"
+            and not _reinforcements_left(s)
+            and not (s.cards[s.active] and tokens(s, s.active, "cerberus"))  # F23: step 2
+        ):
             s.phase = "action"
             continue
         if s.phase == "extra" and (s.extra_taken or s.res[s.active][SUN] < EXTRA_ACTION_SUN):
@@ -491,7 +695,7 @@ def _settle(s: State, events: list) -> None:
 
 
 def _end_turn(s: State, events: list) -> None:
-    """The next seat's turn (a seat that conceded is passed over, F14); the round ends
+    """The next seat's turn (a seat that conceded is passed over, F27); the round ends
     when play comes back round to seat 0."""
     out = forfeited(s)
     seat = s.active
@@ -536,21 +740,88 @@ def _forge_actions(s: State) -> list[dict]:
     return out
 
 
-_CARD_COSTS = tuple((c, name, *CARDS[name]["cost"]) for c, name in enumerate(CARD_NAMES))
+def _feat_options(name: str) -> tuple[dict, ...]:
+    """A feat's actions: the card alone, or with where its face is forged (die 0-1, slot
+    0-5: the Helmet, the Mirror), or with the die it rolls (the Sphinx)."""
+    if name in FORGING_CARDS:
+        return tuple(
+            {"kind": "feat", "card": name, "die": die, "slot": slot}
+            for die in (0, 1)
+            for slot in range(6)
+        )
+    if name in ("sphinx", "cyclops"):
+        return tuple({"kind": "feat", "card": name, "die": die} for die in (0, 1))
+    return ({"kind": "feat", "card": name},)
 
 
-def _feat_actions(s: State) -> list[dict]:
+class Deck(NamedTuple):
+    """A game's cards, location by location (the first-game set with the config's
+    alternates swapped in): names, (index, feat options, gold, sun, moon) per card, index
+    by name, and each card's public facts for the view."""
+
+    names: tuple[str, ...]
+    costs: tuple[tuple, ...]
+    index: dict[str, int]
+    view: tuple[dict, ...]
+
+
+@lru_cache(maxsize=64)
+def _deck(variants: tuple[str, ...]) -> Deck:
+    swaps = {ALTERNATES[name]["replaces"]: name for name in variants}
+    names = tuple(swaps.get(name, name) for name in CARD_NAMES)
+    view = tuple(
+        {
+            "card": name,
+            "island": CARDS[name]["island"],
+            "glory": CARDS[name]["glory"],
+            "kind": CARDS[name]["kind"],
+            "cost": dict(zip(("gold", "sun", "moon"), CARDS[name]["cost"], strict=True)),
+        }
+        for name in names
+    )
+    return Deck(
+        names,
+        tuple((c, _feat_options(name), *CARDS[name]["cost"]) for c, name in enumerate(names)),
+        {name: c for c, name in enumerate(names)},
+        view,
+    )
+
+
+def _affordable(s: State) -> list[tuple[dict, ...]]:
+    """The feat options (``_feat_options``) of every card the active player can pay for
+    and whose stack is not empty, in card order."""
     gold, sun, moon, _glory = s.res[s.active]
     stacks = s.stacks
     return [
-        {"kind": "feat", "card": name}
-        for c, name, g, su, mo in _CARD_COSTS
+        options
+        for c, options, g, su, mo in s.deck.costs
         if stacks[c] and g <= gold and su <= sun and mo <= moon
     ]
 
 
+def _feat_actions(s: State) -> list[dict]:
+    return [dict(option) for options in _affordable(s) for option in options]
+
+
+def _feat_allowed(s: State, action: dict) -> bool:
+    card = action.get("card")
+    c = s.deck.index.get(card) if type(card) is str else None
+    if c is None or not s.stacks[c]:
+        return False
+    res = s.res[s.active]
+    _c, options, g, su, mo = s.deck.costs[c]
+    return g <= res[GOLD] and su <= res[SUN] and mo <= res[MOON] and action in options
+
+
+def _token_actions(s: State) -> list[dict]:
+    """F21: spending a Triton token, the active player's choice in steps 2 to 4."""
+    if not tokens(s, s.active):
+        return []
+    return [{"kind": "triton", "resource": r} for r in TRITON_GAINS]
+
+
 def _reinforce_actions(s: State) -> list[dict]:
-    out = []
+    out = [{"kind": "cerberus"}] if tokens(s, s.active, "cerberus") else []
     for name in _reinforcements_left(s):
         if name == "silver_hind":
             out += [{"kind": "reinforce", "card": name, "die": die} for die in (0, 1)]
@@ -561,6 +832,7 @@ def _reinforce_actions(s: State) -> list[dict]:
             out += [
                 {"kind": "reinforce", "card": name, "resource": r} for r in ("gold", "sun", "moon")
             ]
+    out += _token_actions(s)
     out.append({"kind": "done"})
     return out
 
@@ -569,26 +841,68 @@ def legal_actions(state: State, player) -> list[dict]:
     if state.over or player not in to_act(state):
         return []
     if state.pending:
-        out = []
-        for seat, face in state.pending:
+        for seat, code in state.pending:
             if seat == player:
-                if face.startswith(HAMMER):
-                    room = HAMMER_END - state.hammer[seat]
-                    most = min(int(face[len(HAMMER) :]), room)
-                    return [{"kind": "hammer", "gold": k} for k in range(most + 1)]
-                for resource, _amount in FACES[face][1]:
-                    out.append({"kind": "choose", "resource": RESOURCES[resource]})
-                return out
+                return _pending_actions(state, seat, code)
     phase = state.phase
     if phase == "reinforce":
         return _reinforce_actions(state)
     if phase == "action":
-        return [*_forge_actions(state), *_feat_actions(state), {"kind": "pass"}]
+        return [
+            *_forge_actions(state),
+            *_feat_actions(state),
+            *_token_actions(state),
+            {"kind": "pass"},
+        ]
     if phase == "forge":
         return [*_forge_actions(state), {"kind": "end_forge"}]
     if phase == "extra":
-        return [{"kind": "extra"}, {"kind": "end_turn"}]
+        return [{"kind": "extra"}, {"kind": "end_turn"}, *_token_actions(state)]
     return []
+
+
+def _pending_actions(state: State, seat: int, code: str) -> list[dict]:
+    """The choices of one pending decision (see the codes by ``HAMMER``)."""
+    if code == SHIP:
+        gold = state.res[seat][GOLD]
+        out = [
+            {"kind": "ship", "pool": p, "face": face, "die": die, "slot": slot}
+            for p, (price, _faces) in enumerate(POOLS)
+            if max(price - SHIP_DISCOUNT, 0) <= gold
+            for face in _pool_faces(state.pools[p])
+            for die in (0, 1)
+            for slot in range(6)
+        ]
+        return [*out, {"kind": "ship"}]
+    if "@" in code:
+        code = code.split("@", 1)[1]
+    if code.startswith(CONVERT):
+        amount = int(code.rsplit(":", 1)[1])
+        return [{"kind": "convert", "count": k} for k in range(amount + 1)]
+    if code.startswith(HAMMER):
+        room = HAMMER_END - state.hammer[seat]
+        most = min(int(code[len(HAMMER) :]), room)
+        return [{"kind": "hammer", "gold": k} for k in range(most + 1)]
+    if code.startswith(MIRRORING):
+        faces = code.split(":", 2)[2].split("|")
+        return [{"kind": "mirror", "face": face} for face in faces]
+    if code.startswith(SATYRS):
+        count = len(code[len(SATYRS) :].split("|"))
+        return [
+            {"kind": "satyrs", "take": [i, j]} for i in range(count) for j in range(i + 1, count)
+        ]
+    face = _scaled(code)[1]
+    return [{"kind": "choose", "resource": RESOURCES[r]} for r, _amount in FACES[face][1]]
+
+
+def _scaled(code: str) -> tuple[int, str]:
+    """A pending choice face's code: (factor, face); "-3*gold1/sun1/moon1" is (-3, ...)."""
+    if "*" in code:
+        factor, face = code.split("*", 1)
+        return int(factor), face
+    if code[0] == "-":
+        return -1, code[1:]
+    return 1, code
 
 
 def _pool_faces(pool: list[str]) -> list[str]:
@@ -605,7 +919,7 @@ def legal_actions_besides_forging(state: State, player) -> list[dict]:
             return []
         if state.phase == "forge":
             return [{"kind": "end_forge"}]
-        return [*_feat_actions(state), {"kind": "pass"}]
+        return [*_feat_actions(state), *_token_actions(state), {"kind": "pass"}]
     return legal_actions(state, player)
 
 
@@ -624,14 +938,20 @@ def random_action(state: State, player, rng) -> dict | None:
             break
         if p not in bought:
             options += [(p, face) for face in _pool_faces(pools[p])]
-    if phase == "action":
-        rest = [*_feat_actions(state), {"kind": "pass"}]
-    else:
-        rest = [{"kind": "end_forge"}]
+    # The rest, after the forges: the feats' options in card order, then the pass (in
+    # the action phase), or the end of forging.
+    affordable = _affordable(state) if phase == "action" else []
+    if phase == "action" and state.cards[player] and "triton" in state.cards[player]:
+        affordable = [*affordable, tuple(_token_actions(state))]
     forges = len(options) * 12
-    index = rng.randrange(forges + len(rest))
+    index = rng.randrange(forges + sum(map(len, affordable)) + 1)
     if index >= forges:
-        return rest[index - forges]
+        index -= forges
+        for feat_options in affordable:
+            if index < len(feat_options):
+                return dict(feat_options[index])
+            index -= len(feat_options)
+        return {"kind": "pass"} if phase == "action" else {"kind": "end_forge"}
     (p, face), placement = options[index // 12], index % 12
     return {"kind": "forge", "pool": p, "face": face, "die": placement // 6, "slot": placement % 6}
 
@@ -661,6 +981,12 @@ _SHAPES = {
     "hammer": {"kind", "gold"},
     "forge": {"kind", "pool", "face", "die", "slot"},
     "feat": {"kind", "card"},
+    "mirror": {"kind", "face"},
+    "satyrs": {"kind", "take"},
+    "triton": {"kind", "resource"},
+    "cerberus": {"kind"},
+    "convert": {"kind", "count"},
+    "ship": {"kind", "pool", "face", "die", "slot"},
     "pass": {"kind"},
     "end_forge": {"kind"},
     "done": {"kind"},
@@ -682,7 +1008,8 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
         )
     if state.over:
         raise IllegalAction(gettext_noop("Game"), gettext_noop("The game is over."))
-    if player not in to_act(state):
+    pending = state.pending
+    if not (any(seat == player for seat, _code in pending) if pending else player == state.active):
         raise IllegalAction(
             gettext_noop("The Game's Play"),
             gettext_noop("Seat %(seat)s has nothing to decide now."),
@@ -698,21 +1025,20 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
     action = dict(action)
     s.log.append((player, action))
     kind = action["kind"]
+    # The common kinds first; the cards' own decisions after.
     if kind == "choose":
         _choose(s, player, action["resource"], events)
-    elif kind == "hammer":
-        _hammer(s, player, action["gold"], events)
-    elif kind == "reinforce":
-        _reinforce(s, action, events)
     elif kind == "forge":
         _forge(s, action, events)
-    elif kind == "feat":
-        _feat(s, action["card"], events)
-        s.phase = "extra"
+    elif kind == "hammer":
+        _hammer(s, player, action["gold"], events)
     elif kind in ("pass", "end_forge"):
         s.phase = "extra"
-    elif kind == "done":
-        s.phase = "action"
+    elif kind == "end_turn":
+        _end_turn(s, events)
+    elif kind == "feat":
+        _feat(s, action, events)
+        s.phase = "extra"
     elif kind == "extra":
         # Step 4: 2 sun shards for one more action (forge or feat).
         s.res[player][SUN] -= EXTRA_ACTION_SUN
@@ -720,8 +1046,34 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
         s.bought = []
         s.phase = "action"
         events.append({"type": "extra_action", "seat": player})
-    elif kind == "end_turn":
-        _end_turn(s, events)
+    elif kind == "done":
+        s.phase = "action"
+    elif kind == "reinforce":
+        _reinforce(s, action, events)
+    elif kind == "mirror":
+        _mirror(s, player, action["face"], events)
+    elif kind == "satyrs":
+        _satyrs(s, player, action["take"], events)
+    elif kind == "ship":
+        _take_pending(s, player)
+        if "pool" in action:
+            _ship_forge(s, player, action, events)
+        else:
+            events.append({"type": "ship", "seat": player, "face": None})
+    elif kind == "convert":
+        _convert(s, player, action["count"], events)
+    elif kind == "cerberus":
+        # F23: the faces the player's dice show (the turn's blessings) take effect again.
+        up = s.up[player]
+        faces = [s.dice[player][die][up[die]] for die in (0, 1)]
+        events.append({"type": "cerberus", "seat": player, "faces": faces})
+        _resolve_pair(s, player, faces[0], faces[1], events)
+    elif kind == "triton":
+        events.append({"type": "triton", "seat": player, "resource": action["resource"]})
+        _receive(
+            s, player, RESOURCES.index(action["resource"]), TRITON_GAINS[action["resource"]], events
+        )
+    s.convert = None
     _settle(s, events)
     return s, events
 
@@ -734,10 +1086,22 @@ def _check(state: State, player: int, action: dict) -> None:
         raise IllegalAction(
             gettext_noop("Game"), gettext_noop("Unknown action kind %(kind)s."), kind=repr(kind)
         )
-    if any(type(v) is bool for v in action.values()):
+    for value in action.values():
+        if type(value) is bool:
+            raise IllegalAction(
+                gettext_noop("Game"),
+                gettext_noop("Action fields are numbers or names, not true/false."),
+            )
+        if type(value) is float:
+            raise IllegalAction(
+                gettext_noop("Game"), gettext_noop("Action numbers are whole numbers.")
+            )
+    if kind == "satyrs" and not (
+        type(action.get("take")) is list and all(type(i) is int for i in action["take"])
+    ):
         raise IllegalAction(
-            gettext_noop("Game"),
-            gettext_noop("Action fields are numbers or names, not true/false."),
+            gettext_noop("Heroic Feats"),
+            gettext_noop("The Satyrs take two faces by their numbers."),
         )
     if kind == "forge" and state.phase in ("action", "forge") and not state.pending:
         if set(action) != _SHAPES["forge"]:
@@ -772,10 +1136,15 @@ def _check(state: State, player: int, action: dict) -> None:
             )
         return
     if state.phase in ("action", "forge") and not state.pending:
-        allowed = [{"kind": "pass"}, *_feat_actions(state)]
         if state.phase == "forge":
-            allowed = [{"kind": "end_forge"}]
-        if action not in allowed:
+            allowed = action == {"kind": "end_forge"}
+        elif kind == "feat":
+            allowed = _feat_allowed(state, action)
+        elif kind == "triton":
+            allowed = action in _token_actions(state)
+        else:
+            allowed = action == {"kind": "pass"}
+        if not allowed:
             raise IllegalAction(
                 gettext_noop("The Game's Play"),
                 gettext_noop("%(action)s is not legal now."),
@@ -790,13 +1159,62 @@ def _check(state: State, player: int, action: dict) -> None:
         )
 
 
-def _choose(s: State, seat: int, resource: str, events: list) -> None:
-    index = next(i for i, (who, _face) in enumerate(s.pending) if who == seat)
-    face = s.pending[index][1]
+def _take_pending(s: State, seat: int) -> str:
+    """Remove and return the seat's first pending decision (the one its actions answer);
+    a card's flag ("sentinel@...") makes the gains it leads to convert (F24, F25)."""
+    index = next(i for i, (who, _code) in enumerate(s.pending) if who == seat)
+    code = s.pending[index][1]
     del s.pending[index]
+    if "@" in code:
+        s.convert, code = code.split("@", 1)
+    return code
+
+
+def _convert(s: State, seat: int, count: int, events: list) -> None:
+    """F24, F25: ``count`` units of the gain become glory, the rest is received."""
+    _prefix, card, resource, amount = _take_pending(s, seat).split(":")
+    resource, amount = int(resource), int(amount)
+    glory = count * CONVERTING[card][1]
+    if glory:
+        _gain(s, seat, GLORY, glory)
+    events.append(
+        {
+            "type": "convert",
+            "seat": seat,
+            "card": card,
+            "resource": RESOURCES[resource],
+            "count": count,
+            "glory": glory,
+        }
+    )
+    if amount - count:
+        _receive(s, seat, resource, amount - count, events)
+
+
+def _choose(s: State, seat: int, resource: str, events: list) -> None:
+    factor, face = _scaled(_take_pending(s, seat))
     r = RESOURCES.index(resource)
     amount = next(a for res, a in FACES[face][1] if res == r)
-    _receive(s, seat, r, amount, events)
+    if factor > 0:
+        _receive(s, seat, r, amount * factor, events)
+    else:
+        _lose(s, seat, r, -amount * factor, events)
+
+
+def _mirror(s: State, seat: int, face: str, events: list) -> None:
+    """F15: the Mirror copies the chosen face (with the factor it was rolled with)."""
+    factor = int(_take_pending(s, seat).split(":", 2)[1])
+    events.append({"type": "mirror", "seat": seat, "face": face})
+    _resolve_face(s, seat, face, events, factor)
+
+
+def _satyrs(s: State, seat: int, take: list[int], events: list) -> None:
+    """F18: the two faces taken from the other players' rolls take effect for the active
+    player as a divine blessing's two faces would."""
+    faces = _take_pending(s, seat)[len(SATYRS) :].split("|")
+    first, second = faces[take[0]], faces[take[1]]
+    events.append({"type": "satyrs", "seat": seat, "faces": [first, second]})
+    _resolve_pair(s, seat, first, second, events)
 
 
 def _hammer(s: State, seat: int, on_track: int, events: list) -> None:
@@ -829,7 +1247,8 @@ def _hammer(s: State, seat: int, on_track: int, events: list) -> None:
 
 def _reinforce(s: State, action: dict, events: list) -> None:
     seat, card = s.active, action["card"]
-    s.used[seat].append(card)
+    s.used = s.used.copy()
+    s.used[seat] = [*s.used[seat], card]
     events.append({"type": "reinforce", "seat": seat, "card": card})
     if card == "silver_hind":
         _own_rolls(s)
@@ -875,15 +1294,15 @@ def _forge(s: State, action: dict, events: list) -> None:
     )
 
 
-def _feat(s: State, card: str, events: list) -> None:
-    """Step 3B: pay, take the card, move to its island's portal (ousting whoever is
-    there: back to the start, with a divine blessing at once)."""
+def _feat(s: State, action: dict, events: list) -> None:
+    """Step 3B: pay, move to the card's island's portal (ousting whoever is there: back to
+    the start, with a divine blessing at once), take the card, then its effect."""
     seat = s.active
+    card = action["card"]
     info = CARDS[card]
     for r in range(3):
         s.res[seat][r] -= info["cost"][r]
-    s.stacks[CARD_NAMES.index(card)] -= 1
-    s.cards[seat].append(card)
+    s.stacks[s.deck.index[card]] -= 1
     island = info["island"]
     events.append({"type": "feat", "seat": seat, "card": card, "island": island})
     if s.pawns[seat] != island:
@@ -891,10 +1310,15 @@ def _feat(s: State, card: str, events: list) -> None:
             if other != seat and s.pawns[other] == island:
                 s.pawns[other] = None
                 events.append({"type": "ousted", "seat": other, "island": island})
-                if other not in forfeited(s):  # F14: no blessing for a seat that is out
+                if other not in forfeited(s):  # F27: no blessing for a seat that is out
                     _own_rolls(s)
                     _divine_blessing(s, other, events)
+                for bear in (seat, other):
+                    _great_bear(s, bear, events)
         s.pawns[seat] = island
+    # F20: taken after the move, so a Great Bear counts from the next ousting on.
+    s.cards = s.cards.copy()
+    s.cards[seat] = [*s.cards[seat], card]
     _gain(s, seat, GLORY, info["glory"])
     if card == "blacksmiths_chest":
         s.chests[seat] += 1
@@ -903,6 +1327,129 @@ def _feat(s: State, card: str, events: list) -> None:
     elif card == "wild_spirits":
         for resource, amount in WILD_SPIRITS_GAIN:
             _receive(s, seat, resource, amount, events)
+    elif card in FORGING_CARDS:
+        _forge_special(s, seat, card, action["die"], action["slot"], events)
+    elif card == "typhon":
+        glory = _removed_faces(s, seat)
+        _gain(s, seat, GLORY, glory)
+        events.append({"type": "typhon", "seat": seat, "glory": glory})
+    elif card == "cancer":
+        _own_rolls(s)
+        for _ in range(CANCER_BLESSINGS):
+            _divine_blessing(s, seat, events)
+    elif card == "sphinx":
+        _own_rolls(s)
+        for _ in range(SPHINX_ROLLS):
+            _minor_blessing(s, seat, action["die"], events)
+    elif card == "sentinel":
+        _own_rolls(s)
+        s.convert = card
+        for _ in range(CANCER_BLESSINGS):
+            _divine_blessing(s, seat, events)
+        s.convert = None
+    elif card == "cyclops":
+        _own_rolls(s)
+        s.convert = card
+        for _ in range(SPHINX_ROLLS):
+            _minor_blessing(s, seat, action["die"], events)
+        s.convert = None
+    elif card == "minotaur":
+        _own_rolls(s)
+        for other in _others_in(s, seat):
+            _divine_blessing(s, other, events, sign=-1)
+    elif card == "satyrs":
+        _own_rolls(s)
+        faces = []
+        for other in _others_in(s, seat):
+            faces += [_roll_die(s, other, 0, events), _roll_die(s, other, 1, events)]
+        if len(faces) == 2:
+            events.append({"type": "satyrs", "seat": seat, "faces": faces})
+            _resolve_pair(s, seat, faces[0], faces[1], events)
+        else:
+            s.pending.append([seat, SATYRS + "|".join(faces)])
+
+
+def _great_bear(s: State, seat: int, events: list) -> None:
+    """F20: each Great Bear its owner holds gives 3 glory when they oust or are ousted."""
+    bears = s.cards[seat].count("great_bear") if s.cards[seat] else 0
+    if bears:
+        glory = GREAT_BEAR_GLORY * bears
+        _gain(s, seat, GLORY, glory)
+        events.append({"type": "great_bear", "seat": seat, "glory": glory})
+
+
+def _removed_faces(s: State, seat: int) -> int:
+    """The faces in a player's inventory: one removed by each forge, each Celestial Ship
+    forge and each card that forges its face (the log holds them all)."""
+    return sum(
+        1
+        for who, action in s.log
+        if who == seat
+        and (
+            action["kind"] == "forge"
+            or (action["kind"] == "ship" and "pool" in action)
+            or (action["kind"] == "feat" and action["card"] in FORGING_CARDS)
+        )
+    )
+
+
+def tokens(state: State, seat: int, card: str = "triton") -> int:
+    """F21, F23: the tokens of a card (Triton, Cerberus) a player holds: one per card,
+    each spent once (an action named after the card)."""
+    cards = state.cards[seat]
+    if not cards or card not in cards:
+        return 0
+    spent = sum(1 for who, action in state.log if who == seat and action["kind"] == card)
+    return cards.count(card) - spent
+
+
+def _ship_forge(s: State, seat: int, action: dict, events: list) -> None:
+    """F26: the Celestial Ship's forge: a Sanctuary face for its price less 2 gold, forged
+    at once over the face of the player's choice (which then shows)."""
+    p, face, die, slot = action["pool"], action["face"], action["die"], action["slot"]
+    s.res[seat][GOLD] -= max(POOLS[p][0] - SHIP_DISCOUNT, 0)
+    pools = [pool.copy() for pool in s.pools]
+    pools[p].remove(face)
+    s.pools = pools
+    dice = [[faces.copy() for faces in seat_dice] for seat_dice in s.dice]
+    removed = dice[seat][die][slot]
+    dice[seat][die][slot] = face
+    s.dice = dice
+    s.up[seat][die] = slot
+    events.append(
+        {
+            "type": "forge",
+            "seat": seat,
+            "pool": p,
+            "face": face,
+            "die": die,
+            "slot": slot,
+            "removed": removed,
+            "card": "celestial_ship",
+        }
+    )
+
+
+def _forge_special(s: State, seat: int, card: str, die: int, slot: int, events: list) -> None:
+    """F14, F15: the card's face is forged at once over the face of the player's choice
+    (the removed face goes to the inventory) and shows face up."""
+    face = FORGING_CARDS[card]
+    dice = [[faces.copy() for faces in seat_dice] for seat_dice in s.dice]
+    removed = dice[seat][die][slot]
+    dice[seat][die][slot] = face
+    s.dice = dice
+    s.up[seat][die] = slot
+    events.append(
+        {
+            "type": "forge",
+            "seat": seat,
+            "card": card,
+            "face": face,
+            "die": die,
+            "slot": slot,
+            "removed": removed,
+        }
+    )
 
 
 def _apply_system(state: State, action: dict) -> tuple[State, list[dict]]:
@@ -922,7 +1469,7 @@ def _apply_system(state: State, action: dict) -> tuple[State, list[dict]]:
         s = state.clone()
         events: list[dict] = [{"type": "forfeit", "seats": [seat]}]
         s.log.append((SYSTEM, {"kind": "forfeit", "player": seat}))
-        # F14: the seat is out (placed last); its choices waiting are dropped; the game
+        # F27: the seat is out (placed last); its choices waiting are dropped; the game
         # ends when one seat is left in, else play goes on without it.
         s.pending = [p for p in s.pending if p[0] != seat]
         if s.seats - len(forfeited(s)) <= 1:
@@ -1000,6 +1547,9 @@ def view(state: State, viewer) -> dict:
                 "pawn": state.pawns[seat],
             }
         )
+        held = [card for card in TOKEN_CARDS if card in state.deck.index]
+        if held:
+            players[-1]["tokens"] = {card: tokens(state, seat, card) for card in held}
     return {
         "game": GAME,
         "viewer": viewer,
@@ -1027,7 +1577,7 @@ def view(state: State, viewer) -> dict:
         ],
         "feats": [
             {**info, "cost": dict(info["cost"]), "left": left}
-            for info, left in zip(_FEAT_VIEW, state.stacks, strict=True)
+            for info, left in zip(state.deck.view, state.stacks, strict=True)
         ],
         "scores": scores(state),
         "log": [[actor, action] for actor, action in state.log],
@@ -1035,18 +1585,6 @@ def view(state: State, viewer) -> dict:
         "over": state.over,
         "result": result(state),
     }
-
-
-_FEAT_VIEW = tuple(
-    {
-        "card": name,
-        "island": CARDS[name]["island"],
-        "glory": CARDS[name]["glory"],
-        "kind": CARDS[name]["kind"],
-        "cost": dict(zip(("gold", "sun", "moon"), CARDS[name]["cost"], strict=True)),
-    }
-    for name in CARD_NAMES
-)
 
 
 def alter_hidden(state: State, viewer) -> State:
@@ -1059,6 +1597,11 @@ def alter_hidden(state: State, viewer) -> State:
 
 
 def random_config(rng, seats: int | None = None, game_id: str = "random") -> dict:
+    """A random playable config: any seat count; a quarter of games swap in alternate
+    cards (each then with an even chance)."""
     if seats is None:
         seats = rng.randint(SEATS[0], SEATS[1])
-    return {"game_id": game_id, "seats": seats, "variants": []}
+    variants = []
+    if rng.random() < 0.25:
+        variants = [name for name in ALTERNATES if rng.random() < 0.5]
+    return {"game_id": game_id, "seats": seats, "variants": variants}

@@ -27,6 +27,8 @@ def scenario(
     pending; ``res`` sets [gold, sun, moon, glory] per seat."""
     s = E.new_game({"game_id": "test", "seats": seats}, seed).clone()
     s.pending = []
+    s.cards = [list(names) for names in s.cards]
+    s.used = [list(names) for names in s.used]
     s.active = active
     s.phase = phase
     for seat, values in (res or {}).items():

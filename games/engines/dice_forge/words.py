@@ -10,7 +10,10 @@ def gettext_noop(text: str) -> str:
 
 
 PHASES = {
-    "choose": gettext_noop("Choosing the resource of a rolled face, or the gold for a hammer"),
+    "choose": gettext_noop(
+        "Choosing the resource of a rolled face, the gold for a hammer, what becomes glory,"
+        " a mirrored face or the Satyrs' faces"
+    ),
     "reinforce": gettext_noop("Calling for reinforcements"),
     "action": gettext_noop("Taking an action"),
     "forge": gettext_noop("Forging die faces"),
@@ -20,10 +23,12 @@ PHASES = {
 
 DECISIONS = {
     "choose": gettext_noop(
-        "choose which resource your rolled face gives, or how much gold goes on your hammer"
+        "choose which resource your rolled face gives (or takes), how much of a gain goes"
+        " on your hammer or becomes glory, which face your mirror copies or which two faces"
+        " the Satyrs take"
     ),
-    "reinforce": gettext_noop("use your reinforcement cards, or go on to your action"),
-    "action": gettext_noop("forge die faces, perform a heroic feat, or pass"),
+    "reinforce": gettext_noop("use your reinforcement cards or tokens, or go on to your action"),
+    "action": gettext_noop("forge die faces, perform a heroic feat, spend a token, or pass"),
     "forge": gettext_noop("forge another face from another pool, or stop forging"),
     "extra": gettext_noop("spend 2 sun shards for another action, or end your turn"),
 }
