@@ -11,11 +11,9 @@ deficient set (deficiency.py): every optimal pairing uses no other rematch."""
 
 from __future__ import annotations
 
-import networkx as nx
-
 from tournaments.pairing.deficiency import deficient_components, maximum_matching
 from tournaments.pairing.field import Field
-from tournaments.pairing.matching import blossom, sorted_matching
+from tournaments.pairing.matching import MatchingGraph, blossom, sorted_matching
 from tournaments.pairing.work import STAGE_EXACT, Work, matching_work, sparse_matching_work
 
 
@@ -52,7 +50,7 @@ def solve_exact(field: Field, work: Work | None = None) -> tuple[list[tuple[int,
     # fewer rematches (none), and every pairing without one is a perfect matching of
     # this graph, so its best perfect matching is the optimum. Late in long events,
     # where this tier is needed, few pairs are left and this graph is small.
-    graph = nx.Graph()
+    graph = MatchingGraph()
     graph.add_nodes_from(nodes)
     matching: set = set()
     # Someone who has met every other player and cannot sit out makes a rematch certain.
