@@ -29,7 +29,7 @@ certain: minutes and gigabytes, left to the job).
 
 --worst-cases times the cases of docs/benchmarks.md "Pairing worst cases", one row
 each: events paired through every round up to n-1 (50, 60, 80, 100 players; the worst
-round), a player who met everyone (80 and 100, even: a rematch is certain), 256 players
+round), a player who met everyone (80, 100, 256 and 4,096, even: a rematch is certain), 256 players
 near round-robin saturation (rounds 129, 201, 241 and 255 after a round-robin schedule;
 rounds 201 and 241 again with player 1 made to have met everyone, so that a rematch is
 certain in a sparse field),
@@ -168,7 +168,7 @@ def worst_case_states(seed: int):
     for players in (50, 60, 80, 100):
         states = list(long_event(players, seed + players, 0.1, 0.0))
         yield f"long event, rounds 1-{players - 1} (worst)", players, states
-    for players in (80, 100):
+    for players in (80, 100, 256, 4096):
         yield "one player met everyone (even)", players, [(one_met_everyone(players, seed), 6)]
     for rounds in (128, 200, 240, 254):
         state = (round_robin(256, rounds, seed + rounds), rounds + 1)

@@ -312,3 +312,35 @@ def test_the_whole_field_tier_alone_is_optimal_when_rematches_are_unavoidable(
     pairs, bye_id = solve_exact(field)
     assert cost_key(players, pairs, bye_id) == reference_optimum(players)
     assert field.cost_of(pairs, bye_id).key() == reference_optimum(players)
+
+
+@settings(
+    max_examples=examples(150),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(players=arbitrary_fields(max_players=30), seed=st.integers(0, 10**9))
+def test_an_even_field_with_one_player_who_met_everyone_is_paired_optimally(players, seed):
+    """Their pair is a rematch in every pairing: the engine pairs the field with their
+    meetings erased (one rematch fewer in every pairing) and must reach the reference
+    optimum, also when other rematches remain."""
+    players = players[: len(players) - len(players) % 2]
+    if len(players) < 2:
+        return
+    everyone = frozenset(p.id for p in players)
+    lone = players[0].id
+    players = [
+        PairingPlayer(
+            p.id,
+            p.points,
+            everyone - {lone} if p.id == lone else p.opponents | {lone},
+            p.byes,
+            p.rank,
+        )
+        for p in players
+    ]
+    meetings = met(players)
+    if any(len(meetings[p.id]) == len(players) - 1 for p in players if p.id != lone):
+        return  # two who met everyone: the whole-field tier's case, tested above
+    result = check_optimal(players, 5, seed)
+    assert result.method == "forced_rematch" and result.cost.rematches >= 1
