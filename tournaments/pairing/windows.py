@@ -98,12 +98,12 @@ def solve_windows(
     # Any rematch outweighs every possible total of squared differences and rank offset.
     rematch_weight = scale * ((prefix[-1] // 2 + 2) * spread * spread + 1)
     field_size = len(field.ids) + 1
-    # Windows that have spent an eighth of what the whole-field matching is estimated to
-    # cost hand over to it: at worst 1.125 times that matching, where trying windows until
-    # they had spent all of it gave twice (a window worth solving is usually far smaller:
+    # Windows that have spent a quarter of what the whole-field matching is estimated to
+    # cost hand over to it: at worst 1.25 times that matching, where trying windows until
+    # they had spent all of it gave twice (a window worth solving is usually far smaller;
     # near round-robin saturation the windows that succeed need many small matchings,
     # more than the sparse whole-field matching takes).
-    budget = exact_work(field) // 8 if field_size <= EXACT_AFFORDABLE else float("inf")
+    budget = exact_work(field) // 4 if field_size <= EXACT_AFFORDABLE else float("inf")
     costs = WindowCosts(scale, rematch_weight, bye_costs, budget, work or Work())
     solved: dict[tuple[int, int], WindowPlan | str | None] = {}
     windows: list[list[int]] = [[trouble, trouble]]

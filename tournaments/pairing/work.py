@@ -58,11 +58,12 @@ def matching_work(nodes: int) -> int:
 
 def sparse_matching_work(nodes: int, edges: int) -> int:
     """The cost model of a blossom matching of a sparse graph, in the same units as
-    matching_work (a complete graph of k nodes: about k^3). Measured on the whole-field
-    graphs of the pairs who have not met (fields of 64, 128 and 256 players, from the
-    first rounds of a round-robin to its last), 8 x nodes x sqrt(nodes x edges) is within
-    a factor of about 1.5 on dense graphs and over-estimates the sparsest (a few pairs
-    left per player) by up to 3 or 4 times. The earlier model, nodes x edges + nodes^3 / 2,
-    charged the nodes^3 / 2 even where the graph had a handful of edges per node: 8.4
-    million units for the last round of a 256-player round-robin, which takes 0.03 s."""
-    return 8 * nodes * isqrt(nodes * edges) + nodes
+    matching_work (a window of k nodes: k^3, about 0.25-0.3 s of CPU per million on the
+    shared machine). Measured on the whole-field graphs of the pairs who have not met
+    (fields of 64, 128 and 256 players, from the first rounds of a round-robin to its
+    last), 4 x nodes x sqrt(nodes x edges) takes about as long per unit on dense graphs
+    and over-estimates the sparsest (a few pairs left per player) by up to 3 or 4 times.
+    The earlier model, nodes x edges + nodes^3 / 2, charged the nodes^3 / 2 even where
+    the graph had a handful of edges per node: 8.4 million units for the last round of a
+    256-player round-robin, which takes 0.03 s."""
+    return 4 * nodes * isqrt(nodes * edges) + nodes
