@@ -15,9 +15,10 @@ and the graph's best perfect matching is the optimum of the complete graph.
 
 This module finds a maximum cardinality matching (greedy, then Edmonds' augmenting paths
 with blossoms) and, from one, the components of G[D]: the players an Edmonds search from
-every exposed player labels even. Pure Python on adjacency sets, no Django, no networkx;
-nothing here depends on the iteration order of a hashed set of strings (nodes are visited
-in the order given), so the result is the same in every process.
+every exposed player labels even. Pure Python on adjacency mappings (sets, or a networkx
+graph's adj), no Django. The same in every process: the matching follows the order of
+the nodes given (neighbours sorted by it), and D with its components is unique whatever
+maximum matching and search order found it (the theorem), so no hash order decides.
 """
 
 from __future__ import annotations
