@@ -4,6 +4,7 @@ Usage: python bench/pairing.py [--sizes 512 4096 16384] [--round 8] [--tournamen
                                [--runs 3] [--seed 1] [--draw-rate 0.05] [--drop-rate 0.02]
        python bench/pairing.py --adversarial [--long-sizes 8 16 24 32] [--seed 1]
                                [--work-limit 1500000]
+       python bench/pairing.py --worst-cases [--seed 1] [--work-limit 1500000] [--only TEXT]
 
 For each size and each of --tournaments simulated events: rounds 1..7 are paired by the
 engine itself with random results (draws included), a few drops per round and a handful
@@ -25,11 +26,25 @@ handed to the background job ("deferred", with the time it took to decide), then
 without a limit and timed again ("background s"), unless its estimate passes
 --background-max (the whole-field matching of thousands of players when a rematch is
 certain: minutes and gigabytes, left to the job).
+
+--worst-cases times the cases of docs/benchmarks.md "Pairing worst cases", one row
+each: events paired through every round up to n-1 (50, 60, 80, 100 players; the worst
+round), a player who met everyone (80, 100, 256 and 4,096, even: a rematch is certain), 256 players
+near round-robin saturation (rounds 129, 201, 241 and 255 after a round-robin schedule;
+rounds 201 and 241 again with player 1 made to have met everyone, so that a rematch is
+certain in a sparse field),
+a clique of 14 on top in round 15 (256 and 4,096 players) and a three-player knot under
+a group of 997 and 1,997 (1,000 and 2,000 players). Each state is paired as a request
+would (--work-limit: answered, or handed over after "request s") and without a limit as
+the background job does ("pairing s" wall, "cpu s": the process's CPU time, which other
+jobs on a shared machine disturb less), with its method and cost; for the long events,
+the round whose pairing took the most CPU.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
 from collections import Counter
@@ -109,6 +124,95 @@ def knot(group: int):
     return field
 
 
+def round_robin(players: int, rounds: int, seed: int):
+    """The field after the first rounds of a round-robin schedule (circle method) with
+    random results (10% draws): near saturation few pairs have not met."""
+    rng = random.Random(seed)
+    ids = list(range(1, players + 1))
+    met = {pid: set() for pid in ids}
+    points = dict.fromkeys(ids, 0)
+    circle = ids[:] if players % 2 == 0 else [*ids, None]
+    for _ in range(rounds):
+        half = len(circle) // 2
+        for a, b in zip(circle[:half], reversed(circle[half:]), strict=True):
+            if a is None or b is None:
+                points[a or b] += 3
+                continue
+            met[a].add(b)
+            met[b].add(a)
+            roll = rng.random()
+            if roll < 0.1:
+                points[a] += 1
+                points[b] += 1
+            else:
+                points[a if roll < 0.55 else b] += 3
+        circle = [circle[0], circle[-1], *circle[1:-1]]
+    order = sorted(ids, key=lambda pid: (-points[pid], pid))
+    rank = {pid: index for index, pid in enumerate(order, start=1)}
+    return [PairingPlayer(pid, points[pid], frozenset(met[pid]), 0, rank[pid]) for pid in ids]
+
+
+def met_everyone(field: list[PairingPlayer], pid: int) -> list[PairingPlayer]:
+    """The field with player pid made to have met everyone else."""
+    everyone = frozenset(p.id for p in field)
+    return [
+        PairingPlayer(
+            p.id, p.points, everyone - {pid} if p.id == pid else p.opponents | {pid}, p.byes, p.rank
+        )
+        for p in field
+    ]
+
+
+def worst_case_states(seed: int):
+    """(case, players, [(field, round number), ...]) for every case of the issue."""
+    for players in (50, 60, 80, 100):
+        states = list(long_event(players, seed + players, 0.1, 0.0))
+        yield f"long event, rounds 1-{players - 1} (worst)", players, states
+    for players in (80, 100, 256, 4096):
+        yield "one player met everyone (even)", players, [(one_met_everyone(players, seed), 6)]
+    for rounds in (128, 200, 240, 254):
+        state = (round_robin(256, rounds, seed + rounds), rounds + 1)
+        yield f"round-robin schedule, round {rounds + 1}", 256, [state]
+    for rounds in (200, 240):
+        field = met_everyone(round_robin(256, rounds, seed + rounds), 1)
+        yield f"round {rounds + 1} of those, player 1 met everyone", 256, [(field, rounds + 1)]
+    for players in (256, 4096):
+        yield "clique of 14 on top, round 15", players, [(planted_clique(players, seed), 15)]
+    for group in (997, 1997):
+        yield f"knot under a group of {group}", group + 3, [(knot(group), 3)]
+
+
+def worst_cases(seed: int, work_limit: int | None, only: str | None = None) -> None:
+    print(
+        f"{'case':<42} {'players':>7} {'request s':>16} {'pairing s':>9} {'cpu s':>6}"
+        "  method  cost",
+        flush=True,
+    )
+    for case, players, states in worst_case_states(seed):
+        if only and only not in f"{case}, {players} players":
+            continue
+        worst = None
+        for field, round_number in states:
+            start = time.perf_counter()
+            try:
+                pair_round(field, round_number, seed, work_limit=work_limit)
+                request = f"{time.perf_counter() - start:.3f}"
+            except PairingDeferred:
+                request = f"deferred, {time.perf_counter() - start:.3f}"
+            start, cpu = time.perf_counter(), time.process_time()
+            result = pair_round(field, round_number, seed)
+            wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+            if worst is None or cpu > worst[2]:
+                worst = (request, wall, cpu, result, round_number)
+        request, wall, cpu, result, round_number = worst
+        label = case if len(states) == 1 else f"{case[:-8]} (worst: round {round_number})"
+        print(
+            f"{label:<42} {players:>7} {request:>16} {wall:>9.3f} {cpu:>6.3f}"
+            f"  {result.method}  {result.cost.key()}",
+            flush=True,
+        )
+
+
 def adversarial_states(seed: int, long_sizes: list[int]):
     """(family, field, round number) for every state of the sweep."""
     for players in long_sizes:
@@ -179,6 +283,12 @@ def main() -> None:
     parser.add_argument("--drop-rate", type=float, default=0.02)
     parser.add_argument("--adversarial", action="store_true", help="time the worst cases")
     parser.add_argument(
+        "--worst-cases", action="store_true", help="time the worst cases (docs/benchmarks.md)"
+    )
+    parser.add_argument(
+        "--only", help="--worst-cases: only the cases whose name contains this text"
+    )
+    parser.add_argument(
         "--long-sizes",
         type=int,
         nargs="+",
@@ -198,6 +308,9 @@ def main() -> None:
         help="--adversarial: deferred states estimated above this are not paired",
     )
     args = parser.parse_args()
+    if args.worst_cases:
+        worst_cases(args.seed, args.work_limit or None, args.only)
+        return
     if args.adversarial:
         sweep(args.seed, args.long_sizes, args.work_limit or None, args.background_max)
         return

@@ -8,6 +8,7 @@ interpreters with different hash seeds, and every answer must be the same.
 
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -76,6 +77,27 @@ def exact_states():
     return [state(field, 6, seed) for seed in range(4)]
 
 
+def rematch_states():
+    """Dense histories where rematches are unavoidable, odd (the bye vertex, a string-tagged
+    node, in the Gallai-Edmonds search) and even, and an even field whose one player has
+    met everyone (paired with their meetings erased)."""
+    rng = random.Random(5)
+    states = []
+    for count in (9, 10, 13, 14):
+        met = {pid: set() for pid in range(1, count + 1)}
+        for a in range(1, count + 1):
+            for b in range(a + 1, count + 1):
+                if rng.random() < 0.8:
+                    met[a].add(b)
+                    met[b].add(a)
+        field = [player(pid, 3 * rng.randrange(4), met=met[pid]) for pid in met]
+        states += [state(field, 9, seed) for seed in range(3)]
+    lone = [player(1, 6, met=range(2, 9))] + [player(pid, 3, met=[1]) for pid in range(2, 9)]
+    lone[1] = player(2, 3, met=[1, 3])
+    states += [state(lone, 8, seed) for seed in range(4)]
+    return states
+
+
 def simulated_states():
     """Every round of two simulated events, draws and drops included."""
     states = []
@@ -107,7 +129,7 @@ def pair_in_child(states, hash_seed):
 
 
 def test_the_same_seed_gives_the_same_round_whatever_the_hash_seed():
-    states = window_states() + exact_states() + simulated_states()
+    states = window_states() + exact_states() + rematch_states() + simulated_states()
     here = [
         summary(
             pair_round(
@@ -121,7 +143,8 @@ def test_the_same_seed_gives_the_same_round_whatever_the_hash_seed():
     methods = {result["method"] for result in here}
     # The states must reach every tier, the window tier above all (its matching holds
     # string-keyed virtual nodes).
-    assert methods == {"lower_bound", "window", "exact"}
+    assert methods == {"lower_bound", "window", "exact", "forced_bye", "forced_rematch"}
+    assert any(r["method"] == "exact" and r["cost"][0] and len(r["pairs"]) > 4 for r in here)
     for hash_seed in HASH_SEEDS:
         elsewhere = pair_in_child(states, hash_seed)
         for index, (mine, theirs) in enumerate(zip(here, elsewhere, strict=True)):

@@ -22,12 +22,14 @@ from tournaments.pairing.work import STAGE_EXACT, STAGE_LOWER_BOUND, STAGE_WINDO
 
 
 def _met_everyone(count: int) -> list[PairingPlayer]:
-    """Player 1 has met everyone, so a rematch is certain: the whole-field tier."""
+    """Players 1 and 2 have met everyone, so a rematch is certain and only the whole-field
+    tier can prove the optimum (one such player alone is paired by the other tiers)."""
+    everyone = frozenset(range(1, count + 1))
     return [
         PairingPlayer(
             id=i,
             points=3 if i <= count // 2 else 0,
-            opponents=frozenset(range(2, count + 1)) if i == 1 else frozenset({1}),
+            opponents=everyone - {i} if i <= 2 else frozenset({1, 2}),
             byes=0,
             rank=i,
         )

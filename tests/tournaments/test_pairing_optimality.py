@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from tests.hypothesis_profiles import examples, examples_per_shard
 from tournaments.pairing import PairingPlayer, ReasonCode, pair_round
+from tournaments.pairing.exact import solve_exact
+from tournaments.pairing.field import Field
 from tournaments.pairing.simulation import SimulatedSwiss
 
 BYE = "bye"
@@ -278,3 +280,67 @@ def test_planted_cliques_and_knots_are_paired_optimally(group, clique, knot_poin
         PairingPlayer(c, knot_points, frozenset({a, b}), 0, c),
     ]
     check_optimal(top + middle + knot, 5, seed)
+
+
+@settings(
+    max_examples=examples(200),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(
+    players=arbitrary_fields(max_players=24),
+    met_everyone=st.integers(0, 3),
+    seed=st.integers(0, 10**9),
+)
+def test_the_whole_field_tier_alone_is_optimal_when_rematches_are_unavoidable(
+    players, met_everyone, seed
+):
+    """The whole-field tier adds only the rematch pairs between players of different
+    Gallai-Edmonds components; run alone (no chain or window first) it must still reach
+    the reference optimum of the complete graph, on fields where rematches are likely or
+    certain (a few players who have met everyone)."""
+    everyone = frozenset(p.id for p in players)
+    players = [
+        PairingPlayer(p.id, p.points, everyone - {p.id}, p.byes, p.rank)
+        if p.id < met_everyone
+        else p
+        for p in players
+    ]
+    field = Field(players, 5, seed)
+    if not field.ids:
+        return
+    pairs, bye_id = solve_exact(field)
+    assert cost_key(players, pairs, bye_id) == reference_optimum(players)
+    assert field.cost_of(pairs, bye_id).key() == reference_optimum(players)
+
+
+@settings(
+    max_examples=examples(150),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(players=arbitrary_fields(max_players=30), seed=st.integers(0, 10**9))
+def test_an_even_field_with_one_player_who_met_everyone_is_paired_optimally(players, seed):
+    """Their pair is a rematch in every pairing: the engine pairs the field with their
+    meetings erased (one rematch fewer in every pairing) and must reach the reference
+    optimum, also when other rematches remain."""
+    players = players[: len(players) - len(players) % 2]
+    if len(players) < 2:
+        return
+    everyone = frozenset(p.id for p in players)
+    lone = players[0].id
+    players = [
+        PairingPlayer(
+            p.id,
+            p.points,
+            everyone - {lone} if p.id == lone else p.opponents | {lone},
+            p.byes,
+            p.rank,
+        )
+        for p in players
+    ]
+    meetings = met(players)
+    if any(len(meetings[p.id]) == len(players) - 1 for p in players if p.id != lone):
+        return  # two who met everyone: the whole-field tier's case, tested above
+    result = check_optimal(players, 5, seed)
+    assert result.method == "forced_rematch" and result.cost.rematches >= 1

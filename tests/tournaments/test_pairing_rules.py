@@ -370,16 +370,52 @@ def test_a_knot_under_a_large_group_is_proved_by_a_window_not_the_whole_field():
     assert frozenset({3, 4}) in pair_sets(result)
 
 
-def test_a_player_who_met_everyone_goes_straight_to_the_whole_field_matching(monkeypatch):
+def test_two_players_who_met_everyone_go_straight_to_the_whole_field_matching(monkeypatch):
     # No window can avoid the rematch, so none is tried.
     def no_windows(*args):
         raise AssertionError("windows tried although a rematch is certain")
 
     monkeypatch.setattr("tournaments.pairing.swiss.solve_windows", no_windows)
-    field = [player(1, 6, met=range(2, 9))] + [player(pid, 3, met=[1]) for pid in range(2, 9)]
+    field = [player(1, 6, met=range(2, 9)), player(2, 6, met=range(1, 9))]
+    field += [player(pid, 3, met=[1, 2]) for pid in range(3, 9)]
     result = pair_round(field, 8, 1)
     assert result.method == "exact"
-    assert result.cost.rematches == 1
+    assert result.cost.key() == (1, 0, 0, 0, 0)  # 1 and 2 meet again, the rest on 3 points
+    assert frozenset({1, 2}) in pair_sets(result)
+
+
+def test_in_an_even_field_the_one_player_who_met_everyone_has_the_only_rematch(monkeypatch):
+    # Every pairing has 1's pair as a rematch; the others are paired as though nobody
+    # had met 1, and the chain proves that: no whole-field matching.
+    def no_exact(*args):
+        raise AssertionError("the whole-field matching ran")
+
+    monkeypatch.setattr("tournaments.pairing.swiss.solve_exact", no_exact)
+    field = [player(1, 6, met=range(2, 9))] + [player(pid, 3, met=[1]) for pid in range(2, 9)]
+    field[1] = player(2, 3, met=[1, 3])
+    result = pair_round(field, 8, 1)
+    assert_complete(result, field)
+    assert result.method == "forced_rematch"
+    assert result.cost.key() == (1, 0, 0, 9, 0)  # 1 plays down once, the rest on 3 points
+    assert frozenset({2, 3}) not in pair_sets(result)
+    rematch = [pair for pair in result.pairs if pair.rematch]
+    assert len(rematch) == 1 and 1 in rematch[0].ids
+    assert ReasonCode.REMATCH in codes(rematch[0].reasons)
+
+
+def test_an_even_field_whose_lone_rematch_leaves_another_is_still_paired_optimally():
+    # 1 has met everyone; 2-4, 5-7 and 8-10 are three trios, each of whom has met every
+    # player of the other trios but not their own. Even with 1's meetings erased, three
+    # odd trios and one player between them leave a rematch: two in all.
+    trios = [[2, 3, 4], [5, 6, 7], [8, 9, 10]]
+    field = [player(1, 3, met=range(2, 11))]
+    for trio in trios:
+        others = [pid for other in trios if other is not trio for pid in other]
+        field += [player(pid, 3, met=[1, *others]) for pid in trio]
+    result = pair_round(field, 6, 1)
+    assert_complete(result, field)
+    assert result.method == "forced_rematch"
+    assert result.cost.key() == (2, 0, 0, 0, 0)
 
 
 def test_in_an_odd_field_the_one_player_who_met_everyone_sits_out():

@@ -5,14 +5,15 @@ only used when no window can be certified.
 The matching is first solved on the pairs who have not met: when they cover the field,
 no pairing has a rematch and the best perfect matching of that graph is the optimum (late
 in long events, where this tier is needed, that graph is small). Only when a rematch is
-unavoidable does the graph grow to every pair of the field."""
+unavoidable are rematch pairs added, and only those between players that a maximum
+matching of the first graph may leave out, in different components of its Gallai-Edmonds
+deficient set (deficiency.py): every optimal pairing uses no other rematch."""
 
 from __future__ import annotations
 
-import networkx as nx
-
+from tournaments.pairing.deficiency import deficient_components, maximum_matching
 from tournaments.pairing.field import Field
-from tournaments.pairing.matching import blossom, sorted_matching
+from tournaments.pairing.matching import MatchingGraph, blossom, sorted_matching
 from tournaments.pairing.work import STAGE_EXACT, Work, matching_work, sparse_matching_work
 
 
@@ -49,7 +50,7 @@ def solve_exact(field: Field, work: Work | None = None) -> tuple[list[tuple[int,
     # fewer rematches (none), and every pairing without one is a perfect matching of
     # this graph, so its best perfect matching is the optimum. Late in long events,
     # where this tier is needed, few pairs are left and this graph is small.
-    graph = nx.Graph()
+    graph = MatchingGraph()
     graph.add_nodes_from(nodes)
     matching: set = set()
     # Someone who has met every other player and cannot sit out makes a rematch certain.
@@ -67,13 +68,23 @@ def solve_exact(field: Field, work: Work | None = None) -> tuple[list[tuple[int,
     if not isolated:
         matching = blossom(graph, ceiling)
     if 2 * len(matching) != len(nodes):
-        # A rematch is unavoidable: every pair may play, at the rematch weight.
+        # A rematch is unavoidable. Every optimal pairing is a maximum matching of this
+        # graph plus rematch pairs between players of different components of its
+        # Gallai-Edmonds deficient set (deficiency.py): only those pairs are added.
         if work is not None and not isolated:
             work.spend(STAGE_EXACT, matching_work(len(nodes)))
-        for i, a in enumerate(ids):
+        if isolated:
+            mate = maximum_matching(nodes, graph.adj)
+        else:
+            mate = dict.fromkeys(nodes)
+            for a, b in matching:
+                mate[a], mate[b] = b, a
+        component = deficient_components(nodes, graph.adj, mate)
+        deficient = [pid for pid in ids if pid in component]
+        for i, a in enumerate(deficient):
             met = field.opp[a]
-            for b in ids[i + 1 :]:
-                if b in met:
+            for b in deficient[i + 1 :]:
+                if component[a] != component[b] and b in met:
                     graph.add_edge(a, b, weight=square_weight_of(a, b) - rematch_weight)
         matching = blossom(graph, ceiling)
     pairs: list[tuple[int, int]] = []

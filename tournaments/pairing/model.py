@@ -150,9 +150,12 @@ class PairingResult:
 
     method tells how optimality was established: "lower_bound" (the cost equals a lower
     bound valid for every pairing), "window" (exact on a window of score groups, certified
-    by a relaxation of the whole field), "exact" (matching of the whole field) or
+    by a relaxation of the whole field), "exact" (matching of the whole field),
     "forced_bye" (the one player who has met everyone sits out and the others, paired
-    optimally as an even field by one of the other three, need no rematch).
+    optimally as an even field by one of the other three, need no rematch) or
+    "forced_rematch" (an even field's one player who has met everyone: their pair is a
+    rematch in every pairing, and the field with their meetings erased is paired
+    optimally by the other tiers).
     """
 
     round_number: int

@@ -26,6 +26,7 @@ windows), exact.py (the whole field) and reasons.py (the result with its reasons
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from tournaments.pairing.exact import solve_exact
 from tournaments.pairing.field import Field
@@ -101,6 +102,21 @@ def solve(field: Field, work: Work | None = None) -> tuple[list[tuple[int, int]]
         pairs, _, _ = solve(others, work)
         if not field.cost_of(pairs, forced).rematches:
             return pairs, forced, "forced_bye"
+    lone = _lone_rematch(field)
+    if lone is not None:
+        # Their pair is a rematch in every pairing, so every pairing costs exactly one
+        # rematch more than in the field with their meetings erased: pair that field
+        # (docs/pairing.md, step 0).
+        erased = Field(
+            [
+                replace(p, opponents=frozenset() if pid == lone else p.opponents - {lone})
+                for pid, p in field.players.items()
+            ],
+            field.round_number,
+            field.seed,
+        )
+        pairs, _, _ = solve(erased, work)
+        return pairs, None, "forced_rematch"
     if _must_rematch_or_move_bye(field, candidates):
         # No chain or window can succeed: straight to the whole field.
         pairs, bye_id = solve_exact(field, work)
@@ -129,6 +145,16 @@ def _must_rematch_or_move_bye(field: Field, candidates: list[int]) -> bool:
     only the whole-field matching can prove the optimum."""
     others = len(field.ids) - 1
     return any(len(field.opp[pid]) == others and pid not in candidates for pid in field.ids)
+
+
+def _lone_rematch(field: Field) -> int | None:
+    """In an even field, the one player who has met every other player: their pair is a
+    rematch in every pairing."""
+    if len(field.ids) % 2:
+        return None
+    others = len(field.ids) - 1
+    met_everyone = [pid for pid in field.ids if len(field.opp[pid]) == others]
+    return met_everyone[0] if len(met_everyone) == 1 and others else None
 
 
 def _forced_bye(field: Field, candidates: list[int]) -> int | None:

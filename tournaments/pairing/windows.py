@@ -11,12 +11,10 @@ window over that group chooses the bye by the pair-downs first and the rank seco
 
 from __future__ import annotations
 
-import networkx as nx
-
 from tournaments.pairing.exact import exact_work
 from tournaments.pairing.field import Field
 from tournaments.pairing.lower_bound import ChainFailure, chain_score_groups
-from tournaments.pairing.matching import blossom, sorted_matching
+from tournaments.pairing.matching import MatchingGraph, blossom, sorted_matching
 from tournaments.pairing.work import STAGE_WINDOWS, Work, matching_work
 
 # Players above which an exact matching of a window is not attempted.
@@ -102,7 +100,9 @@ def solve_windows(
     field_size = len(field.ids) + 1
     # Windows that have spent a quarter of what the whole-field matching is estimated to
     # cost hand over to it: at worst 1.25 times that matching, where trying windows until
-    # they had spent all of it gave twice (a window worth solving is usually far smaller).
+    # they had spent all of it gave twice (a window worth solving is usually far smaller;
+    # near round-robin saturation the windows that succeed need many small matchings,
+    # more than the sparse whole-field matching takes).
     budget = exact_work(field) // 4 if field_size <= EXACT_AFFORDABLE else float("inf")
     costs = WindowCosts(scale, rematch_weight, bye_costs, budget, work or Work())
     solved: dict[tuple[int, int], WindowPlan | str | None] = {}
@@ -355,7 +355,7 @@ def window_matching(
     if not edge_costs and nodes:
         return None
     ceiling = max(edge_costs.values(), default=0) + 1
-    graph = nx.Graph()
+    graph = MatchingGraph()
     for (a, b), cost in edge_costs.items():
         graph.add_edge(a, b, weight=ceiling - cost)
     # Virtual nodes are tuples of a string, whose hash (so the matching set's order)

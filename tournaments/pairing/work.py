@@ -10,6 +10,7 @@ lost but the cheap tiers' work. Without a limit the pairing always completes.
 from __future__ import annotations
 
 from collections.abc import Callable
+from math import isqrt
 
 # progress(stage, work spent so far, work the stage about to run will spend)
 Progress = Callable[[str, int, int], None]
@@ -56,7 +57,13 @@ def matching_work(nodes: int) -> int:
 
 
 def sparse_matching_work(nodes: int, edges: int) -> int:
-    """The cost model of a blossom matching of a sparse graph: its augmentations scan the
-    edges, and its dual updates scan the nodes; measured on late rounds of 64- and
-    128-player events, half a complete graph's cube plus nodes x edges fits."""
-    return nodes * edges + nodes**3 // 2
+    """The cost model of a blossom matching of a sparse graph, in the same units as
+    matching_work (a window of k nodes: k^3, about 0.25-0.3 s of CPU per million on the
+    shared machine). Measured on the whole-field graphs of the pairs who have not met
+    (fields of 64, 128 and 256 players, from the first rounds of a round-robin to its
+    last), 4 x nodes x sqrt(nodes x edges) takes about as long per unit on dense graphs
+    and over-estimates the sparsest (a few pairs left per player) by up to 3 or 4 times.
+    The earlier model, nodes x edges + nodes^3 / 2, charged the nodes^3 / 2 even where
+    the graph had a handful of edges per node: 8.4 million units for the last round of a
+    256-player round-robin, which takes 0.03 s."""
+    return 4 * nodes * isqrt(nodes * edges) + nodes
