@@ -23,7 +23,7 @@ otherwise the round is refused (``PodsRefused``) rather than seated without a pr
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
@@ -163,22 +163,27 @@ def _prefix(points: Sequence) -> tuple[list, list]:
     return prefix, prefix_sq
 
 
-def _best_blocks(points: Sequence, sizes: Sequence[int]) -> tuple[Fraction, list[int]]:
+def _best_blocks(
+    points: Sequence,
+    sizes: Sequence[int],
+    short_cost: Callable[[int, int], int] | None = None,
+) -> tuple[Fraction, list[int]]:
     """The least spread of consecutive blocks of ``points`` (sorted, best first) with the
-    given size multiset, and one block order reaching it: among equal spreads, the one with
+    given size multiset, and one block order reaching it: among equal spreads, the one whose
+    smaller tables cost least by ``short_cost(start, size)`` (if given), then the one with
     the smaller tables lowest in the field (as the bye goes to the lowest scores)."""
     distinct = sorted(set(sizes), reverse=True)
     counts = tuple(sizes.count(s) for s in distinct)
     prefix, prefix_sq = _prefix(points)
     # best[used] = (spread, -sum of short starts, previous used, size); used = counts taken.
-    best: dict[tuple[int, ...], tuple] = {(0,) * len(distinct): (Fraction(0), 0, None, 0)}
+    best: dict[tuple[int, ...], tuple] = {(0,) * len(distinct): (Fraction(0), 0, 0, None, 0)}
     order = sorted(
         _all_used(counts), key=lambda used: sum(u * s for u, s in zip(used, distinct, strict=True))
     )
     for used in order:
         if used not in best:
             continue
-        spread, tie, _, _ = best[used]
+        spread, estimate, tie, _, _ = best[used]
         start = sum(u * s for u, s in zip(used, distinct, strict=True))
         for index, size in enumerate(distinct):
             if used[index] == counts[index]:
@@ -186,14 +191,15 @@ def _best_blocks(points: Sequence, sizes: Sequence[int]) -> tuple[Fraction, list
             nxt = used[:index] + (used[index] + 1,) + used[index + 1 :]
             cost = spread + _block_spread(prefix, prefix_sq, start, size)
             short = index > 0
-            candidate = (cost, tie - (start if short else 0), used, size)
-            if nxt not in best or candidate[:2] < best[nxt][:2]:
+            extra = short_cost(start, size) if short and short_cost else 0
+            candidate = (cost, estimate + extra, tie - (start if short else 0), used, size)
+            if nxt not in best or candidate[:3] < best[nxt][:3]:
                 best[nxt] = candidate
     used = counts
     blocks: list[int] = []
-    while best[used][2] is not None:
-        blocks.append(best[used][3])
-        used = best[used][2]
+    while best[used][3] is not None:
+        blocks.append(best[used][4])
+        used = best[used][3]
     blocks.reverse()
     return best[counts][0], blocks
 
@@ -314,7 +320,23 @@ def _construct(field: _Field, sizes: Sequence[int], rng: random.Random) -> list[
     tables' seats go to the fewest short tables and then the lowest ranks; then swap players
     of equal points between tables of the same kind while that removes repeat meetings."""
     order = sorted(field.ids, key=lambda pid: (-field.points[pid], field.draw[pid]))
-    _, blocks = _best_blocks([field.points[pid] for pid in order], list(sizes))
+    # Each score's short-table counts, fewest first: a short table over part of a score
+    # costs (about) the smallest of them, so the blocks go where the fewest short tables are.
+    excess_by_points: dict[Fraction, list[int]] = {}
+    for pid in order:
+        excess_by_points.setdefault(field.points[pid], []).append(
+            field.short[pid] - field.min_short
+        )
+    for values in excess_by_points.values():
+        values.sort()
+
+    def short_cost(start: int, size: int) -> int:
+        overlap: dict[Fraction, int] = {}
+        for pid in order[start : start + size]:
+            overlap[field.points[pid]] = overlap.get(field.points[pid], 0) + 1
+        return sum(sum(excess_by_points[p][:k]) for p, k in overlap.items())
+
+    _, blocks = _best_blocks([field.points[pid] for pid in order], list(sizes), short_cost)
     # Which positions of the sorted field lie in short tables.
     short_position = []
     for size in blocks:
