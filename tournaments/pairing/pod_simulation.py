@@ -11,7 +11,16 @@ from tournaments.pod_standings import BYE_POINTS, table_points
 
 
 class SimulatedPods:
-    def __init__(self, players: int, *, seed: int = 1, mode: str = FOUR_THREE, tie_rate=0.05):
+    def __init__(
+        self,
+        players: int,
+        *,
+        seed: int = 1,
+        mode: str = FOUR_THREE,
+        tie_rate=0.05,
+        exact_limit=None,
+    ):
+        self.exact_limit = exact_limit
         self.rng = random.Random(f"pod-simulation:{seed}")
         self.mode = mode
         self.tie_rate = tie_rate
@@ -44,8 +53,13 @@ class SimulatedPods:
     def play_round(self):
         """Seat and play the next round; returns the result (PodsRefused propagates)."""
         self.round_number += 1
+        limits = {} if self.exact_limit is None else {"exact_limit": self.exact_limit}
         result = pair_pods(
-            self.field(), self.round_number, seed=f"sim{self.round_number}", mode=self.mode
+            self.field(),
+            self.round_number,
+            seed=f"sim{self.round_number}",
+            mode=self.mode,
+            **limits,
         )
         self.methods.append(result.method)
         full = full_size(self.mode)

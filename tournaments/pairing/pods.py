@@ -51,7 +51,7 @@ THREE = "three"
 MODES = (FOUR_THREE, THREE)
 
 # Fields up to this size that the lower bound cannot certify are solved exactly.
-EXACT_LIMIT = 12
+EXACT_LIMIT = 16
 # Partial seatings the exhaustive search may visit before the round is refused.
 NODE_LIMIT = 200_000
 # Seeded restarts of the construction before the lower bound is given up.
