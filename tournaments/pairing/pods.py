@@ -22,6 +22,7 @@ otherwise the round is refused (``PodsRefused``) rather than seated without a pr
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -156,7 +157,7 @@ def _block_spread(prefix: list, prefix_sq: list, start: int, size: int) -> Fract
 
 
 def _prefix(points: Sequence) -> tuple[list, list]:
-    prefix, prefix_sq = [Fraction(0)], [Fraction(0)]
+    prefix, prefix_sq = [0], [0]
     for x in points:
         prefix.append(prefix[-1] + x)
         prefix_sq.append(prefix_sq[-1] + x * x)
@@ -176,7 +177,7 @@ def _best_blocks(
     counts = tuple(sizes.count(s) for s in distinct)
     prefix, prefix_sq = _prefix(points)
     # best[used] = (spread, -sum of short starts, previous used, size); used = counts taken.
-    best: dict[tuple[int, ...], tuple] = {(0,) * len(distinct): (Fraction(0), 0, 0, None, 0)}
+    best: dict[tuple[int, ...], tuple] = {(0,) * len(distinct): (0, 0, 0, None, 0)}
     order = sorted(
         _all_used(counts), key=lambda used: sum(u * s for u, s in zip(used, distinct, strict=True))
     )
@@ -232,6 +233,11 @@ class _Field:
             self.players[player.id] = player
         self.ids = sorted(self.players)
         self.points = {pid: Fraction(p.points) for pid, p in self.players.items()}
+        # Whole numbers for the arithmetic: points times the least common denominator, so
+        # spreads are counted in units of 1 / scale^2 (Fraction arithmetic was most of the
+        # exact tier's time).
+        self.scale = math.lcm(1, *(x.denominator for x in self.points.values()))
+        self.value = {pid: int(x * self.scale) for pid, x in self.points.items()}
         self.short = {pid: p.short_tables for pid, p in self.players.items()}
         self.seed, self.round_number = seed, round_number
         self.rng = random.Random(f"irondie-pods:{seed}:{round_number}")
@@ -255,11 +261,19 @@ class _Field:
     def repeats(self, table: Sequence[int]) -> int:
         return sum(1 for a, b in combinations(table, 2) if b in self.opp[a])
 
-    def spread(self, table: Sequence[int]) -> Fraction:
-        return sum(
-            ((self.points[a] - self.points[b]) ** 2 for a, b in combinations(table, 2)),
-            Fraction(0),
-        )
+    def spread(self, table: Sequence[int]) -> int:
+        """The table's spread in units of 1 / scale^2."""
+        value = self.value
+        return sum((value[a] - value[b]) ** 2 for a, b in combinations(table, 2))
+
+    def units(self, spread: int) -> Fraction:
+        return Fraction(spread, self.scale * self.scale)
+
+    def ikey(self, tables: Sequence[Sequence[int]]) -> tuple[int, int, int, int]:
+        """The cost's key with the spread in whole units (what the tiers compare)."""
+        cost = self.cost(tables)
+        spread = cost.spread * self.scale * self.scale
+        return (cost.repeats, cost.short_excess, int(spread), cost.short_rank_offset)
 
     def cost(self, tables: Sequence[Sequence[int]]) -> PodCost:
         seated_short = [pid for t in tables if self.is_short(len(t)) for pid in t]
@@ -277,7 +291,7 @@ class _Field:
         return PodCost(
             repeats=sum(self.repeats(t) for t in tables),
             short_excess=sum(self.short[pid] - self.min_short for pid in seated_short),
-            spread=sum((self.spread(t) for t in tables), Fraction(0)),
+            spread=self.units(sum(self.spread(t) for t in tables)),
             short_rank_offset=rank_offset,
         )
 
@@ -285,14 +299,16 @@ class _Field:
         values = sorted(self.short[pid] - self.min_short for pid in pool)
         return sum(values[:short_seats])
 
-    def bound(self, sizes: Sequence[int]) -> PodCost:
+    def ibound(self, sizes: Sequence[int]) -> tuple[int, int, int, int]:
+        """The round's bound as a key, the spread in whole units."""
         short_seats = sum(s for s in sizes if self.is_short(s))
-        return PodCost(
-            repeats=0,
-            short_excess=self.excess_bound(self.ids, short_seats),
-            spread=spread_lower_bound([self.points[pid] for pid in self.ids], sizes),
-            short_rank_offset=0,
-        )
+        values = sorted((self.value[pid] for pid in self.ids), reverse=True)
+        spread = _best_blocks(values, list(sizes))[0]
+        return (0, self.excess_bound(self.ids, short_seats), spread, 0)
+
+    def bound(self, sizes: Sequence[int]) -> PodCost:
+        repeats, excess, spread, offset = self.ibound(sizes)
+        return PodCost(repeats, excess, self.units(spread), offset)
 
 
 def evaluate_pods(
@@ -336,7 +352,7 @@ def _construct(field: _Field, sizes: Sequence[int], rng: random.Random) -> list[
             overlap[field.points[pid]] = overlap.get(field.points[pid], 0) + 1
         return sum(sum(excess_by_points[p][:k]) for p, k in overlap.items())
 
-    _, blocks = _best_blocks([field.points[pid] for pid in order], list(sizes), short_cost)
+    _, blocks = _best_blocks([field.value[pid] for pid in order], list(sizes), short_cost)
     # Which positions of the sorted field lie in short tables.
     short_position = []
     for size in blocks:
@@ -424,12 +440,12 @@ def _solve_exact(
     cost plus the bounds of the rest cannot beat the best found."""
     order = sorted(field.ids, key=lambda pid: (-field.points[pid], field.draw[pid]))
     best_tables = [list(t) for t in incumbent]
-    best_key = field.cost(best_tables).key()
+    best_key = field.ikey(best_tables)
     distinct = sorted(set(sizes), reverse=True)
-    bound_cache: dict[tuple, tuple[int, Fraction]] = {}
+    bound_cache: dict[tuple, tuple[int, int]] = {}
     nodes = [0]
 
-    def rest_bound(rest: tuple[int, ...], remaining: tuple[int, ...]) -> tuple[int, Fraction]:
+    def rest_bound(rest: tuple[int, ...], remaining: tuple[int, ...]) -> tuple[int, int]:
         key = (rest, remaining)
         if key not in bound_cache:
             seats = sum(
@@ -438,9 +454,7 @@ def _solve_exact(
             sizes_left = [s for s, c in zip(distinct, remaining, strict=True) for _ in range(c)]
             bound_cache[key] = (
                 field.excess_bound(rest, seats),
-                _best_blocks([field.points[pid] for pid in rest], sizes_left)[0]
-                if rest
-                else Fraction(0),
+                _best_blocks([field.value[pid] for pid in rest], sizes_left)[0] if rest else 0,
             )
         return bound_cache[key]
 
@@ -449,7 +463,7 @@ def _solve_exact(
     ) -> None:
         nonlocal best_key, best_tables
         if not rest:
-            key = field.cost(tables).key()
+            key = field.ikey(tables)
             if key < best_key:
                 best_key, best_tables = key, [list(t) for t in tables]
             return
@@ -499,7 +513,7 @@ def _solve_exact(
                 tables.pop()
 
     counts = tuple(list(sizes).count(s) for s in distinct)
-    search(tuple(order), counts, [], (0, 0, Fraction(0)))
+    search(tuple(order), counts, [], (0, 0, 0))
     return best_tables
 
 
