@@ -320,3 +320,30 @@ def test_same_seating_across_hash_seeds():
         )
         answers.add(run.stdout)
     assert len(answers) == 1
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(
+    players=histories(max_players=9),
+    mode=st.sampled_from([FOUR_THREE, THREE]),
+    seed=st.integers(0, 99),
+)
+def test_windows_claim_only_optimal_seatings(players, mode, seed):
+    # No exact tier: every seating returned is proved by the bound or by a window.
+    try:
+        result = pair_pods(players, 3, seed, mode, exact_limit=0)
+    except PodsRefused:
+        return
+    assert result.method in ("lower_bound", "window")
+    assert result.cost.key() == brute_force_key(players, mode)
+
+
+def test_a_window_certifies_a_repeat_the_bound_cannot():
+    # 1 and 2 alone on 6 points met last round: the bound puts them together; a window
+    # over the top scores seats them apart at the least extra spread.
+    points = [6, 6, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    players = field(points, met=[(1, 2)])
+    result = pair_pods(players, 3, "w", exact_limit=0)
+    assert result.method == "window"
+    assert result.cost.repeats == 0
+    assert result.cost.spread > result.bound.spread

@@ -574,6 +574,12 @@ def pair_pods(
             method = "lower_bound"
             break
     if not method:
+        from tournaments.pairing.pod_windows import certify_windows
+
+        found = certify_windows(field, sizes, best)
+        if found is not None:
+            best, method = found, "window"
+    if not method:
         if n > exact_limit:
             raise PodsRefused(
                 f"No seating of {n} players could be proved optimal: the best found costs "
