@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
+from tournaments.pairing.pod_blocks import _best_blocks
+
 WINDOW_LIMIT = 14
 WINDOW_NODES = 60_000
 
@@ -43,8 +45,6 @@ def padded_bound(values, full, short_sizes, short_limit, top=None, bottom=None):
     """The least spread of ``values`` (sorted, best first) seated at any number of full
     tables and at most ``short_limit`` short ones, with any number of copies of ``top``
     added above them and of ``bottom`` below (either may be None: no copies)."""
-    from tournaments.pairing.pods import _best_blocks
-
     if not values:
         return 0
     best = None
