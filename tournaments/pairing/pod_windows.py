@@ -62,13 +62,12 @@ def padded_bound(values, full, short_sizes, short_limit, top=None, bottom=None):
     return best
 
 
-def window_relaxed(field, reals, full, short_sizes, short_limit, top, bottom, node_limit):
+def window_relaxed(field, reals, full, short_sizes, short_limit, top, bottom, budget):
     """The least (repeats, spread) of the window's players with virtual players at ``top``
     and ``bottom`` (None: none) in any number, every table holding a real player."""
     order = sorted(reals, key=lambda pid: (-field.value[pid], field.draw[pid]))
     sizes = [full, *short_sizes]
     best = [None]
-    nodes = [0]
 
     def rest_bound(rest):
         bound = padded_bound(
@@ -77,8 +76,8 @@ def window_relaxed(field, reals, full, short_sizes, short_limit, top, bottom, no
         return 0 if bound is None else bound  # no fit: 0 is still a bound
 
     def search(rest, shorts, repeats, spread):
-        nodes[0] += 1
-        if nodes[0] > node_limit:
+        budget[0] -= 1
+        if budget[0] < 0:
             raise _OutOfNodes
         if not rest:
             if best[0] is None or (repeats, spread) < best[0]:
@@ -117,17 +116,16 @@ def window_relaxed(field, reals, full, short_sizes, short_limit, top, bottom, no
     return best[0]
 
 
-def window_real(field, reals, sizes, node_limit):
+def window_real(field, reals, sizes, budget):
     """The least (repeats, spread) seating of the window's players at tables of ``sizes``,
     and the seating."""
     order = sorted(reals, key=lambda pid: (-field.value[pid], field.draw[pid]))
     distinct = sorted(set(sizes), reverse=True)
     best = [None, None]
-    nodes = [0]
 
     def search(rest, remaining, tables, repeats, spread):
-        nodes[0] += 1
-        if nodes[0] > node_limit:
+        budget[0] -= 1
+        if budget[0] < 0:
             raise _OutOfNodes
         if not rest:
             if best[0] is None or (repeats, spread) < best[0]:
@@ -167,6 +165,7 @@ def certify_windows(field, sizes, tables, node_limit=WINDOW_NODES):
     # Tables in order of their best value; each spans a range of values.
     ordered = sorted(tables, key=lambda t: (-max(level[p] for p in t), -min(level[p] for p in t)))
     bound_key = field.ibound(sizes)
+    budget = [node_limit]  # partial seatings left for every window tried
     troubled = [i for i, t in enumerate(ordered) if field.repeats(t)]
     if not troubled:
         return None
@@ -198,9 +197,9 @@ def certify_windows(field, sizes, tables, node_limit=WINDOW_NODES):
         bottom = below[0] if below else None
         try:
             relaxed = window_relaxed(
-                field, reals, full, short_sizes, short_limit, top, bottom, node_limit
+                field, reals, full, short_sizes, short_limit, top, bottom, budget
             )
-            _, real_tables = window_real(field, reals, [len(t) for t in window_tables], node_limit)
+            _, real_tables = window_real(field, reals, [len(t) for t in window_tables], budget)
         except _OutOfNodes:
             return None
         bound_a = padded_bound(above, full, short_sizes, short_limit, None, top)

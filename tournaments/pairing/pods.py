@@ -513,7 +513,7 @@ def pair_pods(
         if key == bound.key():
             method = "lower_bound"
             break
-    if not method:
+    if not method and n > exact_limit:
         found = certify_windows(field, sizes, best)
         if found is not None:
             best, method = found, "window"
