@@ -16,6 +16,8 @@ compared lexicographically. A round is certified by one of:
   offset;
 - ``exact``: branch and bound over every partition of the field (fields of up to
   ``EXACT_LIMIT`` players), pruned by the same bounds;
+- ``window``: larger fields, a window of tables around the repeats solved exactly and
+  certified by a bound on the whole field split at the window's edges (pod_windows.py);
 
 otherwise the round is refused (``PodsRefused``) rather than seated without a proof.
 """
