@@ -112,7 +112,7 @@ mixed_sizes = st.sampled_from(
 )
 
 
-@settings(max_examples=examples(300), deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(sizes=mixed_sizes, data=st.data())
 def test_consecutive_blocks_reach_the_least_spread_of_any_partition(sizes, data):
     points = data.draw(st.lists(point_values, min_size=sum(sizes), max_size=sum(sizes)))
