@@ -41,13 +41,11 @@ class SimulatedPods:
         order = list(range(size))
         self.rng.shuffle(order)
         places = [0] * size
-        place = 1
         for index, seat in enumerate(order):
             if index and self.rng.random() < self.tie_rate:
                 places[seat] = places[order[index - 1]]
             else:
                 places[seat] = index + 1
-            place += 1
         return places
 
     def play_round(self):
