@@ -28,6 +28,7 @@ PURE_CORES = (
     "tournaments.match_rules",
     "tournaments.games",
     "tournaments.placings",
+    "tournaments.pod_standings",
     "tournaments.phases",
     "tournaments.ratings",
 )

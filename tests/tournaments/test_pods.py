@@ -1,0 +1,350 @@
+"""Swiss pods (tournaments/pairing/pods.py, docs/pairing.md "Swiss pods"): the table sizes,
+the consecutive-block lower bound checked by brute force on mixed sizes, the seating
+against a brute force over every partition of small fields, the proof each round carries,
+refusal, and the same seating in processes with different hash seeds."""
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.hypothesis_profiles import examples
+from tournaments.pairing.model import PairingError
+from tournaments.pairing.pod_simulation import SimulatedPods
+from tournaments.pairing.pods import (
+    FOUR_THREE,
+    THREE,
+    PodPlayer,
+    PodsRefused,
+    evaluate_pods,
+    pair_pods,
+    spread_lower_bound,
+    table_sizes,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def partitions(items, sizes):
+    """Every partition of ``items`` into tables of the given size multiset."""
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for size in sorted(set(sizes)):
+        left = list(sizes)
+        left.remove(size)
+        for mates in itertools.combinations(rest, size - 1):
+            others = [x for x in rest if x not in mates]
+            for tail in partitions(others, left):
+                yield [(first, *mates), *tail]
+
+
+def spread(tables, points):
+    return sum(
+        ((points[a] - points[b]) ** 2 for t in tables for a, b in itertools.combinations(t, 2)),
+        Fraction(0),
+    )
+
+
+# --- table sizes -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("n", "four_three", "three"),
+    [
+        (0, (), ()),
+        (1, (), ()),
+        (2, (2,), (2,)),
+        (3, (3,), (3,)),
+        (4, (4,), (2, 2)),
+        (5, (3, 2), (3, 2)),
+        (6, (3, 3), (3, 3)),
+        (7, (4, 3), (3, 2, 2)),
+        (9, (3, 3, 3), (3, 3, 3)),
+        (10, (4, 3, 3), (3, 3, 2, 2)),
+        (13, (4, 3, 3, 3), (3, 3, 3, 2, 2)),
+        (16, (4, 4, 4, 4), (3, 3, 3, 3, 2, 2)),
+    ],
+)
+def test_table_sizes(n, four_three, three):
+    assert table_sizes(n, FOUR_THREE) == four_three
+    assert table_sizes(n, THREE) == three
+
+
+@pytest.mark.parametrize("n", range(2, 200))
+def test_table_sizes_seat_everyone_with_fewest_short_tables(n):
+    sizes = table_sizes(n)
+    assert sum(sizes) == n
+    if n >= 6:
+        assert set(sizes) <= {3, 4} and sizes.count(3) <= 3
+
+
+def test_unknown_mode_is_refused():
+    with pytest.raises(PairingError):
+        table_sizes(8, "fives")
+
+
+# --- the consecutive-block bound (checked before anything relies on it) -----------------------
+
+point_values = st.integers(0, 24).map(lambda q: Fraction(q, 4))
+mixed_sizes = st.sampled_from(
+    [
+        (4, 3),
+        (3, 3),
+        (4, 4, 3),
+        (4, 3, 3),
+        (3, 2),
+        (4, 2),
+        (4, 3, 2),
+        (3, 3, 2),
+        (3, 2, 2),
+        (4, 4),
+        (3, 3, 3),
+    ]
+)
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(sizes=mixed_sizes, data=st.data())
+def test_consecutive_blocks_reach_the_least_spread_of_any_partition(sizes, data):
+    points = data.draw(st.lists(point_values, min_size=sum(sizes), max_size=sum(sizes)))
+    brute = min(spread(p, points) for p in partitions(list(range(len(points))), list(sizes)))
+    assert spread_lower_bound(points, sizes) == brute
+
+
+def test_the_bound_needs_the_sizes_to_seat_the_field():
+    with pytest.raises(PairingError):
+        spread_lower_bound([1, 2, 3], (4,))
+
+
+# --- the seating against brute force -----------------------------------------------------------
+
+
+def brute_force_key(players, mode):
+    ids = [p.id for p in players]
+    sizes = list(table_sizes(len(ids), mode))
+    return min(evaluate_pods(players, p, mode).key() for p in partitions(ids, sizes))
+
+
+@st.composite
+def histories(draw, max_players=9):
+    n = draw(st.integers(2, max_players))
+    ids = list(range(1, n + 1))
+    pairs = list(itertools.combinations(ids, 2))
+    met = draw(st.lists(st.sampled_from(pairs), max_size=2 * n, unique=True)) if pairs else []
+    ranks = draw(st.permutations(ids))
+    players = []
+    for index, pid in enumerate(ids):
+        players.append(
+            PodPlayer(
+                pid,
+                draw(st.integers(0, 8).map(lambda q: Fraction(q, 2))),
+                frozenset(b for a, b in met if a == pid) | frozenset(a for a, b in met if b == pid),
+                draw(st.integers(0, 2)),
+                ranks[index],
+            )
+        )
+    return players
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(players=histories(), mode=st.sampled_from([FOUR_THREE, THREE]), seed=st.integers(0, 99))
+def test_seating_is_optimal_against_brute_force(players, mode, seed):
+    result = pair_pods(players, 3, seed, mode)
+    assert result.cost.key() == brute_force_key(players, mode)
+    seated = sorted(pid for table in result.tables for pid in table.player_ids)
+    assert seated == sorted(p.id for p in players)
+    assert result.cost == evaluate_pods(players, [t.player_ids for t in result.tables], mode)
+    # Every tier's claim holds: the bound is below every seating, reached under lower_bound.
+    assert result.bound.key() <= result.cost.key()
+    if result.method == "lower_bound":
+        assert result.cost.key() == result.bound.key()
+
+
+@settings(max_examples=examples(30), deadline=None)
+@given(n=st.integers(5, 11), seed=st.integers(0, 1000), rounds=st.integers(1, 5))
+def test_simulated_events_are_optimal_round_by_round(n, seed, rounds):
+    event = SimulatedPods(n, seed=seed)
+    for _ in range(rounds - 1):
+        event.play_round()
+    players = event.field()
+    result = pair_pods(players, rounds, "x")
+    if n <= 9:
+        assert result.cost.key() == brute_force_key(players, FOUR_THREE)
+    assert result.method in ("lower_bound", "window", "exact")
+
+
+# --- rules, one each ----------------------------------------------------------------------------
+
+
+def field(points, short=None, met=()):
+    short = short or [0] * len(points)
+    opponents = {pid: set() for pid in range(1, len(points) + 1)}
+    for a, b in met:
+        opponents[a].add(b)
+        opponents[b].add(a)
+    return [
+        PodPlayer(pid, points[pid - 1], frozenset(opponents[pid]), short[pid - 1], pid)
+        for pid in range(1, len(points) + 1)
+    ]
+
+
+def test_one_player_has_the_bye_and_none_is_empty():
+    assert pair_pods(field([0]), 1, 1).bye == 1
+    assert pair_pods([], 1, 1).tables == ()
+
+
+def test_round_one_short_table_goes_to_the_lowest_ranks():
+    result = pair_pods(field([0] * 7), 1, "s")
+    short = next(t for t in result.tables if t.short)
+    assert sorted(short.player_ids) == [5, 6, 7]
+    assert result.method == "lower_bound"
+
+
+def test_players_who_sat_short_sit_full_next():
+    # 7 players on equal points: the three who had a table of three sit at the four.
+    result = pair_pods(field([0] * 7, short=[0, 0, 0, 0, 1, 1, 1]), 2, "s")
+    short = next(t for t in result.tables if t.short)
+    assert not set(short.player_ids) & {5, 6, 7}
+    assert result.cost.short_excess == 0
+
+
+def test_tables_follow_points_and_numbering_best_first():
+    points = [9, 9, 9, 9, 6, 6, 6, 6, 3, 3, 3, 3]
+    result = pair_pods(field(points), 4, "s")
+    assert [sorted(t.points) for t in result.tables] == [[9] * 4, [6] * 4, [3] * 4]
+    assert [t.number for t in result.tables] == [1, 2, 3]
+    assert result.cost.spread == 0
+
+
+def test_repeat_meetings_are_avoided_before_the_spread():
+    # 1 met 2 and 3 met 4: the table of equal scores would repeat two meetings.
+    players = field([3, 3, 3, 3, 0, 0, 0, 0], met=[(1, 2), (3, 4)])
+    result = pair_pods(players, 2, "s")
+    assert result.cost.repeats == 0
+    assert result.cost.spread > 0
+    assert result.cost.key() == brute_force_key(players, FOUR_THREE)
+
+
+def test_unavoidable_repeats_are_counted_and_exact():
+    players = field([0] * 5, met=list(itertools.combinations(range(1, 6), 2)))
+    result = pair_pods(players, 5, "s")
+    assert result.cost.repeats == 4  # a table of 3 (3 pairs) and one of 2
+    assert result.method in ("window", "exact")
+
+
+def test_refused_when_no_proof_fits_the_limits():
+    # Everyone has met everyone: the window would be the whole field, past its limit.
+    players = field([0] * 20, met=list(itertools.combinations(range(1, 21), 2)))
+    with pytest.raises(PodsRefused, match="proved optimal"):
+        pair_pods(players, 5, "s")
+    event = SimulatedPods(13, seed=0)
+    event.play_round()
+    with pytest.raises(PodsRefused, match="without proving"):
+        pair_pods(event.field(), 2, "s", node_limit=10)
+
+
+def test_everyone_met_everyone_is_proved_by_the_bound():
+    players = field([0] * 12, met=list(itertools.combinations(range(1, 13), 2)))
+    result = pair_pods(players, 12, "s", node_limit=1)
+    assert result.cost.repeats == 18 and result.method in ("window", "exact")
+
+
+def test_evaluate_refuses_incomplete_seatings():
+    players = field([0] * 5)
+    with pytest.raises(PairingError):
+        evaluate_pods(players, [(1, 2, 3), (4,)])
+    with pytest.raises(PairingError):
+        evaluate_pods(players, [(1, 2, 3, 4, 5)])
+    with pytest.raises(PairingError):
+        pair_pods(players + [players[0]], 1, 1)
+
+
+def test_seat_order_is_seeded():
+    players = field([0] * 8)
+    one = pair_pods(players, 1, "a")
+    assert one == pair_pods(players, 1, "a")
+    orders = {pair_pods(players, 1, seed).tables[0].player_ids for seed in range(20)}
+    assert len(orders) > 1
+
+
+# --- the same seating in any process --------------------------------------------------------------
+
+CHILD = """
+import json, sys
+from fractions import Fraction
+from tournaments.pairing.pods import PodPlayer, pair_pods
+out = []
+for state in json.load(sys.stdin):
+    players = [PodPlayer(p[0], Fraction(p[1]), frozenset(p[2]), p[3], p[4]) for p in state["players"]]
+    r = pair_pods(players, state["round"], state["seed"])
+    out.append([r.method, [list(t.player_ids) for t in r.tables], str(r.cost.key())])
+print(json.dumps(out))
+"""
+
+
+def test_same_seating_across_hash_seeds():
+    states = []
+    for n, rounds in ((10, 3), (12, 4), (64, 1)):
+        event = SimulatedPods(n, seed=n)
+        for _ in range(rounds):
+            event.play_round()
+        players = event.field()
+        states.append(
+            {
+                "players": [
+                    [p.id, str(p.points), sorted(p.opponents), p.short_tables, p.rank]
+                    for p in players
+                ],
+                "round": rounds + 1,
+                "seed": f"s{n}",
+            }
+        )
+    answers = set()
+    for hash_seed in ("0", "1", "7", "4242"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(ROOT)}
+        run = subprocess.run(
+            [sys.executable, "-c", CHILD],
+            input=json.dumps(states),
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+        )
+        answers.add(run.stdout)
+    assert len(answers) == 1
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(
+    players=histories(max_players=9),
+    mode=st.sampled_from([FOUR_THREE, THREE]),
+    seed=st.integers(0, 99),
+)
+def test_windows_claim_only_optimal_seatings(players, mode, seed):
+    # No exact tier: every seating returned is proved by the bound or by a window.
+    try:
+        result = pair_pods(players, 3, seed, mode, exact_limit=0)
+    except PodsRefused:
+        return
+    assert result.method in ("lower_bound", "window")
+    assert result.cost.key() == brute_force_key(players, mode)
+
+
+def test_a_window_certifies_a_repeat_the_bound_cannot():
+    # 1 and 2 alone on 6 points met last round: the bound puts them together; a window
+    # over the top scores seats them apart at the least extra spread.
+    points = [6, 6, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    players = field(points, met=[(1, 2)])
+    result = pair_pods(players, 3, "w", exact_limit=0)
+    assert result.method == "window"
+    assert result.cost.repeats == 0
+    assert result.cost.spread > result.bound.spread
