@@ -6,6 +6,7 @@ import random
 from collections import defaultdict
 
 from django.db.models import Q, QuerySet
+from django.db.models.functions import Coalesce
 
 from tournaments.conventions import conventions_of
 from tournaments.match_rules import format_score
@@ -51,6 +52,15 @@ def match_awaiting_result(registration: Registration) -> Match | None:
     the match a penalty applies to when the judge names none."""
     matches = _matches_of(registration.tournament_id, registration.pk)
     return matches.exclude(status=Match.Status.CONFIRMED).first()
+
+
+def entry_name(registration: Registration) -> str:
+    """The name an entry plays under: its team's in a team event (the captain's
+    registration stands for the team; select ``team_unit`` with it), else the player's."""
+    try:
+        return registration.team_unit.name
+    except Registration.team_unit.RelatedObjectDoesNotExist:
+        return registration.player.display_name
 
 
 def match_score(match: Match) -> str:
@@ -110,9 +120,9 @@ def _standings_input(
     rather than join every match of every event with its round. ``number_of``: those
     rounds (id -> number) when the caller has read them already."""
     registrations = list(
-        Registration.objects.filter(tournament=tournament).values_list(
-            "pk", "player__display_name", "dropped", "late_entry_round", "cut_after_round"
-        )
+        Registration.objects.filter(tournament=tournament, pairing_unit=True)
+        .annotate(entry_name=Coalesce("team_unit__name", "player__display_name"))
+        .values_list("pk", "entry_name", "dropped", "late_entry_round", "cut_after_round")
     )
     players = [
         PlayerEntry(pk, name, dropped=dropped, cut_after_round=cut)
@@ -167,13 +177,17 @@ def standings(
         registrations = (
             registrations
             if registrations is not None
-            else list(Registration.objects.filter(tournament=tournament).select_related("player"))
+            else list(
+                Registration.objects.filter(
+                    tournament=tournament, pairing_unit=True
+                ).select_related("player", "team_unit")
+            )
         )
         matches = matches if matches is not None else _swiss_matches(tournament)
         players = [
             PlayerEntry(
                 r.pk,
-                r.player.display_name,
+                entry_name(r),
                 dropped=r.dropped,
                 cut_after_round=r.cut_after_round,
             )
@@ -261,8 +275,12 @@ def points_at_pairing(tournament, round_number: int) -> dict[int, int]:
 
 
 def pairing_players(tournament, *, round_number: int) -> list[PairingPlayer]:
+    """The pairing units: every registration of an individual event, each team's
+    captain's registration (standing for the team) of a team event."""
     registrations = list(
-        Registration.objects.filter(tournament=tournament).select_related("player")
+        Registration.objects.filter(tournament=tournament, pairing_unit=True).select_related(
+            "player", "team_unit"
+        )
     )
     matches = _swiss_matches(tournament)
     table = standings(tournament, registrations=registrations, matches=matches)

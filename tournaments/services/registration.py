@@ -51,18 +51,11 @@ def register(*, tournament, player: Player, dice_set: DiceSet | None = None, by)
         )
     if dice_set is not None and dice_set.player_id != player.pk:
         raise ValidationError({"dice_set": [_("This dice set belongs to another player.")]})
-    late_round = None
-    if tournament.status == Status.SWISS:
-        if not can_manage(by, tournament):
-            raise ValidationError(_("Registration is closed; ask the organiser for a late entry."))
-        last = tournament.rounds.aggregate(n=Max("number"))["n"] or 0
-        open_round = tournament.rounds.filter(number=last, status=Round.Status.DRAFT).exists()
-        late_round = last if open_round else last + 1
-    elif tournament.status not in (Status.REGISTRATION, Status.CHECK_IN):
+    if tournament.is_team_event:
         raise ValidationError(
-            _("Registration is not open (the tournament is “%(value1)s”).")
-            % {"value1": tournament.get_status_display()}
+            _("This is a team event: register a team (docs/events.md “Team events”).")
         )
+    late_round = entry_round(tournament, by)
     if Registration.objects.filter(tournament=tournament, player=player).exists():
         raise ValidationError(
             _("%(display_name)s is already registered.") % {"display_name": player.display_name}
@@ -93,6 +86,23 @@ def register(*, tournament, player: Player, dice_set: DiceSet | None = None, by)
         },
     )
     return registration
+
+
+def entry_round(tournament, by) -> int | None:
+    """Whether an entry may be made now, and from which round it plays: None before the
+    Swiss rounds; during them (organisers only) the first round it can be paired in."""
+    if tournament.status == Status.SWISS:
+        if not can_manage(by, tournament):
+            raise ValidationError(_("Registration is closed; ask the organiser for a late entry."))
+        last = tournament.rounds.aggregate(n=Max("number"))["n"] or 0
+        open_round = tournament.rounds.filter(number=last, status=Round.Status.DRAFT).exists()
+        return last if open_round else last + 1
+    if tournament.status not in (Status.REGISTRATION, Status.CHECK_IN):
+        raise ValidationError(
+            _("Registration is not open (the tournament is “%(value1)s”).")
+            % {"value1": tournament.get_status_display()}
+        )
+    return None
 
 
 @transaction.atomic
