@@ -58,7 +58,7 @@ STANDINGS_EXPLAIN_PARAMETER = OpenApiParameter(
 )
 RESULTS_HIDDEN = "The organiser has not made the results public."
 
-SIDE_RELATED = ("player_a__player", "player_b__player")
+SIDE_RELATED = ("player_a__player", "player_a__team", "player_b__player", "player_b__team")
 
 
 def _matches_queryset():

@@ -442,8 +442,8 @@ class ResultForm(forms.Form):
     def __init__(self, *args, match: Match, **kwargs):
         kwargs.setdefault("initial", {})["expected_version"] = match.version
         super().__init__(*args, **kwargs)
-        name_a = match.player_a.player.display_name
-        name_b = match.player_b.player.display_name if match.player_b_id else "—"
+        name_a = match.player_a.entry_name
+        name_b = match.player_b.entry_name if match.player_b_id else "—"
         choices = [
             ("a", _("%(name)s won") % {"name": name_a}),
             ("b", _("%(name)s won") % {"name": name_b}),
@@ -556,17 +556,19 @@ class PenaltyForm(forms.Form):
         matches = self.fields["match"]
         matches.queryset = (
             Match.objects.filter(round__tournament=tournament)
-            .select_related("round", "player_a__player", "player_b__player")
+            .select_related(
+                "round", "player_a__player", "player_a__team", "player_b__player", "player_b__team"
+            )
             .order_by("-round__number", "table")
         )
         matches.label_from_instance = _match_label
 
 
 def _match_label(match):
-    b = match.player_b.player.display_name if match.player_b_id else _("bye")
+    b = match.player_b.entry_name if match.player_b_id else _("bye")
     return _("Round %(r)s, table %(t)s: %(a)s v %(b)s") % {
         "r": match.round.number,
         "t": match.table or "—",
-        "a": match.player_a.player.display_name,
+        "a": match.player_a.entry_name,
         "b": b,
     }

@@ -355,6 +355,15 @@ class Registration(models.Model):
     def __str__(self):
         return f"{self.player.display_name} @ {self.tournament.name}"
 
+    @property
+    def entry_name(self) -> str:
+        """The name this entry plays under: its team's for a team's pairing unit (the
+        captain's registration; select ``team`` with it), else the player's. No query
+        for an individual event's registration."""
+        if self.team_id is not None and self.pairing_unit:
+            return self.team.name
+        return self.player.display_name
+
 
 class Round(models.Model):
     class Stage(models.TextChoices):

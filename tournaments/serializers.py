@@ -416,7 +416,8 @@ def side_answer(registration) -> dict | None:
     return {
         "registration": registration.pk,
         "player": registration.player_id,
-        "name": registration.player.display_name,
+        "name": registration.entry_name,
+        "team": registration.team_id if registration.pairing_unit else None,
         "dropped": registration.dropped,
     }
 
@@ -424,8 +425,16 @@ def side_answer(registration) -> dict | None:
 class SideSerializer(serializers.Serializer):
     registration = serializers.IntegerField(source="pk")
     player = serializers.IntegerField(source="player_id")
-    name = serializers.CharField(source="player.display_name")
+    name = serializers.CharField(
+        source="entry_name", help_text="The player's name; in a team event the team's."
+    )
+    team = serializers.SerializerMethodField(
+        help_text="The team this side is (a team event; the player is its captain), else null."
+    )
     dropped = serializers.BooleanField()
+
+    def get_team(self, registration) -> int | None:
+        return registration.team_id if registration.pairing_unit else None
 
 
 class MatchResultSerializer(serializers.Serializer):

@@ -153,9 +153,9 @@ def _results_visible(request, tournament) -> bool:
 
 def _round_matches(round_):
     return list(
-        round_.matches.select_related("player_a__player", "player_b__player").order_by(
-            "table", "id"
-        )
+        round_.matches.select_related(
+            "player_a__player", "player_a__team", "player_b__player", "player_b__team"
+        ).order_by("table", "id")
     )
 
 
@@ -1063,7 +1063,9 @@ def results_queue(request, pk):
     matches = []
     if round_ is not None:
         matches = sorted(
-            round_.matches.select_related("player_a__player", "player_b__player"),
+            round_.matches.select_related(
+                "player_a__player", "player_a__team", "player_b__player", "player_b__team"
+            ),
             key=selectors.judges_queue_key,
         )
     context = _roles(request, tournament)
@@ -1078,7 +1080,9 @@ def results_queue(request, pk):
 
 def _match(tournament, match_id) -> Match:
     return get_object_or_404(
-        Match.objects.select_related("round", "player_a__player", "player_b__player"),
+        Match.objects.select_related(
+            "round", "player_a__player", "player_a__team", "player_b__player", "player_b__team"
+        ),
         pk=match_id,
         round__tournament=tournament,
     )
@@ -1243,7 +1247,9 @@ def my_match(request, pk):
     match = selectors.current_match(
         tournament.pk,
         registration.pk,
-        queryset=Match.objects.select_related("round", "player_a__player", "player_b__player"),
+        queryset=Match.objects.select_related(
+            "round", "player_a__player", "player_a__team", "player_b__player", "player_b__team"
+        ),
     )
     request.live_scope = live.match_scope(match)
     context = _roles(request, tournament)

@@ -178,11 +178,14 @@ class _Objects:
             ids["Registration"]
         )
         self.matches = Match.objects.select_related(
-            "round", "player_a__player", "player_b__player"
+            "round", "player_a__player", "player_a__team", "player_b__player", "player_b__team"
         ).in_bulk(ids["Match"])
         self.rounds = Round.objects.in_bulk(ids["Round"])
         self.swaps = SetSwap.objects.select_related(
-            "registration__player", "match__round", "match__player_a__player"
+            "registration__player",
+            "match__round",
+            "match__player_a__player",
+            "match__player_a__team",
         ).in_bulk(ids["SetSwap"])
         self.users = get_user_model().objects.select_related("player").in_bulk(users)
         self.players = Player.objects.in_bulk(players)
