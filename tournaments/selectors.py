@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 from django.db.models.functions import Coalesce
 
 from tournaments.conventions import conventions_of
 from tournaments.match_rules import format_score
-from tournaments.models import Match, Registration, Round, SetSwap, Tournament
+from tournaments.models import Match, Registration, Round, SetSwap, Team, Tournament
 from tournaments.pairing import PairingPlayer
 from tournaments.pairing.topcut import record_winners, seed_bracket
 from tournaments.placings import BracketLosers, Placing, final_placings
@@ -481,3 +481,58 @@ def bracket_view(tournament, *, show_winners: bool) -> dict:
             for r in result.rounds
         ],
     }
+
+
+# --- team events ----------------------------------------------------------------------
+
+
+def teams(tournament) -> QuerySet[Team]:
+    """A team event's teams with their members and players: two queries."""
+    members = Registration.objects.select_related("player").order_by("-pairing_unit", "pk")
+    return (
+        Team.objects.filter(tournament=tournament)
+        .select_related("unit")
+        .prefetch_related(Prefetch("members", queryset=members))
+        .order_by("name", "pk")
+    )
+
+
+def team_matches(team: Team, rounds, *, show_results: bool) -> list[dict]:
+    """The team's matches in ``rounds`` (the rounds the viewer sees) from the team's side
+    (the shape of serializers.TeamMatchSerializer): one query."""
+    unit = team.unit_id
+    matches = (
+        Match.objects.filter(round__in=rounds)
+        .filter(Q(player_a=unit) | Q(player_b=unit))
+        .select_related(
+            "round", "player_a__player", "player_a__team", "player_b__player", "player_b__team"
+        )
+        .order_by("round__number", "pk")
+    )
+    rows = []
+    for match in matches:
+        mine_a = match.player_a_id == unit
+        other = match.player_b if mine_a else match.player_a
+        known = show_results and match.status == Match.Status.CONFIRMED
+        won, lost = (match.games_a, match.games_b) if mine_a else (match.games_b, match.games_a)
+        outcome = None
+        if known:
+            if match.winner_id == unit:
+                outcome = "win"
+            elif match.winner_id is not None:
+                outcome = "loss"
+            else:
+                outcome = "draw"
+        rows.append(
+            {
+                "match": match.pk,
+                "round": match.round.number,
+                "stage": match.round.stage,
+                "table": match.table,
+                "opponent": other.entry_name if other is not None else None,
+                "opponent_team": other.team_id if other is not None else None,
+                "score": format_score(won, lost, match.games_drawn) if known else None,
+                "outcome": outcome,
+            }
+        )
+    return rows

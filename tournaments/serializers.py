@@ -183,6 +183,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "venue",
             "game",
             "games_to_win",
+            "team_size",
             "organiser",
             "co_organisers",
             "head_judge",
@@ -349,6 +350,9 @@ class RegistrationSerializer(serializers.ModelSerializer):
             "disqualified",
             "late_entry_round",
             "registered_at",
+            "team",
+            "pairing_unit",
+            "team_accepted",
         ]
         read_only_fields = fields
 
@@ -365,6 +369,84 @@ class RegisterSerializer(serializers.Serializer):
         allow_null=True,
         help_text="The player's dice set: required for an IRONDIE event, refused for a game "
         "without dice sets (the event's `game`; docs/events.md).",
+    )
+
+
+# --- team events (docs/events.md "Team events") ----------------------------------------
+
+
+class TeamMemberSerializer(serializers.Serializer):
+    registration = serializers.IntegerField(source="pk")
+    player = PlayerBriefSerializer()
+    captain = serializers.BooleanField(source="pairing_unit")
+    accepted = serializers.BooleanField(
+        source="team_accepted", help_text="False while the player has not accepted the team."
+    )
+
+
+class TeamSerializer(serializers.Serializer):
+    """A team: its members (each with their own registration, set and swaps); the
+    captain's registration (``registration``) is the team in pairings and standings."""
+
+    id = serializers.IntegerField()
+    tournament = serializers.IntegerField(source="tournament_id")
+    name = serializers.CharField()
+    registration = serializers.IntegerField(
+        source="unit_id", help_text="The captain's registration: the team in matches."
+    )
+    members = TeamMemberSerializer(many=True, source="members.all")
+    complete = serializers.SerializerMethodField(
+        help_text="Every member accepted (a team that is not is not paired)."
+    )
+    dropped = serializers.BooleanField(source="unit.dropped")
+    final_place = serializers.IntegerField(source="unit.final_place", allow_null=True)
+
+    def get_complete(self, team) -> bool:
+        return all(member.team_accepted for member in team.members.all())
+
+
+class TeamMatchSerializer(serializers.Serializer):
+    """One of a team's matches, from the team's side."""
+
+    match = serializers.IntegerField()
+    round = serializers.IntegerField()
+    stage = serializers.CharField()
+    table = serializers.IntegerField(allow_null=True)
+    opponent = serializers.CharField(allow_null=True, help_text="The other team; null: a bye.")
+    opponent_team = serializers.IntegerField(allow_null=True)
+    score = serializers.CharField(
+        allow_null=True,
+        help_text='Games won-lost(-drawn) by this team, e.g. "2-1"; null: none yet.',
+    )
+    outcome = serializers.ChoiceField(
+        choices=["win", "loss", "draw"], allow_null=True, help_text="Null: no result (yet)."
+    )
+
+
+class TeamDetailSerializer(TeamSerializer):
+    matches = TeamMatchSerializer(
+        many=True, help_text="The team's published matches; results while results are public."
+    )
+
+
+class TeamMemberEntrySerializer(serializers.Serializer):
+    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    dice_set = serializers.PrimaryKeyRelatedField(
+        queryset=DiceSet.objects.all(), help_text="The member's own dice set (9 + 3)."
+    )
+
+
+class RegisterTeamSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    captain = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(),
+        required=False,
+        help_text="Organisers name the captain; a player registering is the captain (leave it out).",
+    )
+    members = TeamMemberEntrySerializer(
+        many=True,
+        max_length=3,
+        help_text="Every member, the captain among them, each with their own dice set.",
     )
 
 
