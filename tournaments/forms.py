@@ -39,6 +39,7 @@ TOURNAMENT_FIELDS = [
     "venue",
     "game",
     "games_to_win",
+    "team_size",
     "head_judge",
     "floor_judges",
     "swiss_rounds",
@@ -572,3 +573,56 @@ def _match_label(match):
         "a": match.player_a.entry_name,
         "b": b,
     }
+
+
+class TeamForm(forms.Form):
+    """A team of a team event: its name and every member's dice set (a set names its
+    player). The first member is the captain: a player registering their own team
+    picks one of their sets there; an organiser searches every player's sets, as the
+    registration form does. docs/events.md "Team events"."""
+
+    name = forms.CharField(label=_("Team name"), max_length=80)
+
+    def __init__(self, *args, tournament, player=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        registered = Registration.objects.filter(tournament=tournament).values("player_id")
+        sets = (
+            DiceSet.objects.select_related("player")
+            .exclude(player_id__in=registered)
+            .order_by("player__display_name", "name")
+        )
+        self.member_fields = []
+        for number in range(1, tournament.team_size + 1):
+            key = f"set_{number}"
+            if number == 1 and player is not None:
+                field = forms.ModelChoiceField(
+                    label=_("Your dice set (you are the captain)"),
+                    queryset=sets.filter(player=player),
+                )
+                field.label_from_instance = lambda s: s.name
+            else:
+                field = DiceSetSearchField(
+                    label=_("Captain and dice set")
+                    if number == 1
+                    else _("Member %(number)s and dice set") % {"number": number},
+                    queryset=sets,
+                    help_text=_("Type the player's name and pick their set (or “name — set”)."),
+                )
+            self.fields[key] = field
+            self.member_fields.append(key)
+        self.suggest_sets = player is None
+
+    def suggest(self):
+        """Fill the organiser's suggestions (one query); not needed to read a POST."""
+        if self.suggest_sets:
+            options = None
+            for key in self.member_fields:
+                field = self.fields[key]
+                if options is None:
+                    options = [dice_set_label(s) for s in field.queryset]
+                field.widget.options = options
+        return self
+
+    def members(self) -> list:
+        sets = [self.cleaned_data[key] for key in self.member_fields]
+        return [(dice_set.player, dice_set) for dice_set in sets]
