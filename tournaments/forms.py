@@ -124,6 +124,7 @@ class TournamentForm(forms.ModelForm):
         self.fields["head_judge"].label = _("Head judge")
         self.fields["bracket_losers"].required = False
         self.fields["round_one_seeding"].required = False
+        self.fields["team_size"].required = False
         self.fields["game"].required = False
         self.fields["game"].help_text = _(
             "Fixed once a player has registered. Format and time limits still at the "
@@ -196,6 +197,10 @@ class TournamentForm(forms.ModelForm):
     def clean_bracket_losers(self):
         # Left out of a submitted form, the setting keeps its value (the default on create).
         return self.cleaned_data["bracket_losers"] or self.instance.bracket_losers
+
+    def clean_team_size(self):
+        # Left out of a submitted form, the setting keeps its value (individual on create).
+        return self.cleaned_data["team_size"] or self.instance.team_size
 
     def clean_round_one_seeding(self):
         # Left out of a submitted form, the setting keeps its value (the default on create).
