@@ -130,7 +130,7 @@ def _my_registration(request, tournament) -> Registration | None:
         return None
     return (
         Registration.objects.filter(tournament=tournament, player__user=request.user)
-        .select_related("player")
+        .select_related("player", "team")
         .first()
     )
 
@@ -1244,22 +1244,31 @@ def my_match(request, pk):
         messages.error(request, _("You are not registered in this tournament."))
         return redirect("tournaments:home", pk=tournament.pk)
     registration.tournament = tournament
+    # A team member plays their team's matches (the captain's registration's); they
+    # swap their own dice, the captain reports (docs/events.md "Team events").
+    unit_id = registration.team.unit_id if registration.team_id else registration.pk
     match = selectors.current_match(
         tournament.pk,
-        registration.pk,
+        unit_id,
         queryset=Match.objects.select_related(
             "round", "player_a__player", "player_a__team", "player_b__player", "player_b__team"
         ),
     )
     request.live_scope = live.match_scope(match)
     context = _roles(request, tournament)
-    context.update(registration=registration, match=match)
+    context.update(
+        registration=registration,
+        match=match,
+        unit_id=unit_id,
+        reports=registration.pairing_unit,
+        team=registration.team,
+    )
     playing, additional = selectors.current_sets(registration)
     swap_form = SwapDiceForm(playing=playing, additional=additional)
     context.update(playing=playing, additional=additional)
     if match is not None:
         match.round.tournament = tournament
-        side = match.side_of(registration.pk)
+        side = match.side_of(unit_id)
         opponent = match.player_b if side == "a" else match.player_a
         report_form = None
         reject_form = None
@@ -1298,7 +1307,7 @@ def my_match(request, pk):
             opponent=opponent,
             history=history,
             pending=pending,
-            pending_mine=pending is not None and pending.submitted_for_id == registration.pk,
+            pending_mine=pending is not None and pending.submitted_for_id == unit_id,
             report_form=report_form or ResultForm(match=match),
             reject_form=reject_form or RejectForm(),
             next_game=match.next_game,

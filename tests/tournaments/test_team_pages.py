@@ -10,10 +10,11 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from games.models import GameSession
 from players import services as player_services
 from players.demo import random_valid_set
 from tournaments import services
-from tournaments.models import Registration, Team, Tournament
+from tournaments.models import Registration, SetSwap, Team, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -208,3 +209,33 @@ def test_team_pages_load_in_constant_queries(event, people, organiser, judge):
     only = services.pair_next_round(tournament=small, by=organiser, seed="s")
     services.publish_round(round_=only, by=organiser)
     assert count(f"/tournaments/{small.pk}/rounds/1/") == pairings
+
+
+def test_a_member_sees_the_team_match_and_swaps_their_own_dice(event, people, organiser, judge):
+    _register(event, people, organiser, 2)
+    round_ = services.pair_next_round(tournament=event, by=organiser, seed="m")
+    services.publish_round(round_=round_, by=organiser)
+    services.start_round(round_=round_, by=judge)
+    match = round_.matches.get()
+    team = Team.objects.get(unit=match.player_a)
+    member = team.members.exclude(pk=team.unit_id).select_related("player").get()
+    client = _client(member.player.user)
+    page = client.get(f"/tournaments/{event.pk}/my-match/").content.decode()
+    assert "You play for Team" in page and 'id="result-form"' not in page
+    answer = client.post(
+        f"/tournaments/{event.pk}/my-match/", {"action": "swap", "swap_out": [2], "swap_in": [1]}
+    )
+    assert answer.status_code == 302
+    swap = SetSwap.objects.get()
+    assert swap.registration_id == member.pk and swap.match_id == match.pk
+    # The captain's page has the report form; online play waits for the team game.
+    captain = _client(team.unit.player.user)
+    assert 'id="result-form"' in captain.get(f"/tournaments/{event.pk}/my-match/").content.decode()
+    refused = captain.post(f"/tournaments/{event.pk}/my-match/", {"action": "play_online"})
+    assert not GameSession.objects.exists()
+    followed = (
+        captain.get(refused["Location"]).content.decode()
+        if refused.status_code == 302
+        else refused.content.decode()
+    )
+    assert "Team matches are not played online yet" in followed
