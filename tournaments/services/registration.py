@@ -52,9 +52,7 @@ def register(*, tournament, player: Player, dice_set: DiceSet | None = None, by)
     if dice_set is not None and dice_set.player_id != player.pk:
         raise ValidationError({"dice_set": [_("This dice set belongs to another player.")]})
     if tournament.is_team_event:
-        raise ValidationError(
-            _("This is a team event: register a team (docs/events.md “Team events”).")
-        )
+        raise ValidationError(_("This is a team event: register a team on its Teams page."))
     late_round = entry_round(tournament, by)
     if Registration.objects.filter(tournament=tournament, player=player).exists():
         raise ValidationError(
