@@ -253,6 +253,7 @@ def tournament_home(request, pk):
         request.user.is_authenticated
         and registration is None
         and tournament.status in (Status.REGISTRATION, Status.CHECK_IN)
+        and not tournament.is_team_event  # teams register on the Teams page
     ):
         player = Player.objects.filter(user=request.user).first()
         if player is not None:
@@ -271,7 +272,11 @@ def tournament_home(request, pk):
         can_see_standings=can_see_standings,
         can_see_sets=visibility.can_see_registered_sets(user, tournament),
         can_register_walk_in=context["can_manage"]
+        and not tournament.is_team_event
         and tournament.status in (Status.REGISTRATION, Status.CHECK_IN, Status.SWISS),
+        can_register_team=tournament.is_team_event
+        and request.user.is_authenticated
+        and tournament.status in (Status.REGISTRATION, Status.CHECK_IN),
         # The podium of a finished event: places 1-3 (two 3rds when semifinal losers share).
         podium=[p for p in placings if p.place is not None and p.place <= 3] if placings else [],
     )
@@ -322,7 +327,7 @@ def console(request, pk):
     _require(can_judge(request.user, tournament))
     context = _roles(request, tournament)
     registrations = list(
-        tournament.registrations.select_related("player", "dice_set").order_by(
+        tournament.registrations.select_related("player", "dice_set", "team").order_by(
             "player__display_name", "id"
         )
     )
@@ -348,6 +353,7 @@ def console(request, pk):
         **_offered_actions(tournament, rounds, job),
         register_form=RegisterForm(tournament=tournament).suggest()
         if tournament.status in (Status.REGISTRATION, Status.CHECK_IN, Status.SWISS)
+        and not tournament.is_team_event  # teams register on the Teams page
         else None,
         Status=Status,
         co_organisers=list(tournament.co_organisers.order_by("username")),

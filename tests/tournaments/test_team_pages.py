@@ -239,3 +239,12 @@ def test_a_member_sees_the_team_match_and_swaps_their_own_dice(event, people, or
         else refused.content.decode()
     )
     assert "Team matches are not played online yet" in followed
+
+
+def test_console_and_home_lead_to_the_teams(event, people, organiser):
+    _register(event, people, organiser, 1)
+    console = _client(organiser).get(f"/tournaments/{event.pk}/console/").content.decode()
+    assert 'id="teams-link"' in console and 'id="register-form"' not in console
+    assert "captain of Team 0" in console
+    home = _client(people[5][0].user).get(f"/tournaments/{event.pk}/").content.decode()
+    assert 'id="register-team-link"' in home and 'id="self-register"' not in home
