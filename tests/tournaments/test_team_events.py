@@ -420,3 +420,82 @@ def test_top_cut_and_placings_of_teams(team_event, make_teams, organiser, judge)
     for team in Team.objects.filter(tournament=team_event):
         places = set(team.members.values_list("final_place", flat=True))
         assert len(places) == 1 and None not in places
+
+
+def test_mtr_tiebreakers_are_computed_over_teams(team_event, make_teams, organiser, judge):
+    """MW% and OMW% of each team, recomputed by hand from the teams' matches (3 points a
+    win, 1 a draw; MW% floored at 1/3; OMW% the mean of the opponents' floored MW%)."""
+    from fractions import Fraction
+
+    make_teams(team_event, 6)
+    rng = random.Random(11)
+    for _ in range(3):
+        round_ = services.pair_next_round(
+            tournament=team_event, by=organiser, seed=str(rng.random())
+        )
+        services.publish_round(round_=round_, by=organiser)
+        services.start_round(round_=round_, by=judge)
+        for match in round_.matches.filter(player_b__isnull=False):
+            games = rng.choice([["a", "a"], ["b", "b"], ["a", "draw", "b", "draw", "draw"]])
+            services.report_result(match=match, by=judge, games=games)
+        services.close_round(round_=round_, by=organiser)
+    points: dict[int, int] = {}
+    played: dict[int, int] = {}
+    opponents: dict[int, list[int]] = {}
+    for match in Match.objects.filter(round__tournament=team_event, player_b__isnull=False):
+        for me, other in (
+            (match.player_a_id, match.player_b_id),
+            (match.player_b_id, match.player_a_id),
+        ):
+            played[me] = played.get(me, 0) + 1
+            opponents.setdefault(me, []).append(other)
+            if match.winner_id == me:
+                points[me] = points.get(me, 0) + 3
+            elif match.winner_id is None:
+                points[me] = points.get(me, 0) + 1
+    byes = Match.objects.filter(round__tournament=team_event, player_b__isnull=True)
+    assert not byes.exists()  # six teams: no bye
+
+    def match_win(unit):
+        return max(Fraction(points.get(unit, 0), 3 * played[unit]), Fraction(1, 3))
+
+    table = selectors.standings(team_event)
+    for row in table.rows:
+        assert row.match_points == points.get(row.player_id, 0)
+        assert row.match_win == match_win(row.player_id)
+        expected = sum(match_win(o) for o in opponents[row.player_id]) / len(
+            opponents[row.player_id]
+        )
+        assert row.opponents_match_win == expected
+
+
+def test_late_team_entry_and_a_dropped_team(team_event, make_teams, member, organiser, judge):
+    teams = make_teams(team_event, 4)
+    round_ = _play_round(team_event, organiser, judge, random.Random(1))
+    (a, a_set), (b, b_set) = member("Late A"), member("Late B")
+    with pytest.raises(ValidationError, match="Registration is closed"):
+        services.register_team(
+            tournament=team_event,
+            name="Late",
+            captain=a,
+            members=[(a, a_set), (b, b_set)],
+            by=a.user,
+        )
+    late = services.register_team(
+        tournament=team_event,
+        name="Late",
+        captain=a,
+        members=[(a, a_set), (b, b_set)],
+        by=organiser,
+    )
+    assert late.unit.late_entry_round == round_.number + 1
+    services.drop(registration=teams[0].unit, by=teams[0].unit.player.user)
+    second = services.pair_next_round(tournament=team_event, by=organiser, seed="late")
+    paired = {m.player_a_id for m in second.matches.all()} | {
+        m.player_b_id for m in second.matches.all() if m.player_b_id
+    }
+    assert late.unit_id in paired and teams[0].unit_id not in paired
+    assert len(paired) == 4  # three teams left and the late one
+    # The late team's missed round counts as a loss (the event's late-entry rule).
+    row = selectors.standings(team_event).row(late.unit_id)
+    assert row.match_points == 0 and row.rounds_played == 1
