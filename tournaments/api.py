@@ -373,6 +373,7 @@ class TournamentViewSet(
         own = _own_registration_id(request, tournament)
         if own is None:
             raise Http404(_("You are not registered in this tournament."))
+        own = selectors.playing_unit_id(tournament, own)  # a team member: the team's match
         match = selectors.current_match(tournament.pk, own, queryset=_matches_queryset())
         if match is None:
             raise Http404(_("You have no published match yet."))

@@ -497,6 +497,15 @@ def teams(tournament) -> QuerySet[Team]:
     )
 
 
+def playing_unit_id(tournament, registration_id: int) -> int:
+    """The registration whose matches a registration plays: its own, or in a team event
+    its team's captain's (one query then, none in an individual event)."""
+    if not tournament.is_team_event:
+        return registration_id
+    unit = Team.objects.filter(members=registration_id).values_list("unit_id", flat=True).first()
+    return unit or registration_id
+
+
 def team_matches(team: Team, rounds, *, show_results: bool) -> list[dict]:
     """The team's matches in ``rounds`` (the rounds the viewer sees) from the team's side
     (the shape of serializers.TeamMatchSerializer): one query."""

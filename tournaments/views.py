@@ -1291,11 +1291,17 @@ def my_match(request, pk):
         if opponent is not None:
             # As a player, even one who also judges the event: the opponent's secret
             # swaps stay secret here.
+            # A team's opponents: every member's swaps (each plays their own set).
+            theirs = (
+                Q(registration__team=opponent.team_id)
+                if opponent.team_id
+                else Q(registration=opponent)
+            )
             opponent_swaps = [
                 s
-                for s in SetSwap.objects.filter(
-                    match=match, registration=opponent, superseded=False
-                ).order_by("before_game")
+                for s in SetSwap.objects.filter(theirs, match=match, superseded=False).order_by(
+                    "before_game", "registration_id"
+                )
                 if visibility.swap_revealed(s, match)
             ]
         online_game = (

@@ -248,3 +248,27 @@ def test_console_and_home_lead_to_the_teams(event, people, organiser):
     assert "captain of Team 0" in console
     home = _client(people[5][0].user).get(f"/tournaments/{event.pk}/").content.decode()
     assert 'id="register-team-link"' in home and 'id="self-register"' not in home
+
+
+def test_opponent_members_swaps_stay_secret_until_their_game(event, people, organiser, judge):
+    _register(event, people, organiser, 2)
+    round_ = services.pair_next_round(tournament=event, by=organiser, seed="s")
+    services.publish_round(round_=round_, by=organiser)
+    services.start_round(round_=round_, by=judge)
+    match = round_.matches.get()
+    team_a = Team.objects.get(unit=match.player_a)
+    team_b = Team.objects.get(unit=match.player_b)
+    mate_b = team_b.members.exclude(pk=team_b.unit_id).select_related("player").get()
+    swap = services.record_swap(
+        registration=mate_b, match=match, swap_out=[3], swap_in=[2], by=mate_b.player.user
+    )
+    watcher = _client(team_a.unit.player.user)
+    url = f"/tournaments/{event.pk}/my-match/"
+    assert f'data-swap="{swap.pk}"' not in watcher.get(url).content.decode()
+    services.start_game(match=match, by=judge, number=1)
+    assert f'data-swap="{swap.pk}"' in watcher.get(url).content.decode()
+    # The API's "my match" of a member is the team's match.
+    from tests.conftest import api_as
+
+    mine = api_as(mate_b.player.user).get(f"/api/tournaments/{event.pk}/my-match/")
+    assert mine.status_code == 200 and mine.json()["id"] == match.pk
