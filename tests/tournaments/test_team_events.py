@@ -499,3 +499,16 @@ def test_late_team_entry_and_a_dropped_team(team_event, make_teams, member, orga
     # The late team's missed round counts as a loss (the event's late-entry rule).
     row = selectors.standings(team_event).row(late.unit_id)
     assert row.match_points == 0 and row.rounds_played == 1
+
+
+def test_a_member_does_not_check_in_or_drop_alone(team_event, make_teams, organiser):
+    team = make_teams(team_event, 1)[0]
+    mate = team.members.exclude(pk=team.unit_id).select_related("player").get()
+    for call in (services.check_in, services.drop):
+        with pytest.raises(ValidationError, match="checks in and drops through its captain"):
+            call(registration=mate, by=organiser)
+    mate.refresh_from_db()
+    assert not mate.checked_in and not mate.dropped
+    services.check_in(registration=team.unit, by=team.unit.player.user)
+    team.unit.refresh_from_db()
+    assert team.unit.checked_in

@@ -144,6 +144,16 @@ def register_walk_in(
     return registration
 
 
+def _refuse_for_member(registration: Registration) -> None:
+    """A team member other than the captain is never paired on their own: the team checks
+    in and drops through its captain's registration (docs/events.md "Team events")."""
+    if not registration.pairing_unit:
+        raise ValidationError(
+            _("%(player)s plays in a team: the team checks in and drops through its captain.")
+            % {"player": registration.player.display_name}
+        )
+
+
 @transaction.atomic
 def check_in(*, registration: Registration, by, checked_in: bool = True) -> Registration:
     registration = locked_registration(registration)
@@ -152,6 +162,7 @@ def check_in(*, registration: Registration, by, checked_in: bool = True) -> Regi
         raise PermissionDenied(_("Only the player or an organiser may check in."))
     if tournament.status not in (Status.REGISTRATION, Status.CHECK_IN):
         raise ValidationError(_("Check-in is over: the Swiss rounds have started."))
+    _refuse_for_member(registration)
     if registration.dropped:
         raise ValidationError(
             _("A dropped player cannot check in; an organiser can reinstate them first.")
@@ -174,6 +185,7 @@ def drop(*, registration: Registration, by, reason: str = "") -> Registration:
     tournament = registration.tournament
     if not player_or_staff(by, registration.player, tournament):
         raise PermissionDenied(_("Only the player, a judge or an organiser may drop a player."))
+    _refuse_for_member(registration)
     if registration.dropped:
         raise ValidationError(
             _("%(display_name)s has already dropped.")
