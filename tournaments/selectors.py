@@ -54,15 +54,6 @@ def match_awaiting_result(registration: Registration) -> Match | None:
     return matches.exclude(status=Match.Status.CONFIRMED).first()
 
 
-def entry_name(registration: Registration) -> str:
-    """The name an entry plays under: its team's in a team event (the captain's
-    registration stands for the team; select ``team_unit`` with it), else the player's."""
-    try:
-        return registration.team_unit.name
-    except Registration.team_unit.RelatedObjectDoesNotExist:
-        return registration.player.display_name
-
-
 def match_score(match: Match) -> str:
     """The confirmed result as people read it ("2-1", "1-1-1"); empty until confirmed."""
     if match.status != Match.Status.CONFIRMED:
@@ -121,7 +112,7 @@ def _standings_input(
     rounds (id -> number) when the caller has read them already."""
     registrations = list(
         Registration.objects.filter(tournament=tournament, pairing_unit=True)
-        .annotate(entry_name=Coalesce("team_unit__name", "player__display_name"))
+        .annotate(entry_name=Coalesce("team__name", "player__display_name"))
         .values_list("pk", "entry_name", "dropped", "late_entry_round", "cut_after_round")
     )
     players = [
@@ -180,14 +171,14 @@ def standings(
             else list(
                 Registration.objects.filter(
                     tournament=tournament, pairing_unit=True
-                ).select_related("player", "team_unit")
+                ).select_related("player", "team")
             )
         )
         matches = matches if matches is not None else _swiss_matches(tournament)
         players = [
             PlayerEntry(
                 r.pk,
-                entry_name(r),
+                r.entry_name,
                 dropped=r.dropped,
                 cut_after_round=r.cut_after_round,
             )
@@ -279,7 +270,7 @@ def pairing_players(tournament, *, round_number: int) -> list[PairingPlayer]:
     captain's registration (standing for the team) of a team event."""
     registrations = list(
         Registration.objects.filter(tournament=tournament, pairing_unit=True).select_related(
-            "player", "team_unit"
+            "player", "team"
         )
     )
     matches = _swiss_matches(tournament)

@@ -39,7 +39,7 @@ def apply_phase_cut(tournament: Tournament, *, after_round: int, by, always_log:
     registrations = list(
         Registration.objects.select_for_update(of=("self",))
         .filter(tournament=tournament, pairing_unit=True)
-        .select_related("player", "team_unit")
+        .select_related("player", "team")
         .order_by("pk")
     )
     before = {r.pk for r in registrations if r.cut_after_round == after_round}
