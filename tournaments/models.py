@@ -807,7 +807,7 @@ class Team(models.Model):
     name = models.CharField(_("name"), max_length=80)
     unit = models.OneToOneField(
         Registration,
-        on_delete=models.PROTECT,
+        on_delete=models.CASCADE,
         related_name="team_unit",
         verbose_name=_("captain's registration"),
     )

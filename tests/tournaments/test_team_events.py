@@ -512,3 +512,9 @@ def test_a_member_does_not_check_in_or_drop_alone(team_event, make_teams, organi
     services.check_in(registration=team.unit, by=team.unit.player.user)
     team.unit.refresh_from_db()
     assert team.unit.checked_in
+
+
+def test_an_event_with_teams_can_be_deleted_before_it_is_paired(team_event, make_teams):
+    make_teams(team_event, 2)
+    team_event.delete()
+    assert not Team.objects.exists() and not Registration.objects.exists()
