@@ -205,9 +205,12 @@ def not_advanced_names(tournament, round_: Round) -> list[str]:
     if round_.stage != Round.Stage.SWISS or round_.number - 1 not in tournament.swiss_phase_ends:
         return []
     return list(
-        Registration.objects.filter(tournament=tournament, cut_after_round=round_.number - 1)
-        .order_by("player__display_name", "pk")
-        .values_list("player__display_name", flat=True)
+        Registration.objects.filter(
+            tournament=tournament, cut_after_round=round_.number - 1, pairing_unit=True
+        )
+        .annotate(entry_name=Coalesce("team__name", "player__display_name"))
+        .order_by("entry_name", "pk")
+        .values_list("entry_name", flat=True)
     )
 
 
@@ -430,7 +433,9 @@ def bracket_view(tournament, *, show_winners: bool) -> dict:
     first = min((m["round__number"] for m in confirmed), default=0)
     games = {(m["round__number"] - first + 1, m["bracket_position"]): m for m in confirmed}
     names = dict(
-        Registration.objects.filter(pk__in=result.seeds).values_list("pk", "player__display_name")
+        Registration.objects.filter(pk__in=result.seeds)
+        .annotate(entry_name=Coalesce("team__name", "player__display_name"))
+        .values_list("pk", "entry_name")
     )
 
     def slot(player_id, seed):

@@ -681,7 +681,7 @@ class GameStartSerializer(serializers.Serializer):
         if started:
             detail = f"Game {number} has started."
         else:
-            names = [getattr(match, f"player_{side}").player.display_name for side in awaiting]
+            names = [getattr(match, f"player_{side}").entry_name for side in awaiting]
             detail = f"Game {number} starts when {' and '.join(names)} also say so."
         return super().to_representation(
             {

@@ -808,7 +808,7 @@ SEARCH_MAX = 80
 def _search_text(*registrations) -> str:
     """What the pairings search looks in (lower case: the page's script compares it with
     what is typed, lowered the same way)."""
-    return " | ".join(r.player.display_name.lower() for r in registrations if r is not None)
+    return " | ".join(r.entry_name.lower() for r in registrations if r is not None)
 
 
 def _opponent_of(user, match):
@@ -843,10 +843,10 @@ def pairings(request, pk, number):
                     continue
                 rows.append(
                     {
-                        "name": me.player.display_name,
+                        "name": me.entry_name,
                         "points": points.get(me.pk, 0),
                         "table": m.table,
-                        "opponent": opp.player.display_name if opp else None,
+                        "opponent": opp.entry_name if opp else None,
                         "opponent_points": points.get(opp.pk, 0) if opp else None,
                         "side": side,
                         "match": m,
@@ -1001,10 +1001,10 @@ def print_pairings(request, pk, number):
             if me is not None:
                 rows.append(
                     {
-                        "name": me.player.display_name,
+                        "name": me.entry_name,
                         "points": points.get(me.pk, 0),
                         "table": m.table,
-                        "opponent": opp.player.display_name if opp else None,
+                        "opponent": opp.entry_name if opp else None,
                     }
                 )
     rows.sort(key=lambda r: r["name"].casefold())
