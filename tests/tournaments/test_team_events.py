@@ -401,6 +401,7 @@ def test_top_cut_and_placings_of_teams(team_event, make_teams, organiser, judge)
         _play_round(team_event, organiser, judge, rng)
     top = services.start_top_cut(tournament=team_event, by=organiser)
     assert top.stage == Round.Stage.TOP_CUT and top.matches.count() == 2
+    team_event.refresh_from_db()
     bracket = str(selectors.bracket_view(team_event, show_winners=True))
     assert "'name': 'Team " in bracket and " M1" not in bracket  # teams, not captains
     units = {t.unit_id for t in teams}
