@@ -15,6 +15,7 @@ from tournaments.api import (
     PlayerRatingView,
     RegistrationViewSet,
     RoundViewSet,
+    TeamViewSet,
     TournamentViewSet,
 )
 from tournaments.clock_urls import api_urlpatterns as clock_api_urls
@@ -24,6 +25,7 @@ router.register("players", PlayerViewSet, basename="player")
 router.register("dice-sets", DiceSetViewSet, basename="diceset")
 router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("registrations", RegistrationViewSet, basename="registration")
+router.register("teams", TeamViewSet, basename="team")
 router.register("rounds", RoundViewSet, basename="round")
 router.register("matches", MatchViewSet, basename="match")
 router.register("games", GameViewSet, basename="game")

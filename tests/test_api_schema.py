@@ -43,6 +43,7 @@ RESOURCES = {
     "rounds": "round",
     "matches": "match",
     "games": "game",
+    "teams": "team",
 }
 ROLES = ("organiser", "judge", "player", "anonymous")
 
@@ -196,6 +197,26 @@ def world(make_user, organiser, judge):
     services.close_round(round_=final, by=organiser)
     assert Tournament.objects.get(pk=done.pk).status == Tournament.Status.FINISHED
 
+    # A team event (teams of 2) in its first round, with one result in.
+    teamed = _open_event(organiser, judge, "Schema Teams", team_size=2, swiss_rounds=2)
+    teams = [
+        services.register_team(
+            tournament=teamed,
+            name=f"Schema Team {i}",
+            captain=people[2 * i][1],
+            members=[
+                (people[2 * i][1], people[2 * i][2]),
+                (people[2 * i + 1][1], people[2 * i + 1][2]),
+            ],
+            by=organiser,
+        )
+        for i in range(3)
+    ]
+    team_round = services.pair_next_round(tournament=teamed, by=organiser, seed="teams")
+    services.publish_round(round_=team_round, by=organiser)
+    services.start_round(round_=team_round, by=judge)
+    play_round_by_judge(team_round, judge, random.Random(7))
+
     # Registration open, no rounds; and a draft.
     waiting = _open_event(organiser, judge, "Schema Later")
     services.register(
@@ -230,7 +251,10 @@ def world(make_user, organiser, judge):
     )
     ids["pairing_job"] = {(failed_job.tournament_id, failed_job.pk), (cut.pk, done_job.pk)}
 
-    ids["tournament"] |= {swiss.pk, cut.pk, done.pk, waiting.pk, draft.pk}
+    ids["tournament"] |= {swiss.pk, cut.pk, done.pk, waiting.pk, draft.pk, teamed.pk}
+    ids["team"] |= {team.pk for team in teams}
+    ids["round"].add(team_round.pk)
+    ids["match"] |= {m.pk for m in team_round.matches.all()}
     ids["player"] |= {p.pk for _, p, _ in people}
     ids["dice_set"] |= {d.pk for _, _, d in people}
     ids["registration"] |= {r.pk for r in registrations}

@@ -1,6 +1,7 @@
 """A GET never writes: every page and API route, read by a brand-new user and by an
 anonymous visitor, leaves every table as it was and sends no INSERT/UPDATE/DELETE."""
 
+import datetime
 import re
 
 import pytest
@@ -13,6 +14,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from games.models import GameSession
 from players.models import DiceSet, Player
+from tournaments import services
 from tournaments.models import Match, PairingJob, Registration, Tournament
 
 WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE)\b", re.IGNORECASE)
@@ -61,7 +63,10 @@ def demo(db):
     job = PairingJob.objects.create(
         tournament=tournament, number=round_.number + 1, seed="s", status="failed", error="x"
     )
+    team = _team_event(tournament.organiser)
     ids = {
+        "teams": team.pk,
+        "team_id": team.pk,
         "tournaments": tournament.pk,
         "rounds": round_.pk,
         "matches": match.pk,
@@ -81,6 +86,22 @@ def demo(db):
     paths = sorted({p for r in _routes() if (p := _concrete(r, ids))})
     assert len(paths) > 60  # every page, API and clock route
     return paths
+
+
+def _team_event(organiser):
+    """A team event with one team (its own event: the demo's is individual)."""
+    event = services.create_tournament(
+        organiser=organiser, name="Team Demo", date=datetime.date(2026, 12, 5), team_size=2
+    )
+    services.change_status(tournament=event, to=Tournament.Status.REGISTRATION, by=organiser)
+    sets = list(DiceSet.objects.select_related("player").order_by("player_id")[:2])
+    return services.register_team(
+        tournament=event,
+        name="Demo Team",
+        captain=sets[0].player,
+        members=[(s.player, s) for s in sets],
+        by=organiser,
+    )
 
 
 def _get_everything(client: Client, paths: list[str]) -> list[str]:

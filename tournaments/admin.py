@@ -19,6 +19,7 @@ from tournaments.models import (
     ResultSubmission,
     Round,
     SetSwap,
+    Team,
     Tournament,
 )
 from tournaments.standings import tiebreaker_order_errors
@@ -110,7 +111,7 @@ class TournamentAdmin(EventScopedAdmin):
         if obj is not None:
             # The game and the match format change through the event's form and API,
             # which know when they are fixed (tournaments/services/events.py).
-            readonly += ["game", "games_to_win"]
+            readonly += ["game", "games_to_win", "team_size"]
         if not roles.is_site_staff(request.user):
             readonly += ["status", "top_cut_seeds"]
         if obj is not None and not roles.can_manage_co_organisers(request.user, obj):
@@ -156,7 +157,31 @@ class RegistrationAdmin(EventScopedAdmin):
     list_filter = ["checked_in", "dropped", "disqualified", "tournament"]
     search_fields = ["player__display_name", "player__player_number", "tournament__name"]
     list_select_related = ["player", "tournament"]
-    raw_id_fields = ["player", "dice_set", "tournament"]
+    raw_id_fields = ["player", "dice_set", "tournament", "team"]
+
+
+class TeamMemberInline(admin.TabularInline):
+    model = Registration
+    fk_name = "team"
+    extra = 0
+    fields = ["player", "pairing_unit", "team_accepted", "dropped", "final_place"]
+    readonly_fields = fields
+    can_delete = False
+    show_change_link = True
+
+
+@admin.register(Team)
+class TeamAdmin(EventScopedAdmin):
+    """Teams of team events (docs/events.md "Team events"); registered and withdrawn
+    through the services (the team pages and API), which check sizes, sets and consent."""
+
+    event_path = "tournament"
+    list_display = ["name", "tournament", "unit", "created_at"]
+    list_filter = ["tournament"]
+    search_fields = ["name", "tournament__name", "members__player__display_name"]
+    list_select_related = ["tournament", "unit__player"]
+    raw_id_fields = ["tournament", "unit"]
+    inlines = [TeamMemberInline]
 
 
 class MatchInline(admin.TabularInline):

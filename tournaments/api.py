@@ -38,6 +38,7 @@ from tournaments.models import (
     ResultSubmission,
     Round,
     SetSwap,
+    Team,
     Tournament,
 )
 from tournaments.permissions import can_judge
@@ -63,7 +64,7 @@ STANDINGS_EXPLAIN_PARAMETER = OpenApiParameter(
 )
 RESULTS_HIDDEN = "The organiser has not made the results public."
 
-SIDE_RELATED = ("player_a__player", "player_b__player")
+SIDE_RELATED = ("player_a__player", "player_a__team", "player_b__player", "player_b__team")
 
 
 def _matches_queryset():
@@ -315,6 +316,38 @@ class TournamentViewSet(
         registration = Registration.objects.select_related("player").get(pk=registration.pk)
         return Response(s.RegistrationSerializer(registration).data, status=status.HTTP_201_CREATED)
 
+    # teams (team events: docs/events.md "Team events") -----------------------------------
+
+    @extend_schema(methods=["get"], responses=s.TeamSerializer(many=True), request=None)
+    @extend_schema(
+        methods=["post"], request=s.RegisterTeamSerializer, responses={201: s.TeamSerializer}
+    )
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
+    def teams(self, request, pk=None):
+        """GET: the teams and their members (no sets: those are the registrations' reveal).
+        POST: a captain registers their team (each teammate then accepts it), or an
+        organiser registers any team (complete at once)."""
+        tournament = self.tournament()
+        if request.method == "GET":
+            return Response(s.TeamSerializer(selectors.teams(tournament), many=True).data)
+        data = _valid(s.RegisterTeamSerializer, request)
+        captain = data.get("captain")
+        if captain is None:
+            captain = Player.objects.filter(user=request.user).first()
+            if captain is None:
+                raise ValidationError(
+                    {"captain": [_("Create your player profile first, or say who the captain is.")]}
+                )
+        team = services.register_team(
+            tournament=tournament,
+            name=data["name"],
+            captain=captain,
+            members=[(m["player"], m["dice_set"]) for m in data["members"]],
+            by=request.user,
+        )
+        team = selectors.teams(tournament).get(pk=team.pk)
+        return Response(s.TeamSerializer(team).data, status=status.HTTP_201_CREATED)
+
     # rounds, standings, bracket --------------------------------------------------------
 
     @extend_schema(request=None, responses=s.RoundListSerializer)
@@ -345,6 +378,7 @@ class TournamentViewSet(
         own = _own_registration_id(request, tournament)
         if own is None:
             raise Http404(_("You are not registered in this tournament."))
+        own = selectors.playing_unit_id(tournament, own)  # a team member: the team's match
         match = selectors.current_match(tournament.pk, own, queryset=_matches_queryset())
         if match is None:
             raise Http404(_("You have no published match yet."))
@@ -637,6 +671,66 @@ class RegistrationViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
                 registration=self.get_object(), by=request.user, reason=data["reason"]
             )
         )
+
+
+# --- teams ----------------------------------------------------------------------------
+
+
+class TeamViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """One team with its members and its matches; accept, approve, withdraw."""
+
+    serializer_class = s.TeamDetailSerializer
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    def get_queryset(self):
+        return Team.objects.select_related("tournament", "unit").filter(
+            tournament__in=visibility.visible_tournaments(self.request.user)
+        )
+
+    def _answer(self, team, request):
+        team = selectors.teams(team.tournament).select_related("tournament").get(pk=team.pk)
+        tournament = team.tournament
+        matches = []
+        if visibility.can_see_pairings(request.user, tournament):
+            matches = selectors.team_matches(
+                team,
+                visibility.visible_rounds(request.user, tournament),
+                show_results=visibility.can_see_results(request.user, tournament),
+            )
+        team.matches = matches
+        return Response(s.TeamDetailSerializer(team).data)
+
+    @extend_schema(responses=s.TeamDetailSerializer)
+    def retrieve(self, request, *args, **kwargs):
+        """The team, its members and its matches (published ones; results while public)."""
+        return self._answer(self.get_object(), request)
+
+    @extend_schema(request=None, responses=s.TeamDetailSerializer)
+    @action(detail=True, methods=["post"])
+    def accept(self, request, pk=None):
+        """A member named by the captain accepts the team."""
+        team = self.get_object()
+        registration = team.members.filter(player__user=request.user).first()
+        if registration is None:
+            raise PermissionDenied(_("Only the named player accepts a place in a team."))
+        services.accept_team(registration=registration, by=request.user)
+        return self._answer(team, request)
+
+    @extend_schema(request=None, responses=s.TeamDetailSerializer)
+    @action(detail=True, methods=["post"])
+    def approve(self, request, pk=None):
+        """Organisers: the team is complete without the members' acceptance."""
+        team = self.get_object()
+        services.approve_team(team=team, by=request.user)
+        return self._answer(team, request)
+
+    @extend_schema(request=s.ReasonSerializer, responses={204: None})
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request, pk=None):
+        """Before the Swiss rounds: a member (declining) or an organiser withdraws it."""
+        data = _valid(s.ReasonSerializer, request)
+        services.withdraw_team(team=self.get_object(), by=request.user, reason=data["reason"])
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 # --- rounds ---------------------------------------------------------------------------

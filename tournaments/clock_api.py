@@ -47,12 +47,12 @@ def round_clocks(round_: Round) -> dict:
     """The round clock and every match clock of the round, most urgent first (3 queries)."""
     now = db_now()
     matches = round_.matches.filter(player_b__isnull=False).select_related(
-        "player_a__player", "player_b__player"
+        "player_a__player", "player_a__team", "player_b__player", "player_b__team"
     )
     match_clocks = []
     for match in matches:
         clock = clocks.match_clock(match, now)
-        clock["players"] = [match.player_a.player.display_name, match.player_b.player.display_name]
+        clock["players"] = [match.player_a.entry_name, match.player_b.entry_name]
         clock["has_result"] = match.status == Match.Status.CONFIRMED
         match_clocks.append(clock)
     match_clocks.sort(key=clocks.urgency_key)
@@ -68,7 +68,13 @@ def _round(request, pk) -> Round:
 
 def _match(request, pk) -> Match:
     match = get_object_or_404(
-        Match.objects.select_related("round__tournament", "player_a__player", "player_b__player"),
+        Match.objects.select_related(
+            "round__tournament",
+            "player_a__player",
+            "player_a__team",
+            "player_b__player",
+            "player_b__team",
+        ),
         pk=pk,
     )
     # A player sees their own match's clock (as on their match page) even while the

@@ -134,7 +134,13 @@ def start_game_clock(match: Match, now: datetime.datetime) -> None:
 def _locked(match: Match) -> Match:
     return (
         Match.objects.select_for_update(of=("self",))
-        .select_related("round__tournament", "player_a__player", "player_b__player")
+        .select_related(
+            "round__tournament",
+            "player_a__player",
+            "player_a__team",
+            "player_b__player",
+            "player_b__team",
+        )
         .get(pk=match.pk)
     )
 

@@ -151,9 +151,9 @@ def pairings_csv(
         (
             round_.number,
             match.table or "",
-            match.player_a.player.display_name,
+            match.player_a.entry_name,
             points.get(match.player_a_id, 0),
-            match.player_b.player.display_name if match.player_b_id else "BYE",
+            match.player_b.entry_name if match.player_b_id else "BYE",
             points.get(match.player_b_id, 0) if match.player_b_id else "",
             selectors.match_score(match) if show_results else "",
         )

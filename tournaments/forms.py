@@ -39,6 +39,7 @@ TOURNAMENT_FIELDS = [
     "venue",
     "game",
     "games_to_win",
+    "team_size",
     "head_judge",
     "floor_judges",
     "swiss_rounds",
@@ -123,6 +124,7 @@ class TournamentForm(forms.ModelForm):
         self.fields["head_judge"].label = _("Head judge")
         self.fields["bracket_losers"].required = False
         self.fields["round_one_seeding"].required = False
+        self.fields["team_size"].required = False
         self.fields["game"].required = False
         self.fields["game"].help_text = _(
             "Fixed once a player has registered. Format and time limits still at the "
@@ -195,6 +197,10 @@ class TournamentForm(forms.ModelForm):
     def clean_bracket_losers(self):
         # Left out of a submitted form, the setting keeps its value (the default on create).
         return self.cleaned_data["bracket_losers"] or self.instance.bracket_losers
+
+    def clean_team_size(self):
+        # Left out of a submitted form, the setting keeps its value (individual on create).
+        return self.cleaned_data["team_size"] or self.instance.team_size
 
     def clean_round_one_seeding(self):
         # Left out of a submitted form, the setting keeps its value (the default on create).
@@ -442,8 +448,8 @@ class ResultForm(forms.Form):
     def __init__(self, *args, match: Match, **kwargs):
         kwargs.setdefault("initial", {})["expected_version"] = match.version
         super().__init__(*args, **kwargs)
-        name_a = match.player_a.player.display_name
-        name_b = match.player_b.player.display_name if match.player_b_id else "—"
+        name_a = match.player_a.entry_name
+        name_b = match.player_b.entry_name if match.player_b_id else "—"
         choices = [
             ("a", _("%(name)s won") % {"name": name_a}),
             ("b", _("%(name)s won") % {"name": name_b}),
@@ -578,17 +584,72 @@ class PenaltyForm(forms.Form):
         matches = self.fields["match"]
         matches.queryset = (
             Match.objects.filter(round__tournament=tournament)
-            .select_related("round", "player_a__player", "player_b__player")
+            .select_related(
+                "round", "player_a__player", "player_a__team", "player_b__player", "player_b__team"
+            )
             .order_by("-round__number", "table")
         )
         matches.label_from_instance = _match_label
 
 
 def _match_label(match):
-    b = match.player_b.player.display_name if match.player_b_id else _("bye")
+    b = match.player_b.entry_name if match.player_b_id else _("bye")
     return _("Round %(r)s, table %(t)s: %(a)s v %(b)s") % {
         "r": match.round.number,
         "t": match.table or "—",
-        "a": match.player_a.player.display_name,
+        "a": match.player_a.entry_name,
         "b": b,
     }
+
+
+class TeamForm(forms.Form):
+    """A team of a team event: its name and every member's dice set (a set names its
+    player). The first member is the captain: a player registering their own team
+    picks one of their sets there; an organiser searches every player's sets, as the
+    registration form does. docs/events.md "Team events"."""
+
+    name = forms.CharField(label=_("Team name"), max_length=80)
+
+    def __init__(self, *args, tournament, player=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        registered = Registration.objects.filter(tournament=tournament).values("player_id")
+        sets = (
+            DiceSet.objects.select_related("player")
+            .exclude(player_id__in=registered)
+            .order_by("player__display_name", "name")
+        )
+        self.member_fields = []
+        for number in range(1, tournament.team_size + 1):
+            key = f"set_{number}"
+            if number == 1 and player is not None:
+                field = forms.ModelChoiceField(
+                    label=_("Your dice set (you are the captain)"),
+                    queryset=sets.filter(player=player),
+                )
+                field.label_from_instance = lambda s: s.name
+            else:
+                field = DiceSetSearchField(
+                    label=_("Captain and dice set")
+                    if number == 1
+                    else _("Member %(number)s and dice set") % {"number": number},
+                    queryset=sets,
+                    help_text=_("Type the player's name and pick their set (or “name — set”)."),
+                )
+            self.fields[key] = field
+            self.member_fields.append(key)
+        self.suggest_sets = player is None
+
+    def suggest(self):
+        """Fill the organiser's suggestions (one query); not needed to read a POST."""
+        if self.suggest_sets:
+            options = None
+            for key in self.member_fields:
+                field = self.fields[key]
+                if options is None:
+                    options = [dice_set_label(s) for s in field.queryset]
+                field.widget.options = options
+        return self
+
+    def members(self) -> list:
+        sets = [self.cleaned_data[key] for key in self.member_fields]
+        return [(dice_set.player, dice_set) for dice_set in sets]

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from players.models import DiceSet, Player
@@ -19,6 +20,8 @@ from tournaments.games import DEFAULT_GAME, FORMATS, game_choices, rules_for
 from tournaments.phases import parse_phases, phase_errors
 
 TOP_CUT_SIZES = (0, 2, 4, 8, 16, 32)
+# Tournament.team_size: 1 an individual event, 2 or 3 a team event of that many players.
+TEAM_SIZES = [(1, _("players")), (2, _("teams of 2")), (3, _("teams of 3"))]
 
 # Bounds of the time limits and counts of a tournament (docs/timing.md, docs/api.md):
 # setting -> (lowest, highest, what it is, unit). The serializer, the form and
@@ -264,6 +267,14 @@ class Tournament(models.Model):
         help_text=_("Registration ids in seed order, fixed when the top cut starts."),
         verbose_name=_("top cut seeds"),
     )
+    # Team events (docs/events.md "Team events"): 1 is an individual event; 2 or 3 makes
+    # every entry a team of that many players (IRONDIE only); fixed once anyone registered.
+    team_size = models.PositiveSmallIntegerField(
+        _("entries"),
+        choices=TEAM_SIZES,
+        default=1,
+        help_text=_("Players or teams of 2 or 3 (IRONDIE only); fixed once anyone registered."),
+    )
     publish_pairings = models.BooleanField(_("pairings public"), default=True)
     publish_standings = models.BooleanField(_("standings public"), default=True)
     publish_results = models.BooleanField(_("results public"), default=True)
@@ -283,6 +294,10 @@ class Tournament(models.Model):
         return rules_for(self.game).needs_dice_set
 
     @property
+    def is_team_event(self) -> bool:
+        return self.team_size > 1
+
+    @property
     def swiss_phase_ends(self) -> list[int]:
         """The last round of each phase but the final one (empty: one phase)."""
         if phase_errors(self.swiss_phases):
@@ -293,6 +308,10 @@ class Tournament(models.Model):
         shape_ok = isinstance(self.swiss_rounds, int) and not phase_errors(self.swiss_phases)
         if shape_ok and (errors := phase_errors(self.swiss_phases, swiss_rounds=self.swiss_rounds)):
             raise ValidationError({"swiss_phases": errors})
+        if isinstance(self.team_size, int) and self.team_size > 1 and not self.needs_dice_set:
+            raise ValidationError(
+                {"team_size": [_("Team events are IRONDIE events: choose IRONDIE or players.")]}
+            )
         if (
             isinstance(self.game_minutes, int)
             and isinstance(self.match_minutes, int)
@@ -356,6 +375,27 @@ class Registration(models.Model):
         verbose_name=_("final place"),
     )
     registered_at = models.DateTimeField(auto_now_add=True, verbose_name=_("registered at"))
+    # Team events (docs/events.md "Team events"): every member has a registration of
+    # their own (their set, swaps, penalties); the captain's one is the team's pairing
+    # unit in matches and standings (pairing_unit), the others are not paired.
+    team = models.ForeignKey(
+        "Team",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="members",
+        verbose_name=_("team"),
+    )
+    pairing_unit = models.BooleanField(
+        _("pairing unit"),
+        default=True,
+        help_text=_("Paired and ranked; false for a team member other than the captain."),
+    )
+    team_accepted = models.BooleanField(
+        _("accepted the team"),
+        default=True,
+        help_text=_("The member accepted the captain's team (or an organiser entered it)."),
+    )
 
     class Meta:
         ordering = ["tournament_id", "player__display_name"]
@@ -369,6 +409,15 @@ class Registration(models.Model):
 
     def __str__(self):
         return f"{self.player.display_name} @ {self.tournament.name}"
+
+    @property
+    def entry_name(self) -> str:
+        """The name this entry plays under: its team's for a team's pairing unit (the
+        captain's registration; select ``team`` with it), else the player's. No query
+        for an individual event's registration."""
+        if self.team_id is not None and self.pairing_unit:
+            return self.team.name
+        return self.player.display_name
 
 
 class Round(models.Model):
@@ -967,3 +1016,29 @@ class AuditEntry(models.Model):
 
     def __str__(self):
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}"
+
+
+class Team(models.Model):
+    """A team of a team event (docs/events.md "Team events"). Its members are
+    registrations (``members``); the captain's registration (``unit``) stands for the
+    team in pairings, matches, results and standings, so the pairing, the result
+    entry and the standings of individual events serve teams unchanged."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(_("name"), max_length=80)
+    unit = models.OneToOneField(
+        Registration,
+        on_delete=models.CASCADE,
+        related_name="team_unit",
+        verbose_name=_("captain's registration"),
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "name"]
+        constraints = [
+            models.UniqueConstraint(Lower("name"), "tournament", name="team_name_unique_per_event"),
+        ]
+
+    def __str__(self):
+        return f"{self.name} @ {self.tournament_id}"

@@ -71,6 +71,16 @@ def open_match(*, match: Match, by) -> GameSession:
         return existing
     if match.is_bye or match.status == Match.Status.CONFIRMED:
         raise ValidationError(_("This match is over."))
+    if tournament.is_team_event:
+        # The seam of the online team game (docs/events.md "Team events"): until the
+        # engine's team game is hosted here, team matches are played at the table and
+        # their results entered by the captains or a judge.
+        raise ValidationError(
+            _(
+                "Team matches are not played online yet: play at the table and let the "
+                "captains (or a judge) enter the result."
+            )
+        )
     if match.round.status not in (Round.Status.PUBLISHED, Round.Status.IN_PROGRESS):
         raise ValidationError(_("The round has not started."))
     for registration in (match.player_a, match.player_b):

@@ -83,7 +83,9 @@ def player_record(player: Player, user) -> PlayerRecord:
         .select_related(
             "match__round__tournament",
             "match__player_a__player",
+            "match__player_a__team",
             "match__player_b__player",
+            "match__player_b__team",
             "opponent",
         )
         .order_by("id")
@@ -97,7 +99,13 @@ def player_record(player: Player, user) -> PlayerRecord:
     matches = list(
         Match.objects.filter(Q(player_a__in=mine) | Q(player_b__in=mine))
         .filter(status=Match.Status.CONFIRMED)
-        .select_related("round__tournament", "player_a__player", "player_b__player")
+        .select_related(
+            "round__tournament",
+            "player_a__player",
+            "player_a__team",
+            "player_b__player",
+            "player_b__team",
+        )
     )
     judged = visibility.judged_ids(user, {r.tournament_id for r in registrations})
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
+from django.db.models.functions import Coalesce
 
 from tournaments.conventions import conventions_of
 from tournaments.match_rules import format_score
-from tournaments.models import Match, Registration, Round, SetSwap, Tournament
+from tournaments.models import Match, Registration, Round, SetSwap, Team, Tournament
 from tournaments.pairing import PairingPlayer
 from tournaments.pairing.topcut import record_winners, seed_bracket
 from tournaments.placings import BracketLosers, Placing, final_placings
@@ -110,9 +111,9 @@ def _standings_input(
     rather than join every match of every event with its round. ``number_of``: those
     rounds (id -> number) when the caller has read them already."""
     registrations = list(
-        Registration.objects.filter(tournament=tournament).values_list(
-            "pk", "player__display_name", "dropped", "late_entry_round", "cut_after_round"
-        )
+        Registration.objects.filter(tournament=tournament, pairing_unit=True)
+        .annotate(entry_name=Coalesce("team__name", "player__display_name"))
+        .values_list("pk", "entry_name", "dropped", "late_entry_round", "cut_after_round")
     )
     players = [
         PlayerEntry(pk, name, dropped=dropped, cut_after_round=cut)
@@ -167,13 +168,17 @@ def standings(
         registrations = (
             registrations
             if registrations is not None
-            else list(Registration.objects.filter(tournament=tournament).select_related("player"))
+            else list(
+                Registration.objects.filter(
+                    tournament=tournament, pairing_unit=True
+                ).select_related("player", "team")
+            )
         )
         matches = matches if matches is not None else _swiss_matches(tournament)
         players = [
             PlayerEntry(
                 r.pk,
-                r.player.display_name,
+                r.entry_name,
                 dropped=r.dropped,
                 cut_after_round=r.cut_after_round,
             )
@@ -200,9 +205,12 @@ def not_advanced_names(tournament, round_: Round) -> list[str]:
     if round_.stage != Round.Stage.SWISS or round_.number - 1 not in tournament.swiss_phase_ends:
         return []
     return list(
-        Registration.objects.filter(tournament=tournament, cut_after_round=round_.number - 1)
-        .order_by("player__display_name", "pk")
-        .values_list("player__display_name", flat=True)
+        Registration.objects.filter(
+            tournament=tournament, cut_after_round=round_.number - 1, pairing_unit=True
+        )
+        .annotate(entry_name=Coalesce("team__name", "player__display_name"))
+        .order_by("entry_name", "pk")
+        .values_list("entry_name", flat=True)
     )
 
 
@@ -261,8 +269,12 @@ def points_at_pairing(tournament, round_number: int) -> dict[int, int]:
 
 
 def pairing_players(tournament, *, round_number: int) -> list[PairingPlayer]:
+    """The pairing units: every registration of an individual event, each team's
+    captain's registration (standing for the team) of a team event."""
     registrations = list(
-        Registration.objects.filter(tournament=tournament).select_related("player")
+        Registration.objects.filter(tournament=tournament, pairing_unit=True).select_related(
+            "player", "team"
+        )
     )
     matches = _swiss_matches(tournament)
     table = standings(tournament, registrations=registrations, matches=matches)
@@ -421,7 +433,9 @@ def bracket_view(tournament, *, show_winners: bool) -> dict:
     first = min((m["round__number"] for m in confirmed), default=0)
     games = {(m["round__number"] - first + 1, m["bracket_position"]): m for m in confirmed}
     names = dict(
-        Registration.objects.filter(pk__in=result.seeds).values_list("pk", "player__display_name")
+        Registration.objects.filter(pk__in=result.seeds)
+        .annotate(entry_name=Coalesce("team__name", "player__display_name"))
+        .values_list("pk", "entry_name")
     )
 
     def slot(player_id, seed):
@@ -463,3 +477,67 @@ def bracket_view(tournament, *, show_winners: bool) -> dict:
             for r in result.rounds
         ],
     }
+
+
+# --- team events ----------------------------------------------------------------------
+
+
+def teams(tournament) -> QuerySet[Team]:
+    """A team event's teams with their members and players: two queries."""
+    members = Registration.objects.select_related("player").order_by("-pairing_unit", "pk")
+    return (
+        Team.objects.filter(tournament=tournament)
+        .select_related("unit")
+        .prefetch_related(Prefetch("members", queryset=members))
+        .order_by("name", "pk")
+    )
+
+
+def playing_unit_id(tournament, registration_id: int) -> int:
+    """The registration whose matches a registration plays: its own, or in a team event
+    its team's captain's (one query then, none in an individual event)."""
+    if not tournament.is_team_event:
+        return registration_id
+    unit = Team.objects.filter(members=registration_id).values_list("unit_id", flat=True).first()
+    return unit or registration_id
+
+
+def team_matches(team: Team, rounds, *, show_results: bool) -> list[dict]:
+    """The team's matches in ``rounds`` (the rounds the viewer sees) from the team's side
+    (the shape of serializers.TeamMatchSerializer): one query."""
+    unit = team.unit_id
+    matches = (
+        Match.objects.filter(round__in=rounds)
+        .filter(Q(player_a=unit) | Q(player_b=unit))
+        .select_related(
+            "round", "player_a__player", "player_a__team", "player_b__player", "player_b__team"
+        )
+        .order_by("round__number", "pk")
+    )
+    rows = []
+    for match in matches:
+        mine_a = match.player_a_id == unit
+        other = match.player_b if mine_a else match.player_a
+        known = show_results and match.status == Match.Status.CONFIRMED
+        won, lost = (match.games_a, match.games_b) if mine_a else (match.games_b, match.games_a)
+        outcome = None
+        if known:
+            if match.winner_id == unit:
+                outcome = "win"
+            elif match.winner_id is not None:
+                outcome = "loss"
+            else:
+                outcome = "draw"
+        rows.append(
+            {
+                "match": match.pk,
+                "round": match.round.number,
+                "stage": match.round.stage,
+                "table": match.table,
+                "opponent": other.entry_name if other is not None else None,
+                "opponent_team": other.team_id if other is not None else None,
+                "score": format_score(won, lost, match.games_drawn) if known else None,
+                "outcome": outcome,
+            }
+        )
+    return rows

@@ -213,6 +213,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "venue",
             "game",
             "games_to_win",
+            "team_size",
             "organiser",
             "co_organisers",
             "head_judge",
@@ -384,6 +385,9 @@ class RegistrationSerializer(serializers.ModelSerializer):
             "disqualified",
             "late_entry_round",
             "registered_at",
+            "team",
+            "pairing_unit",
+            "team_accepted",
         ]
         read_only_fields = fields
 
@@ -404,6 +408,84 @@ class RegisterSerializer(serializers.Serializer):
             "The player's dice set: required for an IRONDIE event, refused for a game "
             "without dice sets (the event's `game`; docs/events.md)."
         ),
+    )
+
+
+# --- team events (docs/events.md "Team events") ----------------------------------------
+
+
+class TeamMemberSerializer(serializers.Serializer):
+    registration = serializers.IntegerField(source="pk")
+    player = PlayerBriefSerializer()
+    captain = serializers.BooleanField(source="pairing_unit")
+    accepted = serializers.BooleanField(
+        source="team_accepted", help_text="False while the player has not accepted the team."
+    )
+
+
+class TeamSerializer(serializers.Serializer):
+    """A team: its members (each with their own registration, set and swaps); the
+    captain's registration (``registration``) is the team in pairings and standings."""
+
+    id = serializers.IntegerField()
+    tournament = serializers.IntegerField(source="tournament_id")
+    name = serializers.CharField()
+    registration = serializers.IntegerField(
+        source="unit_id", help_text="The captain's registration: the team in matches."
+    )
+    members = TeamMemberSerializer(many=True, source="members.all")
+    complete = serializers.SerializerMethodField(
+        help_text="Every member accepted (a team that is not is not paired)."
+    )
+    dropped = serializers.BooleanField(source="unit.dropped")
+    final_place = serializers.IntegerField(source="unit.final_place", allow_null=True)
+
+    def get_complete(self, team) -> bool:
+        return all(member.team_accepted for member in team.members.all())
+
+
+class TeamMatchSerializer(serializers.Serializer):
+    """One of a team's matches, from the team's side."""
+
+    match = serializers.IntegerField()
+    round = serializers.IntegerField()
+    stage = serializers.CharField()
+    table = serializers.IntegerField(allow_null=True)
+    opponent = serializers.CharField(allow_null=True, help_text="The other team; null: a bye.")
+    opponent_team = serializers.IntegerField(allow_null=True)
+    score = serializers.CharField(
+        allow_null=True,
+        help_text='Games won-lost(-drawn) by this team, e.g. "2-1"; null: none yet.',
+    )
+    outcome = serializers.ChoiceField(
+        choices=["win", "loss", "draw"], allow_null=True, help_text="Null: no result (yet)."
+    )
+
+
+class TeamDetailSerializer(TeamSerializer):
+    matches = TeamMatchSerializer(
+        many=True, help_text="The team's published matches; results while results are public."
+    )
+
+
+class TeamMemberEntrySerializer(serializers.Serializer):
+    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    dice_set = serializers.PrimaryKeyRelatedField(
+        queryset=DiceSet.objects.all(), help_text="The member's own dice set (9 + 3)."
+    )
+
+
+class RegisterTeamSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    captain = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(),
+        required=False,
+        help_text="Organisers name the captain; a player registering is the captain (leave it out).",
+    )
+    members = TeamMemberEntrySerializer(
+        many=True,
+        max_length=3,
+        help_text="Every member, the captain among them, each with their own dice set.",
     )
 
 
@@ -455,7 +537,8 @@ def side_answer(registration) -> dict | None:
     return {
         "registration": registration.pk,
         "player": registration.player_id,
-        "name": registration.player.display_name,
+        "name": registration.entry_name,
+        "team": registration.team_id if registration.pairing_unit else None,
         "dropped": registration.dropped,
     }
 
@@ -463,8 +546,16 @@ def side_answer(registration) -> dict | None:
 class SideSerializer(serializers.Serializer):
     registration = serializers.IntegerField(source="pk")
     player = serializers.IntegerField(source="player_id")
-    name = serializers.CharField(source="player.display_name")
+    name = serializers.CharField(
+        source="entry_name", help_text="The player's name; in a team event the team's."
+    )
+    team = serializers.SerializerMethodField(
+        help_text="The team this side is (a team event; the player is its captain), else null."
+    )
     dropped = serializers.BooleanField()
+
+    def get_team(self, registration) -> int | None:
+        return registration.team_id if registration.pairing_unit else None
 
 
 class MatchResultSerializer(serializers.Serializer):
@@ -638,7 +729,7 @@ class GameStartSerializer(serializers.Serializer):
         if started:
             detail = f"Game {number} has started."
         else:
-            names = [getattr(match, f"player_{side}").player.display_name for side in awaiting]
+            names = [getattr(match, f"player_{side}").entry_name for side in awaiting]
             detail = f"Game {number} starts when {' and '.join(names)} also say so."
         return super().to_representation(
             {

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import clock_views, views
+from tournaments import clock_views, team_views, views
 
 app_name = "tournaments"
 
@@ -53,4 +53,11 @@ urlpatterns = [
     path("<int:pk>/penalties/", views.penalties, name="penalties"),
     path("<int:pk>/audit/", views.audit_log, name="audit"),
     path("<int:pk>/my-match/", views.my_match, name="my_match"),
+    path("<int:pk>/teams/", team_views.team_list, name="teams"),
+    path("<int:pk>/teams/<int:team_id>/", team_views.team_detail, name="team"),
+    path(
+        "<int:pk>/teams/<int:team_id>/do/<slug:action>/",
+        team_views.team_action,
+        name="team_action",
+    ),
 ]

@@ -130,7 +130,7 @@ def _my_registration(request, tournament) -> Registration | None:
         return None
     return (
         Registration.objects.filter(tournament=tournament, player__user=request.user)
-        .select_related("player")
+        .select_related("player", "team")
         .first()
     )
 
@@ -153,9 +153,9 @@ def _results_visible(request, tournament) -> bool:
 
 def _round_matches(round_):
     return list(
-        round_.matches.select_related("player_a__player", "player_b__player").order_by(
-            "table", "id"
-        )
+        round_.matches.select_related(
+            "player_a__player", "player_a__team", "player_b__player", "player_b__team"
+        ).order_by("table", "id")
     )
 
 
@@ -253,6 +253,7 @@ def tournament_home(request, pk):
         request.user.is_authenticated
         and registration is None
         and tournament.status in (Status.REGISTRATION, Status.CHECK_IN)
+        and not tournament.is_team_event  # teams register on the Teams page
     ):
         player = Player.objects.filter(user=request.user).first()
         if player is not None:
@@ -271,7 +272,11 @@ def tournament_home(request, pk):
         can_see_standings=can_see_standings,
         can_see_sets=visibility.can_see_registered_sets(user, tournament),
         can_register_walk_in=context["can_manage"]
+        and not tournament.is_team_event
         and tournament.status in (Status.REGISTRATION, Status.CHECK_IN, Status.SWISS),
+        can_register_team=tournament.is_team_event
+        and request.user.is_authenticated
+        and tournament.status in (Status.REGISTRATION, Status.CHECK_IN),
         # The podium of a finished event: places 1-3 (two 3rds when semifinal losers share).
         podium=[p for p in placings if p.place is not None and p.place <= 3] if placings else [],
     )
@@ -322,7 +327,7 @@ def console(request, pk):
     _require(can_judge(request.user, tournament))
     context = _roles(request, tournament)
     registrations = list(
-        tournament.registrations.select_related("player", "dice_set").order_by(
+        tournament.registrations.select_related("player", "dice_set", "team").order_by(
             "player__display_name", "id"
         )
     )
@@ -348,6 +353,7 @@ def console(request, pk):
         **_offered_actions(tournament, rounds, job),
         register_form=RegisterForm(tournament=tournament).suggest()
         if tournament.status in (Status.REGISTRATION, Status.CHECK_IN, Status.SWISS)
+        and not tournament.is_team_event  # teams register on the Teams page
         else None,
         Status=Status,
         co_organisers=list(tournament.co_organisers.order_by("username")),
@@ -802,7 +808,7 @@ SEARCH_MAX = 80
 def _search_text(*registrations) -> str:
     """What the pairings search looks in (lower case: the page's script compares it with
     what is typed, lowered the same way)."""
-    return " | ".join(r.player.display_name.lower() for r in registrations if r is not None)
+    return " | ".join(r.entry_name.lower() for r in registrations if r is not None)
 
 
 def _opponent_of(user, match):
@@ -837,10 +843,10 @@ def pairings(request, pk, number):
                     continue
                 rows.append(
                     {
-                        "name": me.player.display_name,
+                        "name": me.entry_name,
                         "points": points.get(me.pk, 0),
                         "table": m.table,
-                        "opponent": opp.player.display_name if opp else None,
+                        "opponent": opp.entry_name if opp else None,
                         "opponent_points": points.get(opp.pk, 0) if opp else None,
                         "side": side,
                         "match": m,
@@ -995,10 +1001,10 @@ def print_pairings(request, pk, number):
             if me is not None:
                 rows.append(
                     {
-                        "name": me.player.display_name,
+                        "name": me.entry_name,
                         "points": points.get(me.pk, 0),
                         "table": m.table,
-                        "opponent": opp.player.display_name if opp else None,
+                        "opponent": opp.entry_name if opp else None,
                     }
                 )
     rows.sort(key=lambda r: r["name"].casefold())
@@ -1064,7 +1070,9 @@ def results_queue(request, pk):
     matches = []
     if round_ is not None:
         matches = sorted(
-            round_.matches.select_related("player_a__player", "player_b__player"),
+            round_.matches.select_related(
+                "player_a__player", "player_a__team", "player_b__player", "player_b__team"
+            ),
             key=selectors.judges_queue_key,
         )
     context = _roles(request, tournament)
@@ -1079,7 +1087,9 @@ def results_queue(request, pk):
 
 def _match(tournament, match_id) -> Match:
     return get_object_or_404(
-        Match.objects.select_related("round", "player_a__player", "player_b__player"),
+        Match.objects.select_related(
+            "round", "player_a__player", "player_a__team", "player_b__player", "player_b__team"
+        ),
         pk=match_id,
         round__tournament=tournament,
     )
@@ -1241,20 +1251,31 @@ def my_match(request, pk):
         messages.error(request, _("You are not registered in this tournament."))
         return redirect("tournaments:home", pk=tournament.pk)
     registration.tournament = tournament
+    # A team member plays their team's matches (the captain's registration's); they
+    # swap their own dice, the captain reports (docs/events.md "Team events").
+    unit_id = registration.team.unit_id if registration.team_id else registration.pk
     match = selectors.current_match(
         tournament.pk,
-        registration.pk,
-        queryset=Match.objects.select_related("round", "player_a__player", "player_b__player"),
+        unit_id,
+        queryset=Match.objects.select_related(
+            "round", "player_a__player", "player_a__team", "player_b__player", "player_b__team"
+        ),
     )
     request.live_scope = live.match_scope(match)
     context = _roles(request, tournament)
-    context.update(registration=registration, match=match)
+    context.update(
+        registration=registration,
+        match=match,
+        unit_id=unit_id,
+        reports=registration.pairing_unit,
+        team=registration.team,
+    )
     playing, additional = selectors.current_sets(registration)
     swap_form = SwapDiceForm(playing=playing, additional=additional)
     context.update(playing=playing, additional=additional)
     if match is not None:
         match.round.tournament = tournament
-        side = match.side_of(registration.pk)
+        side = match.side_of(unit_id)
         opponent = match.player_b if side == "a" else match.player_a
         report_form = None
         reject_form = None
@@ -1271,11 +1292,17 @@ def my_match(request, pk):
         if opponent is not None:
             # As a player, even one who also judges the event: the opponent's secret
             # swaps stay secret here.
+            # A team's opponents: every member's swaps (each plays their own set).
+            theirs = (
+                Q(registration__team=opponent.team_id)
+                if opponent.team_id
+                else Q(registration=opponent)
+            )
             opponent_swaps = [
                 s
-                for s in SetSwap.objects.filter(
-                    match=match, registration=opponent, superseded=False
-                ).order_by("before_game")
+                for s in SetSwap.objects.filter(theirs, match=match, superseded=False).order_by(
+                    "before_game", "registration_id"
+                )
                 if visibility.swap_revealed(s, match)
             ]
         online_game = (
@@ -1293,7 +1320,7 @@ def my_match(request, pk):
             opponent=opponent,
             history=history,
             pending=pending,
-            pending_mine=pending is not None and pending.submitted_for_id == registration.pk,
+            pending_mine=pending is not None and pending.submitted_for_id == unit_id,
             report_form=report_form or ResultForm(match=match),
             reject_form=reject_form or RejectForm(),
             next_game=match.next_game,

@@ -40,7 +40,7 @@ def side_name(match: Match, side: str) -> str:
     registration = match.player_a if side == "a" else match.player_b
     if registration is None:
         return _("the bye")
-    return registration.player.display_name
+    return registration.entry_name
 
 
 def games_in_words(match: Match, games) -> str:
@@ -174,22 +174,27 @@ class _Objects:
                     users.update((data or {}).get("co_organisers") or [])
             if e.action == "pairing.edited":
                 players.update((e.after or {}).get("players") or [])
-        self.registrations = Registration.objects.select_related("player").in_bulk(
+        self.registrations = Registration.objects.select_related("player", "team").in_bulk(
             ids["Registration"]
         )
         self.matches = Match.objects.select_related(
-            "round", "player_a__player", "player_b__player"
+            "round", "player_a__player", "player_a__team", "player_b__player", "player_b__team"
         ).in_bulk(ids["Match"])
         self.rounds = Round.objects.in_bulk(ids["Round"])
         self.swaps = SetSwap.objects.select_related(
-            "registration__player", "match__round", "match__player_a__player"
+            "registration__player",
+            "match__round",
+            "match__player_a__player",
+            "match__player_a__team",
+            "match__player_b__player",
+            "match__player_b__team",
         ).in_bulk(ids["SetSwap"])
         self.users = get_user_model().objects.select_related("player").in_bulk(users)
         self.players = Player.objects.in_bulk(players)
 
     def player(self, registration_id) -> str:
         registration = self.registrations.get(registration_id)
-        return registration.player.display_name if registration else _("a player")
+        return registration.entry_name if registration else _("a player")
 
     def match(self, match_id) -> str:
         match = self.matches.get(match_id)

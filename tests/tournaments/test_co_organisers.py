@@ -259,6 +259,7 @@ def test_superuser_changes_co_organisers_in_the_admin_and_it_is_audited(
         "status": event.status,
         "top_cut_size": event.top_cut_size,
         "match_minutes": event.match_minutes,
+        "team_size": event.team_size,
         "game_minutes": event.game_minutes,
         "late_entry": event.late_entry,
         "percentage_floor": event.percentage_floor,

@@ -120,8 +120,25 @@ def events(make_user, make_player, django_user_model):
     job = PairingJob.objects.create(
         tournament=a, number=1, seed="matrix", status=PairingJob.Status.DONE, round=round_
     )
+    # T: a team event run by A's people, with a team still waiting for its second member.
+    t = services.create_tournament(
+        organiser=owner,
+        name="Event T",
+        date=date,
+        head_judge=people["head_a"],
+        floor_judges=[people["floor_a"]],
+        team_size=2,
+    )
+    services.add_co_organiser(tournament=t, user=people["co_a"], by=owner)
+    services.change_status(tournament=t, to=Tournament.Status.REGISTRATION, by=owner)
+    members = [_player(make_player, f"Team T{i}", rng) for i in range(2)]
+    team = services.register_team(
+        tournament=t, name="Team T", captain=members[0][0], members=members, by=members[0][0].user
+    )
     a.refresh_from_db()
     return {
+        "team": team,
+        "team_event": t,
         **people,
         "pairing_job": job,
         "a": a,
@@ -172,6 +189,7 @@ RESOURCE = {
     "matches": "match",
     "registrations": "registration",
     "games": "game",
+    "teams": "team",
 }
 OUT_OF_SCOPE = re.compile(
     r"^(player-|diceset-|api-root|api-token|api-schema|api-docs|api-redoc|admin:|"
@@ -226,6 +244,7 @@ PAGE_ACTIONS = {
     "tournaments:registration_action": ["check_in", "check_out", "drop", "reinstate"],
     "tournaments:round_action": ["publish", "start", "close", "repair", "swap"],
     "tournaments:clock_action": ["pause", "resume"],
+    "tournaments:team_action": ["accept", "approve", "withdraw"],
 }
 
 
@@ -236,6 +255,7 @@ def _kwargs(route, name, resource, ev) -> list[dict]:
         "match": ev["match"],
         "registration": ev["registration"],
         "game": ev["game"],
+        "team": ev["team"],
     }
     base = {"pk": objects[resource].pk}
     if "<int:number>" in route:
@@ -246,6 +266,8 @@ def _kwargs(route, name, resource, ev) -> list[dict]:
         base["registration"] = ev["registration"].pk
     if "job_id>" in route:
         base["job_id"] = ev["pairing_job"].pk
+    if "<int:team_id>" in route:  # a page of event A: no team there (only in T, by the API)
+        base["team_id"] = ev["team"].pk
     if "<int:registration_id>" in route:
         base["registration_id"] = ev["registration"].pk
     if "action>" in route:
@@ -267,6 +289,16 @@ def _bodies(ev, actor) -> dict:
             "player": ev["outsider"].pk,
             "dice_set": ev["outsider_set"].pk,
         },
+        "tournament-teams": {
+            "name": "Taken over",
+            "captain": ev["outsider"].pk,
+            "members": [{"player": ev["outsider"].pk, "dice_set": ev["outsider_set"].pk}],
+        },
+        "team-accept": {},
+        "team-approve": {},
+        "team-withdraw": {"reason": "x"},
+        "tournaments:teams": {"name": "Taken over", "set_1": ev["outsider_set"].pk},
+        "tournaments:team_action": {"reason": "x"},
         "tournament-co-organisers": {"username": actor.username},
         "tournament-remove-co-organiser": {"username": "co_a"},
         "registration-check-in": {"checked_in": False},

@@ -13,7 +13,7 @@ from games.models import GameSession
 from players import services as player_services
 from players.models import Player
 from tests.conftest import api_as
-from tests.test_get_never_writes import _concrete, _routes
+from tests.test_get_never_writes import _concrete, _routes, _team_event
 from tournaments import services
 from tournaments.models import Match, PairingJob, Registration, Tournament
 
@@ -77,7 +77,11 @@ def test_no_page_or_api_route_shows_a_login_name_to_the_public():
         by=User.objects.get(username="login-of-judge"),
         match=match,
     )
+    # A team event run by the same organiser: its team pages and API name no login either.
+    team = _team_event(tournament.organiser)
     ids = {
+        "teams": team.pk,
+        "team_id": team.pk,
         "tournaments": tournament.pk,
         "rounds": tournament.rounds.order_by("-number").first().pk,
         "matches": match.pk,

@@ -145,6 +145,7 @@ def test_the_admin_refuses_a_bad_order_too(admin_client, tournament, organiser):
         "status": tournament.status,
         "top_cut_size": tournament.top_cut_size,
         "match_minutes": tournament.match_minutes,
+        "team_size": tournament.team_size,
         "game_minutes": tournament.game_minutes,
         "late_entry": tournament.late_entry,
         "percentage_floor": tournament.percentage_floor,

@@ -44,6 +44,7 @@ from tournaments.services.rounds import (
     start_round,
     swap_players_in_draft,
 )
+from tournaments.services.teams import accept_team, approve_team, register_team, withdraw_team
 from tournaments.services.topcut import advance_top_cut, finish_tournament, start_top_cut
 from tournaments.visibility import is_own_player
 
@@ -58,6 +59,10 @@ __all__ = [
     "EDITABLE_SETTINGS",
     "register",
     "register_walk_in",
+    "register_team",
+    "accept_team",
+    "approve_team",
+    "withdraw_team",
     "check_in",
     "drop",
     "reinstate",

@@ -50,6 +50,7 @@ EDITABLE_SETTINGS = (
     "venue",
     "game",
     "games_to_win",
+    "team_size",
     "head_judge",
     "swiss_rounds",
     "top_cut_size",
@@ -92,6 +93,13 @@ def update_tournament(*, tournament, by, floor_judges=None, **changes) -> Tourna
                     % {"played": played}
                 ]
             }
+        )
+    if (
+        changes.get("team_size", tournament.team_size) != tournament.team_size
+        and tournament.registrations.exists()
+    ):
+        raise ValidationError(
+            {"team_size": [_("Entries have registered: individual or team can no longer change.")]}
         )
     if "top_cut_size" in changes and tournament.status in (Status.TOP_CUT, Status.FINISHED):
         raise ValidationError({"top_cut_size": [_("The top cut has already started.")]})

@@ -56,7 +56,13 @@ def locked_tournament(tournament) -> Tournament:
 def locked_match(match) -> Match:
     return (
         Match.objects.select_for_update(of=("self",))
-        .select_related("round__tournament", "player_a__player", "player_b__player")
+        .select_related(
+            "round__tournament",
+            "player_a__player",
+            "player_a__team",
+            "player_b__player",
+            "player_b__team",
+        )
         .get(pk=match.pk)
     )
 

@@ -36,6 +36,7 @@ from tournaments.services.guards import (
     own_registration,
 )
 from tournaments.services.results import penalty_game_wins
+from tournaments.services.teams import unit_id_of
 from tournaments.visibility import player_or_staff
 
 
@@ -232,7 +233,7 @@ def record_swap(
     """
     match = locked_match(match)
     registration = locked_registration(registration)
-    if match.side_of(registration.pk) is None:
+    if match.side_of(unit_id_of(registration)) is None:  # a team member: the team's match
         raise ValidationError(_("This player is not in that match."))
     if not player_or_staff(by, registration.player, match.round.tournament):
         raise PermissionDenied(_("Players record their own swaps."))

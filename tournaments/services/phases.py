@@ -38,8 +38,8 @@ def apply_phase_cut(tournament: Tournament, *, after_round: int, by, always_log:
         return
     registrations = list(
         Registration.objects.select_for_update(of=("self",))
-        .filter(tournament=tournament)
-        .select_related("player")
+        .filter(tournament=tournament, pairing_unit=True)
+        .select_related("player", "team")
         .order_by("pk")
     )
     before = {r.pk for r in registrations if r.cut_after_round == after_round}

@@ -65,8 +65,8 @@ def _rating_of(row: PlayerRating | None) -> Rating:
 def record_match_rating(match: Match, *, games_played: int, intentional_draw: bool) -> None:
     """Called with the match's confirmed result just saved (the caller holds the match
     lock, inside its transaction). A bye is not in the history."""
-    if match.is_bye:
-        return
+    if match.is_bye or match.player_a.team_id is not None:
+        return  # a team match rates no player (docs/events.md "Team events")
     outcome = outcome_of(match, games_played=games_played, intentional_draw=intentional_draw)
     player_a, player_b = match.player_a.player_id, match.player_b.player_id
     lock_ratings()
@@ -244,7 +244,10 @@ def _add_missing_matches() -> int:
     have none, in the order of their first confirmation."""
     missing = list(
         Match.objects.filter(
-            status=Match.Status.CONFIRMED, player_b__isnull=False, rating_changes=None
+            status=Match.Status.CONFIRMED,
+            player_b__isnull=False,
+            rating_changes=None,
+            player_a__team__isnull=True,
         )
         .select_related("player_a", "player_b")
         .order_by("id")

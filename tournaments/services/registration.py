@@ -51,18 +51,9 @@ def register(*, tournament, player: Player, dice_set: DiceSet | None = None, by)
         )
     if dice_set is not None and dice_set.player_id != player.pk:
         raise ValidationError({"dice_set": [_("This dice set belongs to another player.")]})
-    late_round = None
-    if tournament.status == Status.SWISS:
-        if not can_manage(by, tournament):
-            raise ValidationError(_("Registration is closed; ask the organiser for a late entry."))
-        last = tournament.rounds.aggregate(n=Max("number"))["n"] or 0
-        open_round = tournament.rounds.filter(number=last, status=Round.Status.DRAFT).exists()
-        late_round = last if open_round else last + 1
-    elif tournament.status not in (Status.REGISTRATION, Status.CHECK_IN):
-        raise ValidationError(
-            _("Registration is not open (the tournament is “%(value1)s”).")
-            % {"value1": tournament.get_status_display()}
-        )
+    if tournament.is_team_event:
+        raise ValidationError(_("This is a team event: register a team on its Teams page."))
+    late_round = entry_round(tournament, by)
     if Registration.objects.filter(tournament=tournament, player=player).exists():
         raise ValidationError(
             _("%(display_name)s is already registered.") % {"display_name": player.display_name}
@@ -93,6 +84,23 @@ def register(*, tournament, player: Player, dice_set: DiceSet | None = None, by)
         },
     )
     return registration
+
+
+def entry_round(tournament, by) -> int | None:
+    """Whether an entry may be made now, and from which round it plays: None before the
+    Swiss rounds; during them (organisers only) the first round it can be paired in."""
+    if tournament.status == Status.SWISS:
+        if not can_manage(by, tournament):
+            raise ValidationError(_("Registration is closed; ask the organiser for a late entry."))
+        last = tournament.rounds.aggregate(n=Max("number"))["n"] or 0
+        open_round = tournament.rounds.filter(number=last, status=Round.Status.DRAFT).exists()
+        return last if open_round else last + 1
+    if tournament.status not in (Status.REGISTRATION, Status.CHECK_IN):
+        raise ValidationError(
+            _("Registration is not open (the tournament is “%(value1)s”).")
+            % {"value1": tournament.get_status_display()}
+        )
+    return None
 
 
 @transaction.atomic
@@ -136,6 +144,16 @@ def register_walk_in(
     return registration
 
 
+def _refuse_for_member(registration: Registration) -> None:
+    """A team member other than the captain is never paired on their own: the team checks
+    in and drops through its captain's registration (docs/events.md "Team events")."""
+    if not registration.pairing_unit:
+        raise ValidationError(
+            _("%(player)s plays in a team: the team checks in and drops through its captain.")
+            % {"player": registration.player.display_name}
+        )
+
+
 @transaction.atomic
 def check_in(*, registration: Registration, by, checked_in: bool = True) -> Registration:
     registration = locked_registration(registration)
@@ -144,6 +162,7 @@ def check_in(*, registration: Registration, by, checked_in: bool = True) -> Regi
         raise PermissionDenied(_("Only the player or an organiser may check in."))
     if tournament.status not in (Status.REGISTRATION, Status.CHECK_IN):
         raise ValidationError(_("Check-in is over: the Swiss rounds have started."))
+    _refuse_for_member(registration)
     if registration.dropped:
         raise ValidationError(
             _("A dropped player cannot check in; an organiser can reinstate them first.")
@@ -166,6 +185,7 @@ def drop(*, registration: Registration, by, reason: str = "") -> Registration:
     tournament = registration.tournament
     if not player_or_staff(by, registration.player, tournament):
         raise PermissionDenied(_("Only the player, a judge or an organiser may drop a player."))
+    _refuse_for_member(registration)
     if registration.dropped:
         raise ValidationError(
             _("%(display_name)s has already dropped.")

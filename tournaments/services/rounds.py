@@ -40,6 +40,7 @@ from tournaments.services.guards import (
 )
 from tournaments.services.phases import apply_phase_cut
 from tournaments.services.results import record_confirmed_result, refresh_round_status
+from tournaments.services.teams import drop_unconfirmed_teams
 from tournaments.services.topcut import advance_top_cut
 
 Status = Tournament.Status
@@ -252,12 +253,16 @@ def _start_swiss(tournament, by):
     registrations = tournament.registrations.select_for_update()
     if tournament.status == Status.CHECK_IN:
         # Check-in was used: whoever did not check in is not in the event.
-        for registration in registrations.filter(checked_in=False, dropped=False):
+        for registration in registrations.filter(
+            checked_in=False, dropped=False, pairing_unit=True
+        ):
             registration.dropped = True
             registration.dropped_after_round = 0
             registration.save(update_fields=["dropped", "dropped_after_round"])
             audit(tournament, by, "registration.dropped", registration, reason="did not check in")
-    active = tournament.registrations.filter(dropped=False).count()
+    if tournament.is_team_event:
+        drop_unconfirmed_teams(tournament, by)
+    active = tournament.registrations.filter(dropped=False, pairing_unit=True).count()
     if not tournament.swiss_rounds:
         tournament.swiss_rounds = swiss_rounds_for(active)
     if errors := phase_errors(

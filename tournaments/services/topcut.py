@@ -122,7 +122,9 @@ def keep_final_places(tournament) -> None:
     it): when the event finishes, and again when a judge corrects a result after that."""
     placings = selectors.placings(tournament) or ()
     places = {placing.player_id: placing.place for placing in placings}
-    registrations = list(Registration.objects.filter(tournament=tournament))
+    registrations = list(Registration.objects.filter(tournament=tournament).select_related("team"))
     for registration in registrations:
-        registration.final_place = places.get(registration.pk)
+        # A team's members share the place of the team (its captain's registration).
+        unit = registration.team.unit_id if registration.team_id else registration.pk
+        registration.final_place = places.get(unit)
     Registration.objects.bulk_update(registrations, ["final_place"], batch_size=2000)
