@@ -1024,7 +1024,9 @@ class Team(models.Model):
     team in pairings, matches, results and standings, so the pairing, the result
     entry and the standings of individual events serve teams unchanged."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="teams")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="teams", verbose_name=_("tournament")
+    )
     name = models.CharField(_("name"), max_length=80)
     unit = models.OneToOneField(
         Registration,
@@ -1032,9 +1034,11 @@ class Team(models.Model):
         related_name="team_unit",
         verbose_name=_("captain's registration"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
         ordering = ["tournament_id", "name"]
         constraints = [
             models.UniqueConstraint(Lower("name"), "tournament", name="team_name_unique_per_event"),

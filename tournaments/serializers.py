@@ -419,7 +419,8 @@ class TeamMemberSerializer(serializers.Serializer):
     player = PlayerBriefSerializer()
     captain = serializers.BooleanField(source="pairing_unit")
     accepted = serializers.BooleanField(
-        source="team_accepted", help_text="False while the player has not accepted the team."
+        source="team_accepted",
+        help_text=gettext_lazy("False while the player has not accepted the team."),
     )
 
 
@@ -431,11 +432,11 @@ class TeamSerializer(serializers.Serializer):
     tournament = serializers.IntegerField(source="tournament_id")
     name = serializers.CharField()
     registration = serializers.IntegerField(
-        source="unit_id", help_text="The captain's registration: the team in matches."
+        source="unit_id", help_text=gettext_lazy("The captain's registration: the team in matches.")
     )
     members = TeamMemberSerializer(many=True, source="members.all")
     complete = serializers.SerializerMethodField(
-        help_text="Every member accepted (a team that is not is not paired)."
+        help_text=gettext_lazy("Every member accepted (a team that is not is not paired).")
     )
     dropped = serializers.BooleanField(source="unit.dropped")
     final_place = serializers.IntegerField(source="unit.final_place", allow_null=True)
@@ -451,27 +452,32 @@ class TeamMatchSerializer(serializers.Serializer):
     round = serializers.IntegerField()
     stage = serializers.CharField()
     table = serializers.IntegerField(allow_null=True)
-    opponent = serializers.CharField(allow_null=True, help_text="The other team; null: a bye.")
+    opponent = serializers.CharField(
+        allow_null=True, help_text=gettext_lazy("The other team; null: a bye.")
+    )
     opponent_team = serializers.IntegerField(allow_null=True)
     score = serializers.CharField(
         allow_null=True,
-        help_text='Games won-lost(-drawn) by this team, e.g. "2-1"; null: none yet.',
+        help_text=gettext_lazy('Games won-lost(-drawn) by this team, e.g. "2-1"; null: none yet.'),
     )
     outcome = serializers.ChoiceField(
-        choices=["win", "loss", "draw"], allow_null=True, help_text="Null: no result (yet)."
+        choices=["win", "loss", "draw"],
+        allow_null=True,
+        help_text=gettext_lazy("Null: no result (yet)."),
     )
 
 
 class TeamDetailSerializer(TeamSerializer):
     matches = TeamMatchSerializer(
-        many=True, help_text="The team's published matches; results while results are public."
+        many=True,
+        help_text=gettext_lazy("The team's published matches; results while results are public."),
     )
 
 
 class TeamMemberEntrySerializer(serializers.Serializer):
     player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
     dice_set = serializers.PrimaryKeyRelatedField(
-        queryset=DiceSet.objects.all(), help_text="The member's own dice set (9 + 3)."
+        queryset=DiceSet.objects.all(), help_text=gettext_lazy("The member's own dice set (9 + 3).")
     )
 
 
@@ -480,12 +486,16 @@ class RegisterTeamSerializer(serializers.Serializer):
     captain = serializers.PrimaryKeyRelatedField(
         queryset=Player.objects.all(),
         required=False,
-        help_text="Organisers name the captain; a player registering is the captain (leave it out).",
+        help_text=gettext_lazy(
+            "Organisers name the captain; a player registering is the captain (leave it out)."
+        ),
     )
     members = TeamMemberEntrySerializer(
         many=True,
         max_length=3,
-        help_text="Every member, the captain among them, each with their own dice set.",
+        help_text=gettext_lazy(
+            "Every member, the captain among them, each with their own dice set."
+        ),
     )
 
 
@@ -547,10 +557,13 @@ class SideSerializer(serializers.Serializer):
     registration = serializers.IntegerField(source="pk")
     player = serializers.IntegerField(source="player_id")
     name = serializers.CharField(
-        source="entry_name", help_text="The player's name; in a team event the team's."
+        source="entry_name",
+        help_text=gettext_lazy("The player's name; in a team event the team's."),
     )
     team = serializers.SerializerMethodField(
-        help_text="The team this side is (a team event; the player is its captain), else null."
+        help_text=gettext_lazy(
+            "The team this side is (a team event; the player is its captain), else null."
+        )
     )
     dropped = serializers.BooleanField()
 
