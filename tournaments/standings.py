@@ -23,7 +23,7 @@ from fractions import Fraction
 from functools import partial
 from itertools import compress, islice, repeat
 from math import lcm
-from operator import add, eq, is_not, le, ne
+from operator import add, attrgetter, eq, is_, is_not, le, ne
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -1236,6 +1236,10 @@ class _Totals:
 def _check_rounds(entries: list[PlayerEntry], tally: _Tally, rounds_played: list[int]) -> None:
     """One result per player and round (unless the tally has checked it already), and as
     many rounds as the entry says."""
+    if tally.rounds_checked and all(
+        map(is_, map(attrgetter("rounds_played"), entries), repeat(None))
+    ):
+        return  # nothing left to check: no entry gives its rounds_played
     for position, entry in enumerate(entries):
         played = rounds_played[position]
         if (

@@ -63,8 +63,13 @@ def rows_html(table: Standings, *, row_url: str, query: str = "") -> SafeString:
             opening, badge = '<tr class="dropped">', cut_badge(row, table.phase(registration))
         else:
             opening, badge = "<tr>", ""
-        cells = "".join(
-            f"<td>{escape(tiebreak_cell(name, row.tiebreak_values[name]))}</td>" for name in others
+        cells = (
+            "".join(
+                f"<td>{escape(tiebreak_cell(name, row.tiebreak_values[name]))}</td>"
+                for name in others
+            )
+            if others
+            else ""
         )
         parts.append(
             f"{opening}<td>{row.rank}</td>"

@@ -183,3 +183,12 @@ def test_small_events_go_one_by_one(monkeypatch):
     players = [PlayerEntry(pid, f"P{pid}") for pid in (1, 2)]
     compute_standings(players, [MatchRecord(1, 1, 2, 2, 0)])
     assert calls == []
+
+
+def test_rounds_played_given_is_still_checked(monkeypatch_columns):
+    players = [PlayerEntry(1, "Ann", rounds_played=2), PlayerEntry(2, "Bob", rounds_played=1)]
+    records = [MatchRecord(1, 1, 2, 2, 0)]
+    with pytest.raises(ValueError, match="player 1: rounds_played is 2 but the results hold 1"):
+        compute_standings(players, records)
+    players[0] = PlayerEntry(1, "Ann", rounds_played=1)
+    assert compute_standings(players, records).row(1).rounds_played == 1
