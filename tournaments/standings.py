@@ -1324,11 +1324,12 @@ def _tiebreaker_keys(
         )
     opponents = tally.opponents
     counts_lcm = lcm(*{len(opps) for opps in opponents if opps})
+    omw_sums, ogw_sums = _opponents_sums(mwp_scaled, gwp_scaled, opponents)
     omw_sum, omw_key = _opponents_average(
-        mwp_scaled, mwp_denominator, opponents, counts_lcm, no_opponents
+        omw_sums, mwp_denominator, opponents, counts_lcm, no_opponents
     )
     ogw_sum, ogw_key = _opponents_average(
-        gwp_scaled, gwp_denominator, opponents, counts_lcm, no_opponents
+        ogw_sums, gwp_denominator, opponents, counts_lcm, no_opponents
     )
     return _TiebreakerKeys(
         mwp_scaled=mwp_scaled,
@@ -1344,17 +1345,36 @@ def _tiebreaker_keys(
     )
 
 
+def _opponents_sums(
+    first: list[int], second: list[int], opponents: list[list[int]]
+) -> tuple[list[int], list[int]]:
+    """Each player's sums of the opponents' values in two columns, in one pass over the
+    opponents: each player's two values packed into one integer, the first shifted past
+    any sum of the second (all of them are whole numbers, none negative), the sums
+    split apart at the end. Exact; a negative value sums each column alone."""
+    if not first or min(first) < 0 or min(second) < 0:
+        return (
+            [sum(map(first.__getitem__, opps)) for opps in opponents],
+            [sum(map(second.__getitem__, opps)) for opps in opponents],
+        )
+    most = max(map(len, opponents))
+    shift = (max(second) * most).bit_length() + 1
+    get = [(a << shift) + b for a, b in zip(first, second, strict=True)].__getitem__
+    sums = [sum(map(get, opps)) for opps in opponents]
+    mask = (1 << shift) - 1
+    return [total >> shift for total in sums], [total & mask for total in sums]
+
+
 def _opponents_average(
-    scaled: list[int],
+    sums: list[int],
     denominator: int,
     opponents: list[list[int]],
     counts_lcm: int,
     no_opponents: Fraction,
 ) -> tuple[list[int], list[int]]:
-    """Each player's sum of the opponents' scaled percentages, and the average as a
-    numerator over ``denominator x counts_lcm`` (no opponents: ``no_opponents``)."""
-    get = scaled.__getitem__
-    sums = [sum(map(get, opps)) for opps in opponents]
+    """Each player's sum of the opponents' scaled percentages (``sums``), and the
+    average as a numerator over ``denominator x counts_lcm`` (no opponents:
+    ``no_opponents``)."""
     empty_key = no_opponents.numerator * (denominator // no_opponents.denominator) * counts_lcm
     keys = [
         total * (counts_lcm // len(opps)) if opps else empty_key

@@ -192,3 +192,23 @@ def test_rounds_played_given_is_still_checked(monkeypatch_columns):
         compute_standings(players, records)
     players[0] = PlayerEntry(1, "Ann", rounds_played=1)
     assert compute_standings(players, records).row(1).rounds_played == 1
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    st.integers(1, 8).flatmap(
+        lambda count: st.tuples(
+            st.lists(st.integers(-5, 10**12), min_size=count, max_size=count),
+            st.lists(st.integers(-5, 10**12), min_size=count, max_size=count),
+            st.lists(
+                st.lists(st.integers(0, count - 1), max_size=6), min_size=count, max_size=count
+            ),
+        )
+    )
+)
+def test_opponents_sums_in_one_pass_are_each_columns_sums(columns):
+    first, second, opponents = columns
+    assert core._opponents_sums(first, second, opponents) == (
+        [sum(first[j] for j in met) for met in opponents],
+        [sum(second[j] for j in met) for met in opponents],
+    )
