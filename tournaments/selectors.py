@@ -4,8 +4,21 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from functools import partial
+from operator import itemgetter
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db import connections
+from django.db.models import (
+    BooleanField,
+    Case,
+    F,
+    IntegerField,
+    Prefetch,
+    Q,
+    QuerySet,
+    Value,
+    When,
+)
 from django.db.models.functions import Coalesce
 
 from tournaments.conventions import conventions_of
@@ -108,45 +121,76 @@ def _standings_input(
     an event of 16,384 players has a quarter of a million results, and building a model
     instance for each costs far more than the standings themselves. The results are
     asked by their rounds' ids, which lets PostgreSQL read them by the round index
-    rather than join every match of every event with its round. ``number_of``: those
-    rounds (id -> number) when the caller has read them already."""
-    registrations = list(
+    rather than join every match of every event with its round; the database writes each
+    result as the standings count it (the round's number, a bye as a match won by the
+    games a win takes, as match_records does), so the rows become MatchRecords as they
+    are. ``number_of``: those rounds (id -> number) when the caller has read them already."""
+    # PlayerEntry's fields (no count of rounds to check), then the round of a late entry.
+    registrations = _plain_rows(
         Registration.objects.filter(tournament=tournament, pairing_unit=True)
         .annotate(entry_name=Coalesce("team__name", "player__display_name"))
-        .values_list("pk", "entry_name", "dropped", "late_entry_round", "cut_after_round")
+        .values_list(
+            "pk",
+            "entry_name",
+            "dropped",
+            Value(None, output_field=IntegerField()),
+            "cut_after_round",
+            "late_entry_round",
+        ),
     )
-    players = [
-        PlayerEntry(pk, name, dropped=dropped, cut_after_round=cut)
-        for pk, name, dropped, _, cut in registrations
-    ]
+    players = list(map(_as(PlayerEntry), map(itemgetter(slice(5)), registrations)))
     if number_of is None:
         number_of = {pk: number for pk, number, _ in swiss_rounds(tournament)}
-    confirmed = (
-        Match.objects.filter(round__in=list(number_of), status=Match.Status.CONFIRMED)
-        .order_by("round_id", "table")
-        .values_list(
-            "round_id",
-            "player_a_id",
-            "player_b_id",
-            "games_a",
-            "games_b",
-            "games_drawn",
-            "match_loss_a",
-            "match_loss_b",
+    records = []
+    if number_of:
+        bye = Q(player_b__isnull=True)
+
+        def unless_bye(field: str, value, output_field) -> Case:
+            return Case(When(bye, then=Value(value)), default=F(field), output_field=output_field)
+
+        confirmed = (
+            Match.objects.filter(round__in=list(number_of), status=Match.Status.CONFIRMED)
+            .order_by("round_id", "table")
+            .values_list(
+                Case(
+                    *(When(round_id=pk, then=Value(number)) for pk, number in number_of.items()),
+                    output_field=IntegerField(),
+                ),
+                "player_a_id",
+                "player_b_id",
+                unless_bye("games_a", tournament.games_to_win, IntegerField()),
+                unless_bye("games_b", 0, IntegerField()),
+                unless_bye("games_drawn", 0, IntegerField()),
+                unless_bye("match_loss_a", False, BooleanField()),
+                unless_bye("match_loss_b", False, BooleanField()),
+            )
         )
-    )
-    bye, record = MatchRecord.bye, MatchRecord
-    records = [
-        record(number_of[r], a, b, won_a, won_b, drawn, loss_a, loss_b)
-        if b is not None
-        else bye(number_of[r], a)
-        for r, a, b, won_a, won_b, drawn, loss_a, loss_b in confirmed
-    ]
+        records = list(map(_as(MatchRecord), _plain_rows(confirmed)))
     if tournament.late_entry == Tournament.LateEntry.LOSSES:
-        for pk, _, _, late_entry_round, _ in registrations:
+        for pk, _, _, _, _, late_entry_round in registrations:
             for number in range(1, (late_entry_round or 1)):
-                records.append(MatchRecord.missed_round_loss(number, pk))
+                records.append(MatchRecord.missed_round_loss(number, pk, tournament.games_to_win))
     return players, records
+
+
+def _plain_rows(queryset: QuerySet) -> list[tuple]:
+    """A ``values_list`` queryset's rows as PostgreSQL's cursor gives them: iterating the
+    queryset would copy each row into a new tuple in Python, which for 100,000 rows
+    costs more than the query. Only for values PostgreSQL gives as Python wants them
+    (integers, booleans, text); other databases (SQLite's booleans are 0 and 1) go
+    through Django's conversions. ``_as(RowType)`` makes each row a named tuple of the
+    same fields, in C."""
+    connection = connections[queryset.db]
+    if connection.vendor != "postgresql":
+        return list(queryset)
+    sql, params = queryset.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def _as(row_type: type[tuple]):
+    return partial(tuple.__new__, row_type)
 
 
 def standings(

@@ -20,7 +20,10 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
+from functools import partial
+from itertools import compress, islice, repeat
 from math import lcm
+from operator import add, attrgetter, eq, is_, is_not, le, ne
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -132,13 +135,15 @@ DEFAULT_TIEBREAKERS: tuple[Tiebreaker, ...] = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerEntry:
+class PlayerEntry(NamedTuple):
     """A registered player.
 
     ``rounds_played`` is optional: the standings count the player's match records
     (byes and penalty losses included). When given, it must agree with that count,
     which catches results missing from the input.
+
+    A named tuple, like MatchRecord: a large event's page builds 16,384 of them from
+    the database's rows as they come (tournaments/selectors.py).
     """
 
     player_id: int
@@ -647,7 +652,7 @@ def compute_standings(
     )
     ranking, ranks, others = _rank(keys, order, player_ids, data)
     rows = _rows(entries, ranking, ranks, tally, totals, keys, conventions, others)
-    history = _OpponentHistory(index_of, player_ids, tally.opponents, tally.opponent_rounds)
+    history = _OpponentHistory(index_of, player_ids, tally)
     basis = None
     if conventions.bye_counting is ByeCounting.NOT_COUNTED:
         basis = {
@@ -790,7 +795,7 @@ def _as_of(entry: PlayerEntry, round_number: int) -> PlayerEntry:
         cut = None
     if entry.rounds_played is None and cut == entry.cut_after_round:
         return entry
-    return replace(entry, rounds_played=None, cut_after_round=cut)
+    return entry._replace(rounds_played=None, cut_after_round=cut)
 
 
 # The steps of compute_standings. Players are handled by their position in the input
@@ -821,9 +826,8 @@ class _Tally:
     games_drawn: list[int]
     # Positions of the opponents met, in the order of the records given.
     opponents: list[list[int]]
-    # Parallel to opponents: the round of each of those matches, for the
-    # explanation and for the one-result-per-round check.
-    opponent_rounds: list[list[int]]
+    # Parallel to opponents: the round of each of those matches (see opponent_rounds).
+    rounds_of_opponents: list[list[int]] | None
     # Rounds without an opponent (byes, missed rounds given as losses).
     solo_rounds: list[list[int]]
     # Parallel to opponents and solo_rounds: the match points earned in each.
@@ -833,6 +837,25 @@ class _Tally:
     bye_games_won: list[int]
     bye_games_lost: list[int]
     bye_games_drawn: list[int]
+    # The results with an opponent as columns (round numbers, positions of A, positions
+    # of B), from which rounds_of_opponents is built when first asked.
+    paired: tuple[Sequence[int], Sequence[int], Sequence[int]] | None = None
+    # Whether every player is known to have at most one result per round.
+    rounds_checked: bool = False
+
+    @property
+    def opponent_rounds(self) -> list[list[int]]:
+        """The round of each match with an opponent, parallel to ``opponents``: the
+        explanations and the systems of tournaments.tiebreakers read them, the table
+        does not, so a large table does not build them."""
+        if self.rounds_of_opponents is None:
+            lists: list[list[int]] = [[] for _ in self.opponents]
+            rounds, positions_a, positions_b = self.paired
+            for round_number, a, b in zip(rounds, positions_a, positions_b, strict=True):
+                lists[a].append(round_number)
+                lists[b].append(round_number)
+            self.rounds_of_opponents = lists
+        return self.rounds_of_opponents
 
     @classmethod
     def empty(cls, count: int) -> _Tally:
@@ -851,7 +874,7 @@ class _Tally:
             games_lost=zeros(),
             games_drawn=zeros(),
             opponents=lists(),
-            opponent_rounds=lists(),
+            rounds_of_opponents=lists(),
             solo_rounds=lists(),
             opponent_points=lists(),
             solo_points=lists(),
@@ -871,12 +894,203 @@ def _tally_results(
     """Add up every match record into the players' records (and validate it).
 
     ``with_points``: also keep the match points of each match, which only the
-    tiebreakers of tournaments.tiebreakers read (the hot loop skips them otherwise)."""
+    tiebreakers of tournaments.tiebreakers read. Without them a large event's records
+    are added up by columns (_tally_by_columns); input that pass finds wrong or unusual
+    goes through the record-by-record pass, which says what is wrong exactly as it
+    always has."""
+    matches = matches if isinstance(matches, list) else list(matches)
+    if not with_points and len(matches) >= _COLUMNS_FROM:
+        tally = _tally_by_columns(matches, index_of, count)
+        if tally is not None:
+            return tally
+    return _tally_in_order(matches, index_of, count, with_points=with_points)
+
+
+# From how many records the column pass is faster than the record-by-record one (slower
+# at 4,096 players x 12 rounds, 22,845 records; faster at 8,192 x 13, 53,000; a third
+# faster at 16,384 x 15, 111,220).
+_COLUMNS_FROM = 40_000
+
+
+class _Outcomes(dict):
+    """(games won by A, games won by B, drawn games, match loss A, match loss B) -> what
+    the result adds to A's and to B's packed tally: one integer per player holding
+    games won, lost and drawn, then matches won, lost and drawn, each in ``shift``
+    bits. An event has few distinct results, so each is worked out once."""
+
+    def __init__(self, shift: int) -> None:
+        super().__init__()
+        self.shift = shift
+
+    def __missing__(self, key: tuple) -> tuple[int, int]:
+        won_a, won_b, drawn, loss_a, loss_b = key
+        if loss_a or loss_b:
+            result_a = _LOSS if loss_a else _WIN
+            result_b = _LOSS if loss_b else _WIN
+        elif won_a > won_b:
+            result_a, result_b = _WIN, _LOSS
+        elif won_b > won_a:
+            result_a, result_b = _LOSS, _WIN
+        else:
+            result_a = result_b = _DRAW
+        shift = self.shift
+        games = (drawn << 2 * shift) if drawn else 0
+        value = (
+            won_a + (won_b << shift) + games + (1 << (3 + result_a) * shift),
+            won_b + (won_a << shift) + games + (1 << (3 + result_b) * shift),
+        )
+        self[key] = value
+        return value
+
+
+_WIN, _LOSS, _DRAW = 0, 1, 2
+
+
+def _tally_by_columns(
+    matches: list[MatchRecord], index_of: dict[int, int], count: int
+) -> _Tally | None:
+    """The tally of _tally_in_order (without match points per match) for input where
+    every check passes and the rounds come in order, as the database gives them; None
+    otherwise, and for input that is not plain whole numbers.
+
+    A large event's records are added up by built-in functions over whole columns, not
+    by Python statements per record: the records are split into columns and positions
+    looked up; each distinct result is packed once into one integer per side
+    (_Outcomes); then round by round, a dictionary of who met whom and of what each
+    player's result adds, read for every player, gives one column per round of
+    opponents and adds up the packed figures, which are unpacked at the end. Each
+    player's opponents, read across the rounds, are in the order of the records. The
+    rounds of those matches are only gathered when asked (_Tally.opponent_rounds).
+    Exact: each packed field has room for the largest total any player could reach."""
     tally = _Tally.empty(count)
-    wins, losses, draws, byes = tally.wins, tally.losses, tally.draws, tally.byes
+    tally.rounds_of_opponents = None
+    is_paired = [record[2] is not None for record in matches]
+    paired = list(compress(matches, is_paired))
+    solo = []
+    if len(paired) < len(matches):
+        solo = [record for record, with_b in zip(matches, is_paired, strict=True) if not with_b]
+    if not paired:
+        rounds = positions_a = positions_b = ()
+        largest = 1
+    try:
+        if paired:
+            rounds, ids_a, ids_b, won_a, won_b, drawn, loss_a, loss_b = zip(*paired, strict=True)
+            if not all(map(le, rounds, islice(rounds, 1, None))):
+                return None
+            positions_a = list(map(index_of.__getitem__, ids_a))
+            positions_b = list(map(index_of.__getitem__, ids_b))
+            if min(won_a) < 0 or min(won_b) < 0 or min(drawn) < 0:
+                return None
+            if any(map(eq, positions_a, positions_b)):
+                return None
+            largest = max(1, max(won_a), max(won_b), max(drawn))
+        solo_positions = []
+        for _, id_a, _, games_a, games_b, games_d, _, loss_b_alone in solo:
+            if loss_b_alone or games_a | games_b | games_d < 0:
+                return None
+            solo_positions.append(index_of[id_a])
+        # Room in each field for the largest total a player could reach.
+        shift = (largest * max(len(paired), 1)).bit_length() + 1
+        outcomes = _Outcomes(shift)
+        packed_a, packed_b = (), ()
+        if paired:
+            packed_a, packed_b = zip(
+                *map(outcomes.__getitem__, zip(won_a, won_b, drawn, loss_a, loss_b, strict=True)),
+                strict=True,
+            )
+    except (KeyError, TypeError):
+        return None
+    # Where each round's records begin and end.
+    starts = [0, *compress(range(1, len(rounds)), map(ne, rounds, islice(rounds, 1, None)))]
+    ends = [*starts[1:], len(rounds)]
+    if len(starts) * count > 8 * len(paired) + 65_536:
+        return None  # many rounds of few results: the record-by-record pass is faster
+    everyone = range(count)
+    packed = [0] * count
+    columns = []
+    met_in_round: dict[int, dict[int, int]] = {}
+    for start, end in zip(starts, ends, strict=True) if paired else ():
+        round_a, round_b = positions_a[start:end], positions_b[start:end]
+        met = dict(zip(round_a, round_b, strict=True))
+        met.update(zip(round_b, round_a, strict=True))
+        if len(met) != 2 * (end - start):
+            return None  # a player twice in one round
+        met_in_round[rounds[start]] = met
+        columns.append(list(map(met.get, everyone)))
+        adds = dict(zip(round_a, packed_a[start:end], strict=True))
+        adds.update(zip(round_b, packed_b[start:end], strict=True))
+        packed = list(map(add, packed, map(adds.get, everyone, repeat(0))))
+    alone = {(record[0], a) for record, a in zip(solo, solo_positions, strict=True)}
+    if len(alone) != len(solo) or any(a in met_in_round.get(r, ()) for r, a in alone):
+        return None  # a player twice in one round
+    if columns:
+        present = partial(is_not, None)
+        tally.opponents = [list(filter(present, met)) for met in zip(*columns, strict=True)]
+    mask = (1 << shift) - 1
+    for field, figures in enumerate(
+        (
+            tally.games_won,
+            tally.games_lost,
+            tally.games_drawn,
+            tally.wins,
+            tally.losses,
+            tally.draws,
+        )
+    ):
+        figures[:] = [(value >> field * shift) & mask for value in packed]
+    for (round_number, _, _, games_a, games_b, games_d, loss_a_alone, _), a in zip(
+        solo, solo_positions, strict=True
+    ):
+        _add_alone(tally, a, round_number, games_a, games_b, games_d, loss_a_alone)
+    tally.paired = (rounds, positions_a, positions_b)
+    tally.rounds_checked = True
+    return tally
+
+
+def _add_alone(
+    tally: _Tally,
+    a: int,
+    round_number: int,
+    won_a: int,
+    won_b: int,
+    drawn: int,
+    loss_a: bool,
+) -> int:
+    """A result without an opponent (a bye, a missed round given as a loss) added to the
+    tally; returns the match points it gives."""
+    tally.games_won[a] += won_a
+    tally.games_lost[a] += won_b
+    tally.games_drawn[a] += drawn
+    tally.solo_rounds[a].append(round_number)
+    if loss_a or won_a < won_b:
+        tally.losses[a] += 1
+        return 0
+    if won_a > won_b:
+        tally.wins[a] += 1
+        # Only a won round without an opponent is a bye; a missed round given as a
+        # loss is not.
+        tally.byes[a] += 1
+        tally.bye_games_won[a] += won_a
+        tally.bye_games_lost[a] += won_b
+        tally.bye_games_drawn[a] += drawn
+        return POINTS_PER_MATCH_WIN
+    tally.draws[a] += 1
+    return POINTS_PER_MATCH_DRAW
+
+
+def _tally_in_order(
+    matches: Iterable[MatchRecord],
+    index_of: dict[int, int],
+    count: int,
+    *,
+    with_points: bool = False,
+) -> _Tally:
+    """_tally_results record by record, each checked in turn: the first problem in the
+    order given is the one reported."""
+    tally = _Tally.empty(count)
+    wins, losses, draws = tally.wins, tally.losses, tally.draws
     games_won, games_lost, games_drawn = tally.games_won, tally.games_lost, tally.games_drawn
     opponents, opponent_rounds = tally.opponents, tally.opponent_rounds
-    solo_rounds = tally.solo_rounds
     opponent_points, solo_points = tally.opponent_points, tally.solo_points
     win, draw = POINTS_PER_MATCH_WIN, POINTS_PER_MATCH_DRAW
 
@@ -887,33 +1101,18 @@ def _tally_results(
             raise ValueError(f"round {round_number}: unknown player {id_a!r}") from None
         if won_a | won_b | drawn < 0:  # any negative count makes the bitwise or negative
             raise ValueError(f"round {round_number}: negative game count for player {id_a!r}")
-        games_won[a] += won_a
-        games_lost[a] += won_b
-        games_drawn[a] += drawn
         if id_b is None:
             if loss_b:
                 raise ValueError(
                     f"round {round_number}: match loss for a missing opponent of {id_a!r}"
                 )
-            solo_rounds[a].append(round_number)
-            if loss_a or won_a < won_b:
-                losses[a] += 1
-                points_a = 0
-            elif won_a > won_b:
-                wins[a] += 1
-                # Only a won round without an opponent is a bye; a missed round
-                # given as a loss is not.
-                byes[a] += 1
-                points_a = win
-                tally.bye_games_won[a] += won_a
-                tally.bye_games_lost[a] += won_b
-                tally.bye_games_drawn[a] += drawn
-            else:
-                draws[a] += 1
-                points_a = draw
+            points_a = _add_alone(tally, a, round_number, won_a, won_b, drawn, loss_a)
             if with_points:
                 solo_points[a].append(points_a)
             continue
+        games_won[a] += won_a
+        games_lost[a] += won_b
+        games_drawn[a] += drawn
         try:
             b = index_of[id_b]
         except KeyError:
@@ -982,7 +1181,7 @@ class _Totals:
         ]
         rounds_played = [
             len(with_opponent) + len(alone)
-            for with_opponent, alone in zip(tally.opponent_rounds, tally.solo_rounds, strict=True)
+            for with_opponent, alone in zip(tally.opponents, tally.solo_rounds, strict=True)
         ]
         game_points = [
             POINTS_PER_GAME_WIN * won + draw_points * drawn
@@ -1035,11 +1234,19 @@ class _Totals:
 
 
 def _check_rounds(entries: list[PlayerEntry], tally: _Tally, rounds_played: list[int]) -> None:
-    """One result per player and round, and as many rounds as the entry says."""
+    """One result per player and round (unless the tally has checked it already), and as
+    many rounds as the entry says."""
+    if tally.rounds_checked and all(
+        map(is_, map(attrgetter("rounds_played"), entries), repeat(None))
+    ):
+        return  # nothing left to check: no entry gives its rounds_played
     for position, entry in enumerate(entries):
         played = rounds_played[position]
-        rounds = {*tally.opponent_rounds[position], *tally.solo_rounds[position]}
-        if played and len(rounds) != played:
+        if (
+            not tally.rounds_checked
+            and played
+            and len({*tally.opponent_rounds[position], *tally.solo_rounds[position]}) != played
+        ):
             raise ValueError(f"player {entry.player_id!r} has two results in one round")
         if entry.rounds_played is not None and entry.rounds_played != played:
             raise ValueError(
@@ -1117,11 +1324,12 @@ def _tiebreaker_keys(
         )
     opponents = tally.opponents
     counts_lcm = lcm(*{len(opps) for opps in opponents if opps})
+    omw_sums, ogw_sums = _opponents_sums(mwp_scaled, gwp_scaled, opponents)
     omw_sum, omw_key = _opponents_average(
-        mwp_scaled, mwp_denominator, opponents, counts_lcm, no_opponents
+        omw_sums, mwp_denominator, opponents, counts_lcm, no_opponents
     )
     ogw_sum, ogw_key = _opponents_average(
-        gwp_scaled, gwp_denominator, opponents, counts_lcm, no_opponents
+        ogw_sums, gwp_denominator, opponents, counts_lcm, no_opponents
     )
     return _TiebreakerKeys(
         mwp_scaled=mwp_scaled,
@@ -1137,17 +1345,36 @@ def _tiebreaker_keys(
     )
 
 
+def _opponents_sums(
+    first: list[int], second: list[int], opponents: list[list[int]]
+) -> tuple[list[int], list[int]]:
+    """Each player's sums of the opponents' values in two columns, in one pass over the
+    opponents: each player's two values packed into one integer, the first shifted past
+    any sum of the second (all of them are whole numbers, none negative), the sums
+    split apart at the end. Exact; a negative value sums each column alone."""
+    if not first or min(first) < 0 or min(second) < 0:
+        return (
+            [sum(map(first.__getitem__, opps)) for opps in opponents],
+            [sum(map(second.__getitem__, opps)) for opps in opponents],
+        )
+    most = max(map(len, opponents))
+    shift = (max(second) * most).bit_length() + 1
+    get = [(a << shift) + b for a, b in zip(first, second, strict=True)].__getitem__
+    sums = [sum(map(get, opps)) for opps in opponents]
+    mask = (1 << shift) - 1
+    return [total >> shift for total in sums], [total & mask for total in sums]
+
+
 def _opponents_average(
-    scaled: list[int],
+    sums: list[int],
     denominator: int,
     opponents: list[list[int]],
     counts_lcm: int,
     no_opponents: Fraction,
 ) -> tuple[list[int], list[int]]:
-    """Each player's sum of the opponents' scaled percentages, and the average as a
-    numerator over ``denominator x counts_lcm`` (no opponents: ``no_opponents``)."""
-    get = scaled.__getitem__
-    sums = [sum(map(get, opps)) for opps in opponents]
+    """Each player's sum of the opponents' scaled percentages (``sums``), and the
+    average as a numerator over ``denominator x counts_lcm`` (no opponents:
+    ``no_opponents``)."""
     empty_key = no_opponents.numerator * (denominator // no_opponents.denominator) * counts_lcm
     keys = [
         total * (counts_lcm // len(opps)) if opps else empty_key
@@ -1260,91 +1487,86 @@ def _rows(
 ) -> tuple[StandingsRow, ...]:
     """One row per player in standings order, percentages as exact Fractions.
 
-    The hot loop of a large table: lists bound to locals, each row built from a plain
-    tuple, and the players' own MW% and GW%, which take few distinct values, built as
-    Fractions once per value."""
-    player_ids = [entry.player_id for entry in entries]
+    The rows of a large table, built column by column: each figure's column is put in
+    standings order and the rows are made from the columns by built-in functions, not
+    by Python statements per row. A Fraction is built once per distinct value of the
+    players' own MW% and GW% (points over rounds or games: few) and of the opponents'
+    MW% (about half as many as the players), and once per row for the opponents' GW%."""
+
+    def ordered(column: Sequence) -> list:
+        return list(map(column.__getitem__, ranking))
+
+    count = len(ranking)
     mwp_denominator, gwp_denominator = keys.mwp_denominator, keys.gwp_denominator
-    mwp_scaled, gwp_own_scaled = keys.mwp_scaled, keys.gwp_own_scaled
-    omw_sum, ogw_sum = keys.omw_sum, keys.ogw_sum
-    match_points, rounds_played, game_points = (
-        totals.match_points,
-        totals.rounds_played,
-        totals.game_points,
-    )
-    opponents = tally.opponents
-    wins, losses, draws, byes = tally.wins, tally.losses, tally.draws, tally.byes
-    games_won, games_lost, games_drawn = tally.games_won, tally.games_lost, tally.games_drawn
     no_opponents = conventions.opponents_value_when_none
-    id_of = player_ids.__getitem__
-    match_wins: dict[int, Fraction] = {}
-    game_wins: dict[int, Fraction] = {}
-    no_values = StandingsRow._field_defaults["tiebreak_values"]
-    make = StandingsRow._make
-    rows = []
-    for rank, i in zip(ranks, ranking, strict=True):
-        entry = entries[i]
-        met = opponents[i]
-        k = len(met)
-        scaled = mwp_scaled[i]
-        match_win = match_wins.get(scaled)
-        if match_win is None:
-            match_win = match_wins[scaled] = Fraction(scaled, mwp_denominator)
-        scaled = gwp_own_scaled[i]
-        game_win = game_wins.get(scaled)
-        if game_win is None:
-            game_win = game_wins[scaled] = Fraction(scaled, gwp_denominator)
-        rows.append(
-            make(
-                (
-                    rank,
-                    entry.player_id,
-                    entry.name,
-                    entry.dropped,
-                    match_points[i],
-                    wins[i],
-                    losses[i],
-                    draws[i],
-                    byes[i],
-                    rounds_played[i],
-                    games_won[i],
-                    games_lost[i],
-                    games_drawn[i],
-                    game_points[i],
-                    tuple(map(id_of, met)),
-                    match_win,
-                    game_win,
-                    Fraction(omw_sum[i], mwp_denominator * k) if k else no_opponents,
-                    Fraction(ogw_sum[i], gwp_denominator * k) if k else no_opponents,
-                    {name: values[i] for name, values in others.items()} if others else no_values,
-                    entry.cut_after_round,
-                )
-            )
-        )
-    return tuple(rows)
+    opponents = ordered(tally.opponents)
+    player_ids, names, dropped, _, cuts = (
+        zip(*ordered(entries), strict=True) if count else ((),) * len(PlayerEntry._fields)
+    )
+    id_of = [entry.player_id for entry in entries].__getitem__
+
+    def fractions(scaled: list[int], denominator: int) -> list[Fraction]:
+        value_of = {value: Fraction(value, denominator) for value in set(scaled)}
+        return list(map(value_of.__getitem__, ordered(scaled)))
+
+    # Opponents' MW% by their key (the value over the shared denominator).
+    opponents_match_wins: dict[int, Fraction] = {}
+    for key, total, met in zip(keys.omw_key, keys.omw_sum, tally.opponents, strict=True):
+        if met and key not in opponents_match_wins:
+            opponents_match_wins[key] = Fraction(total, mwp_denominator * len(met))
+    opponents_match_win = [
+        opponents_match_wins[key] if met else no_opponents
+        for key, met in zip(ordered(keys.omw_key), opponents, strict=True)
+    ]
+    opponents_game_win = [
+        Fraction(total, gwp_denominator * len(met)) if met else no_opponents
+        for total, met in zip(ordered(keys.ogw_sum), opponents, strict=True)
+    ]
+    if others:
+        tiebreak_values = [{name: values[i] for name, values in others.items()} for i in ranking]
+    else:
+        tiebreak_values = repeat(StandingsRow._field_defaults["tiebreak_values"], count)
+    columns = (
+        ranks,
+        player_ids,
+        names,
+        dropped,
+        ordered(totals.match_points),
+        ordered(tally.wins),
+        ordered(tally.losses),
+        ordered(tally.draws),
+        ordered(tally.byes),
+        ordered(totals.rounds_played),
+        ordered(tally.games_won),
+        ordered(tally.games_lost),
+        ordered(tally.games_drawn),
+        ordered(totals.game_points),
+        [tuple(map(id_of, met)) for met in opponents],
+        fractions(keys.mwp_scaled, mwp_denominator),
+        fractions(keys.gwp_own_scaled, gwp_denominator),
+        opponents_match_win,
+        opponents_game_win,
+        tiebreak_values,
+        cuts,
+    )
+    return tuple(map(partial(tuple.__new__, StandingsRow), zip(*columns, strict=True)))
 
 
 class _OpponentHistory:
     """Who each player met in which round, kept as indices until asked for."""
 
-    def __init__(
-        self,
-        index_of: dict[int, int],
-        player_ids: list[int],
-        opponents: list[list[int]],
-        opponent_rounds: list[list[int]],
-    ) -> None:
+    def __init__(self, index_of: dict[int, int], player_ids: list[int], tally: _Tally) -> None:
         self._index_of = index_of
         self._player_ids = player_ids
-        self._opponents = opponents
-        self._opponent_rounds = opponent_rounds
+        self._tally = tally
 
     def rounds_and_opponents(self, player_id: int) -> list[tuple[int, int]]:
         i = self._index_of[player_id]
         ids = self._player_ids
+        tally = self._tally
         return sorted(
             (round_number, ids[j])
-            for round_number, j in zip(self._opponent_rounds[i], self._opponents[i], strict=True)
+            for round_number, j in zip(tally.opponent_rounds[i], tally.opponents[i], strict=True)
         )
 
 

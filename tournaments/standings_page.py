@@ -45,8 +45,10 @@ def rows_html(table: Standings, *, row_url: str, query: str = "") -> SafeString:
     own page without the registration ("/tournaments/7/standings/"); ``query`` what
     follows it ("?round=3" or "")."""
     places = table.conventions.decimals - 2
-    # Own GW% repeats (points over games), the opponents' averages hardly ever.
+    # Own GW% repeats (points over games), and so do about half of the opponents' MW%
+    # in a large event; their GW% hardly ever.
     own_percent = percentage_formatter(places)
+    opponents_match_percent = percentage_formatter(places)
     others = table.other_tiebreakers
 
     dropped_badge = f' <span class="badge">{escape(_("dropped"))}</span>'
@@ -61,15 +63,20 @@ def rows_html(table: Standings, *, row_url: str, query: str = "") -> SafeString:
             opening, badge = '<tr class="dropped">', cut_badge(row, table.phase(registration))
         else:
             opening, badge = "<tr>", ""
-        cells = "".join(
-            f"<td>{escape(tiebreak_cell(name, row.tiebreak_values[name]))}</td>" for name in others
+        cells = (
+            "".join(
+                f"<td>{escape(tiebreak_cell(name, row.tiebreak_values[name]))}</td>"
+                for name in others
+            )
+            if others
+            else ""
         )
         parts.append(
             f"{opening}<td>{row.rank}</td>"
             f'<td><details data-row="{registration}"><summary>{escape(row.name)}{badge}'
             f'</summary><a href="{prefix}{registration}/{suffix}">{show}</a></details></td>'
             f"<td>{row.match_points}</td><td>{row.wins}-{row.losses}-{row.draws}</td>"
-            f"<td>{format_percentage(row.opponents_match_win, places)}</td>"
+            f"<td>{opponents_match_percent(row.opponents_match_win)}</td>"
             f"<td>{own_percent(row.game_win)}</td>"
             f"<td>{format_percentage(row.opponents_game_win, places)}</td>{cells}</tr>"
         )

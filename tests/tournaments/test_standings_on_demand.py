@@ -12,9 +12,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
+from players.models import Player
 from tests.tournaments.conftest import play_round_by_judge
 from tournaments import selectors, services
-from tournaments.models import Tournament
+from tournaments.models import Registration, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -175,3 +176,36 @@ def test_the_finished_event_page_computes_the_standings_once(event, organiser, c
     swiss = _queries(client, page_url(event))
     # Placings add the disqualified players only (and the bracket when there is one).
     assert finished == swiss + 1
+
+
+def test_the_pages_read_byes_and_missed_rounds_by_the_events_match_format(event, client):
+    # Best of one: a bye is won 1-0 and a missed round lost 0-1, on the pages (results
+    # read as plain values) as everywhere else (results read as models).
+    Tournament.objects.filter(pk=event.pk).update(
+        games_to_win=1, late_entry=Tournament.LateEntry.LOSSES
+    )
+    # A walk-in who joined in round 4 (none played yet): rounds 1-3 missed.
+    late = Registration.objects.create(
+        tournament=event,
+        player=Player.objects.create(display_name="Late Comer"),
+        playing_dice=[],
+        late_entry_round=4,
+    )
+    event.refresh_from_db()
+    registrations = list(event.registrations.select_related("player"))
+    plain = selectors.standings(event)
+    from_models = selectors.standings(
+        event, registrations=registrations, matches=selectors._swiss_matches(event)
+    )
+    assert plain.rows == from_models.rows
+    records = selectors._standings_input(event)[1]
+    byes = [record for record in records if record.player_b is None and record.games_won_a]
+    assert byes and {(record.games_won_a, record.games_won_b) for record in byes} == {(1, 0)}
+    missed = [record for record in records if record.player_b is None and record.match_loss_a]
+    assert [(r.round_number, r.player_a, r.games_won_b) for r in missed] == [
+        (1, late.pk, 1),
+        (2, late.pk, 1),
+        (3, late.pk, 1),
+    ]
+    body = client.get(page_url(event)).content.decode()
+    assert f'<details data-row="{late.pk}">' in body
