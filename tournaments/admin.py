@@ -5,6 +5,7 @@ and only an event's owner changes its co-organisers here."""
 from django import forms
 from django.contrib import admin
 
+from games.models import GameAction
 from tournaments import permissions as roles
 from tournaments.audit import audit
 from tournaments.models import (
@@ -23,6 +24,9 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.standings import tiebreaker_order_errors
+
+# Never deleted one by one; deleted with the event they belong to.
+_DELETED_ONLY_WITH_THEIR_EVENT = (AuditEntry, GameAction)
 
 
 class EventScopedAdmin(admin.ModelAdmin):
@@ -80,6 +84,17 @@ class TournamentAdminForm(forms.ModelForm):
 class TournamentAdmin(EventScopedAdmin):
     event_path = "pk"
     form = TournamentAdminForm
+
+    def get_deleted_objects(self, objs, request):
+        """An event is deleted whole: its audit log (and its games' moves) go with it,
+        though neither is ever deleted entry by entry (their admins refuse that)."""
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        if roles.is_site_staff(request.user):
+            perms_needed = perms_needed - {
+                str(model._meta.verbose_name) for model in _DELETED_ONLY_WITH_THEIR_EVENT
+            }
+        return deleted, counts, perms_needed, protected
+
     list_display = [
         "name",
         "date",

@@ -562,13 +562,13 @@ class Match(models.Model):
         null=True, blank=True, help_text=_("Empty for a bye."), verbose_name=_("table")
     )
     player_a = models.ForeignKey(
-        Registration, on_delete=models.PROTECT, related_name="+", verbose_name=_("player a")
+        Registration, on_delete=models.RESTRICT, related_name="+", verbose_name=_("player a")
     )
     player_b = models.ForeignKey(
         Registration,
         null=True,
         blank=True,
-        on_delete=models.PROTECT,
+        on_delete=models.RESTRICT,
         related_name="+",
         verbose_name=_("player b"),
     )
@@ -598,7 +598,7 @@ class Match(models.Model):
         Registration,
         null=True,
         blank=True,
-        on_delete=models.PROTECT,
+        on_delete=models.RESTRICT,
         related_name="+",
         verbose_name=_("winner"),
     )
