@@ -122,6 +122,9 @@ class TeamTable:
         "life_ids",
         "team_life",
         "eligible",
+        "modes",
+        "eligible_order",
+        "targets",
     )
 
     def __init__(self, config: dict):
@@ -159,6 +162,12 @@ class TeamTable:
             wanted = E._TARGET_CLASS.get(kind)
             eligible.append(frozenset(t for t in pool if wanted is None or infos[t].cls == wanted))
         self.eligible = tuple(eligible)
+        self.modes = tuple(E._THROW_MODES[d.type] for d in infos)
+        # The same targets in id order, and each single-target throw option ready made.
+        self.eligible_order = tuple(tuple(sorted(pool)) for pool in eligible)
+        self.targets = tuple(
+            tuple((t, (die, (t,))) for t in self.eligible_order[die]) for die in range(len(infos))
+        )
 
 
 _TABLES: dict[str, TeamTable] = {}
@@ -231,13 +240,41 @@ class TeamState:
         return self.phase == OVER
 
     def _fork(self) -> TeamState:
+        """The copy ``apply`` works on: ``zone``, ``value``, ``log`` and ``rolls`` are
+        copied; the other lists are shared and never edited in place (the engine assigns
+        new ones), as in the two-player engine."""
         c = TeamState.__new__(TeamState)
-        for name in TeamState.__slots__:
-            setattr(c, name, getattr(self, name))
+        c.config = self.config
+        c.table = self.table
+        c.info = self.info
+        c.cache = self.cache
+        c.game_id = self.game_id
+        c.seed = self.seed
+        c.commitment = self.commitment
         c.zone = self.zone.copy()
         c.value = self.value.copy()
+        c.turn = self.turn
+        c.phase = self.phase
+        c.first_battle_done = self.first_battle_done
+        c.sudden_death_from = self.sudden_death_from
+        c.advantage = self.advantage
+        c.choices = self.choices
+        c.bonus_queue = self.bonus_queue
+        c.attack_right = self.attack_right
+        c.preferred = self.preferred
+        c.actor = self.actor
+        c.attacker = self.attacker
+        c.step = self.step
+        c.defender_passed = self.defender_passed
+        c.duel_throws = self.duel_throws
+        c.damage = self.damage
+        c.winner = self.winner
+        c.end_reason = self.end_reason
         c.log = self.log.copy()
+        c.secret_log = self.secret_log
         c.rolls = self.rolls.copy()
+        c.roll_position = self.roll_position
+        c.scripted_rolls = self.scripted_rolls
         return c
 
     def clone(self) -> TeamState:
@@ -451,7 +488,10 @@ def _team_life(state: TeamState, team: int) -> list[int]:
 
 def _team_alive(state: TeamState, team: int) -> bool:
     z = state.zone
-    return any(z[d] == BATTLE for d in state.table.team_life[team])
+    for d in state.table.team_life[team]:  # noqa: SIM110 (a loop is faster here)
+        if z[d] == BATTLE:
+            return True
+    return False
 
 
 # ---------------------------------------------------------------------------
@@ -474,29 +514,30 @@ def _compute_throw_options(state: TeamState, team: int, first: bool) -> list:
     """Every (die, targets) the team may throw now, from any member's reserve."""
     zone = state.zone
     table = state.table
-    info, eligible = state.info, table.eligible
+    modes, eligible, targets = table.modes, table.eligible_order, table.targets
     where = BATTLE if first else CLASH
-    in_zone = [t for t in range(len(zone)) if zone[t] == where]
     options: list = []
     for die in table.team_ids[team]:
         if zone[die] != HAND:
             continue
-        mode = E._THROW_MODES[info[die].type]
-        ok = eligible[die]
+        mode = modes[die]
         if mode == _REGENERATE:
             if first:
-                for t in table.seat_ids[info[die].owner]:
+                for t in table.seat_ids[state.info[die].owner]:
                     if zone[t] == STORAGE:
                         options.append((die, (t,)))
             continue
         if mode == _SINGLE:
-            for t in in_zone:
-                if t in ok:
-                    options.append((die, (t,)))
+            for t, option in targets[die]:
+                if zone[t] == where:
+                    options.append(option)
         else:
-            pool = tuple(t for t in in_zone if t in ok)
+            pool = []
+            for t in eligible[die]:
+                if zone[t] == where:
+                    pool.append(t)
             if pool:
-                options.append((die, pool))
+                options.append((die, tuple(pool)))
     return options
 
 
