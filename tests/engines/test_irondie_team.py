@@ -350,3 +350,25 @@ def test_bot_games_end_verify_and_keep_dice_and_values_in_range(seats):
         assert sorted(set(places)) in ([1, 2], [1])
         assert IRONDIE.verify(IRONDIE.view(s, "spectator"))["ok"]
         assert IRONDIE.State.from_dict(s.to_dict()) == s
+
+
+def test_match_time_over_ends_a_team_game_without_a_winner():
+    s = IRONDIE.new_game(team_config(seats=6), "time")
+    s, _ = IRONDIE.apply(s, "system", {"kind": "match_time_over"})
+    outcome = IRONDIE.result(s)
+    assert outcome["winning_team"] is None and outcome["winners"] == []
+    assert outcome["placings"] == [1] * 6 and outcome["reason"] == "match_time_over"
+
+
+def test_sudden_death_lowers_every_life_zone_and_forbids_returns_in_a_team_game():
+    lives = {d(0, REGEN): 4, d(0, FORTRESS): 3, d(2, REGEN): 1, d(1, REGEN): 5, d(3, REGEN): 2}
+    s = team_scenario(battle=lives, phase="end_turn", sudden_death_from=2)
+    # No return was asked for (seat 0 has two LIFE dice): the next turn has started.
+    assert s.turn == 3 and s.phase == "split" and zone(s, d(0, REGEN)) == "battle"
+    assert [s.value[x] for x in (d(0, REGEN), d(0, FORTRESS), d(1, REGEN), d(3, REGEN))] == [
+        3,
+        2,
+        4,
+        1,
+    ]
+    assert zone(s, d(2, REGEN)) == "abyss" and not T.is_over(s)

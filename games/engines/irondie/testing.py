@@ -180,6 +180,8 @@ def team_scenario(
         s.choices = [
             None if len(T._return_options(s, seat)) > 1 else (None,) for seat in range(s.seats)
         ]
+        if all(c is not None for c in s.choices):
+            T._resolve_end_turn(s, events)
     else:
         raise ValueError(f"team_scenario() cannot start in phase {phase!r}")
     T._advance(s, events)
