@@ -378,6 +378,12 @@ def describe_action(board, action: dict, *, engine=None, bonus_die=None) -> str:
         return _("Decline to attack")
     if kind == "pass":
         return _("Pass")
+    if kind == "damage" and "die" in action:
+        # The team game: the captain shares out the team's damage die by die.
+        return _("Damage: %(points)s to %(die)s") % {
+            "points": action["points"],
+            "die": die_name(board, action["die"]),
+        }
     if kind == "damage":
         return _("Damage: %(amounts)s") % {"amounts": _amounts(board, action["amounts"])}
     if kind == "return":

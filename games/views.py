@@ -149,6 +149,8 @@ def board_context(session, user) -> dict:
         context["team_names"] = [
             " & ".join(names[s] for s in range(len(teams)) if teams[s] == t) for t in (0, 1)
         ]
+        if result.get("winning_team") is not None:
+            context["winning_team_name"] = context["team_names"][result["winning_team"]]
     else:
         context["sides"] = [_side(board, 1 - bottom), _side(board, bottom)]
     for index, side in enumerate(context["sides"]):

@@ -257,16 +257,39 @@ def test_damage_is_team_attack_minus_opposing_team_defense_and_the_captain_distr
     assert s.damage == [0, 4]  # (4 + 3) - (2 + 1) on team 1
     assert T.to_act(s) == {1}
     assert T.legal_actions(s, 3) == []
-    offered = T.legal_actions(s, 1)
-    assert {"kind": "damage", "amounts": [[d(1, REGEN), 1], [d(3, REGEN), 3]]} in offered
-    assert {"kind": "damage", "amounts": [[d(1, REGEN), 3], [d(3, REGEN), 1]]} in offered
-    with pytest.raises(T.IllegalAction, match="add up to the damage your team received, 4"):
-        T.apply(s, 1, {"kind": "damage", "amounts": [[d(1, REGEN), 3]]})
-    s, events = T.apply(s, 1, {"kind": "damage", "amounts": [[d(1, REGEN), 1], [d(3, REGEN), 3]]})
+    # Step by step, dice in ascending order of id: die 17 first, from 1 point (die 35,
+    # value 3, cannot take all 4) up to 3 (its value).
+    assert T.legal_actions(s, 1) == [
+        {"kind": "damage", "die": d(1, REGEN), "points": points} for points in (1, 2, 3)
+    ]
+    with pytest.raises(T.IllegalAction, match="ascending order of id"):
+        T.apply(s, 1, {"kind": "damage", "die": d(3, REGEN), "points": 3})
+    with pytest.raises(T.IllegalAction, match="not one of your team's LIFE dice"):
+        T.apply(s, 1, {"kind": "damage", "die": d(0, REGEN), "points": 1})
+    s, events = T.apply(s, 1, {"kind": "damage", "die": d(1, REGEN), "points": 1})
+    # The rest (3 points on die 35) had only one outcome: taken at once; the choice
+    # was complete, so the damage was dealt.
+    taken = next(e for e in events if e["type"] == "damage_taken")
+    assert taken["amounts"] == [[d(1, REGEN), 1], [d(3, REGEN), 3]]
     assert zone(s, d(3, REGEN)) == "abyss" and s.value[d(1, REGEN)] == 2
     # Seat 3 has no LIFE die left but stays in: a teammate still has one.
     assert not T.is_over(s)
     assert s.phase == "split" and 3 in T.to_act(s)
+
+
+def test_a_captains_unfinished_distribution_is_seen_by_the_team_only():
+    lives = {d(1, FORTRESS): 4, d(1, REGEN): 5, d(3, REGEN): 6}
+    s = damage_state({**lives, d(1, BARRIER): 1, d(3, BARRIER): 1})
+    assert s.damage == [0, 5]
+    s, events = T.apply(s, 1, {"kind": "damage", "die": d(1, FORTRESS), "points": 1})
+    assert events == [] and T.to_act(s) == {1}
+    partial = [[d(1, FORTRESS), 1]]
+    assert T.view(s, 3)["pending"] == {"1": partial, "3": []}  # seat 3 has nothing to choose
+    for viewer in (0, 2, "spectator"):
+        visible = T.view(s, viewer)
+        assert "1" not in visible["pending"] and visible["log"] == []
+        assert T.view(T.alter_hidden(s, viewer), viewer) == visible
+    assert T.default_action(s, 1) in T.legal_actions(s, 1)
 
 
 def test_damage_that_takes_every_life_die_of_a_team_ends_the_game_for_the_team():

@@ -8,6 +8,7 @@ import random
 import pytest
 from django.test import Client
 
+from config.dbtime import db_now
 from games import services
 from games.engines import engine_for
 from games.models import GameSession
@@ -27,6 +28,10 @@ def _play_to_end(client, game_id, *, rng, limit=3000):
         state = client.get(f"/api/games/{game_id}/?legal=all").json()
         if state["status"] != "active":
             return state
+        if state["view"]["turn"] >= IRONDIE.SIMULATED_LIMIT_TURN:
+            # The game limit, as the clock would switch it on (random play may not end).
+            session = GameSession.objects.get(pk=game_id)
+            services.switch_to_sudden_death(session, db_now(), note="game time limit")
         assert state["legal_count"] == len(state["legal_actions"]) > 0, state["view"]["to_act"]
         response = client.post(
             f"/api/games/{game_id}/actions/",
@@ -63,6 +68,11 @@ def test_a_team_practice_game_with_bots_is_played_to_the_end(make_user, seats):
     assert outcome["winning_team"] in (0, 1, None)
     assert IRONDIE.State.from_dict(session.state) == services.replayed_state(session)
     assert client.get(f"/api/games/{game['id']}/verify/").json()["ok"]
+    html = client.get(f"/games/{game['id']}/").content.decode()
+    names = [p["name"] for p in final["players"]]
+    if outcome["winning_team"] is not None:
+        team = " &amp; ".join(names[s] for s in range(seats) if s % 2 == outcome["winning_team"])
+        assert f"{team} win" in html
 
 
 def test_the_page_draws_every_board_and_the_opponents_split_stays_hidden(make_user):

@@ -212,6 +212,7 @@ class TeamState:
         "defender_passed",
         "duel_throws",
         "damage",
+        "assigned",
         "winner",
         "end_reason",
         "log",
@@ -227,6 +228,7 @@ class TeamState:
         "attack_right",
         "duel_throws",
         "damage",
+        "assigned",
         "secret_log",
         "scripted_rolls",
     )
@@ -268,6 +270,7 @@ class TeamState:
         c.defender_passed = self.defender_passed
         c.duel_throws = self.duel_throws
         c.damage = self.damage
+        c.assigned = self.assigned
         c.winner = self.winner
         c.end_reason = self.end_reason
         c.log = self.log.copy()
@@ -306,6 +309,7 @@ class TeamState:
             "defender_passed": self.defender_passed,
             "duel_throws": [[d, list(t), z] for d, t, z in self.duel_throws],
             "damage": list(self.damage),
+            "assigned": [[list(p) for p in part] for part in self.assigned],
             "winner": self.winner,
             "end_reason": self.end_reason,
             "log": [[actor, action] for actor, action in self.log],
@@ -344,6 +348,7 @@ class TeamState:
         s.defender_passed = data["defender_passed"]
         s.duel_throws = [(d, tuple(t), z) for d, t, z in data["duel_throws"]]
         s.damage = list(data["damage"])
+        s.assigned = [tuple(tuple(p) for p in part) for part in data["assigned"]]
         s.winner = data["winner"]
         s.end_reason = data["end_reason"]
         s.log = [(actor, action) for actor, action in data["log"]]
@@ -399,6 +404,7 @@ def new_game(config: dict, seed: str) -> TeamState:
     s.defender_passed = False
     s.duel_throws = []
     s.damage = [0, 0]
+    s.assigned = [(), ()]
     s.winner = None
     s.end_reason = None
     s.log = []
@@ -563,27 +569,26 @@ def _team_damage_total(state: TeamState, team: int) -> tuple[list[int], list[int
     return dice, values, min(state.damage[team], sum(values))
 
 
-def _damage_options(state: TeamState, team: int) -> list[tuple[tuple[int, int], ...]]:
+def _damage_steps(state: TeamState, team: int) -> list[tuple[int, int]]:
+    """The captain's next step in sharing out the team's damage: (die, points) with the
+    die after the last one given points (ascending ids: one spelling per distribution),
+    at least 1 and at most its value, leaving no more than the later dice can take."""
     dice, values, total = _team_damage_total(state, team)
-    out: list[tuple[tuple[int, int], ...]] = []
-    cap = [0] * (len(dice) + 1)
-    for i in range(len(dice) - 1, -1, -1):
-        cap[i] = cap[i + 1] + values[i]
-
-    def walk(i: int, left: int, acc: list):
-        if i == len(dice):
-            if left == 0:
-                out.append(tuple(acc))
-            return
-        for amount in range(max(0, left - cap[i + 1]), min(values[i], left) + 1):
-            if amount:
-                acc.append((dice[i], amount))
-            walk(i + 1, left - amount, acc)
-            if amount:
-                acc.pop()
-
-    walk(0, total, [])
-    return out
+    assigned = state.assigned[team]
+    left = total
+    last = -1
+    for d, a in assigned:
+        left -= a
+        last = d
+    rest = [(d, v) for d, v in zip(dice, values, strict=True) if d > last]
+    capacity = [0] * (len(rest) + 1)
+    for i in range(len(rest) - 1, -1, -1):
+        capacity[i] = capacity[i + 1] + rest[i][1]
+    steps = []
+    for i, (d, v) in enumerate(rest):
+        for points in range(max(1, left - capacity[i + 1]), min(v, left) + 1):
+            steps.append((d, points))
+    return steps
 
 
 def _return_options(state: TeamState, seat: int) -> list[int | None]:
@@ -626,8 +631,8 @@ def legal_actions(state: TeamState, seat) -> list[dict]:
         return actions
     if decision == DAMAGE:
         return [
-            {"kind": "damage", "amounts": [list(p) for p in option]}
-            for option in _damage_options(state, team_of(seat))
+            {"kind": "damage", "die": d, "points": points}
+            for d, points in _damage_steps(state, team_of(seat))
         ]
     return [{"kind": "return", "die": d} for d in _return_options(state, seat)]
 
@@ -647,16 +652,21 @@ def default_action(state: TeamState, seat) -> dict | None:
     if decision == END_TURN:
         return {"kind": "return", "die": None}
     if decision == DAMAGE:
-        return {
-            "kind": "damage",
-            "amounts": [list(p) for p in _fewest_losses(state, team_of(seat))],
-        }
+        d, points = _fewest_losses(state, team_of(seat))[0]
+        return {"kind": "damage", "die": d, "points": points}
     die = state.bonus_queue[0][1]
     return {"kind": "bonus", "targets": list(_bonus_options(state, seat, die)[0])}
 
 
 def _fewest_losses(state: TeamState, team: int) -> tuple[tuple[int, int], ...]:
+    """The rest of the distribution that loses the fewest LIFE dice: the highest dice
+    brought down to 1 first, then the smallest drained."""
     dice, _values, left = _team_damage_total(state, team)
+    last = -1
+    for d, a in state.assigned[team]:
+        left -= a
+        last = d
+    dice = [d for d in dice if d > last]
     dice = sorted(dice, key=lambda d: (-state.value[d], d))
     amounts = dict.fromkeys(dice, 0)
     for d in dice:
@@ -693,32 +703,8 @@ def random_action(state: TeamState, seat, rng) -> dict | None:
         return {"kind": "bonus", "targets": list(rng.choice(options))}
     if decision == END_TURN:
         return {"kind": "return", "die": rng.choice(_return_options(state, seat))}
-    return _random_damage(state, team_of(seat), rng)
-
-
-def _random_damage(state: TeamState, team: int, rng) -> dict:
-    dice, values, total = _team_damage_total(state, team)
-    n = len(dice)
-    ways = [[0] * (total + 1) for _ in range(n + 1)]
-    ways[n][0] = 1
-    for i in range(n - 1, -1, -1):
-        row, after, cap = ways[i], ways[i + 1], values[i]
-        for left in range(total + 1):
-            row[left] = sum(after[left - a] for a in range(min(cap, left) + 1))
-    index = rng.randrange(ways[0][total])
-    amounts, left = [], total
-    for i in range(n):
-        after = ways[i + 1]
-        amount = 0
-        for amount in range(min(values[i], left) + 1):
-            count = after[left - amount]
-            if index < count:
-                break
-            index -= count
-        if amount:
-            amounts.append([dice[i], amount])
-        left -= amount
-    return {"kind": "damage", "amounts": amounts}
+    d, points = rng.choice(_damage_steps(state, team_of(seat)))
+    return {"kind": "damage", "die": d, "points": points}
 
 
 # ---------------------------------------------------------------------------
@@ -860,36 +846,38 @@ def _act_duel(s: TeamState, seat: int, action: dict, events: list) -> dict:
 
 
 def _act_damage(s: TeamState, seat: int, action: dict, events: list) -> dict:
+    """One step of the captain's distribution (docs/rules.md, "Team game": damage);
+    steps with a single possible outcome follow at once; the choice is complete when
+    every point is given."""
     rule = "Phase 3: Damage"
-    _expect(action, "damage", ("amounts",), rule)
-    amounts = action["amounts"]
-    if not isinstance(amounts, list) or not all(
-        isinstance(p, list) and len(p) == 2 for p in amounts
-    ):
-        raise IllegalAction(rule, "'amounts' must be a list of [die id, points] pairs.")
-    pairs = tuple((_die_id(s, d, rule), a) for d, a in amounts)
+    _expect(action, "damage", ("die", "points"), rule)
+    die, points = _die_id(s, action["die"], rule), action["points"]
     team = team_of(seat)
-    life, _values, total = _team_damage_total(s, team)
-    life = set(life)
-    ids = [d for d, _ in pairs]
-    if ids != sorted(set(ids)):
-        raise IllegalAction(rule, "List each LIFE die once, in ascending order of id.")
-    for d, a in pairs:
-        if d not in life:
+    steps = _damage_steps(s, team)
+    if (die, points) not in steps:
+        if die not in _team_life(s, team):
             raise IllegalAction(
-                rule, f"Die {d} is not one of your team's LIFE dice in a life zone."
+                rule, f"Die {die} is not one of your team's LIFE dice in a life zone."
             )
-        if type(a) is not int or not 1 <= a <= s.value[d]:
-            raise IllegalAction(
-                rule, f"Die {d} can take from 1 point up to its value; listed dice take >= 1."
-            )
-    if sum(a for _, a in pairs) != total:
         raise IllegalAction(
-            rule, f"The points must add up to the damage your team received, {total}."
+            rule,
+            "Give each LIFE die, in ascending order of id, from 1 point up to its value, "
+            "leaving no more than the later dice can take.",
         )
-    _set_choice(s, seat, pairs)
-    events.append({"type": "damage_committed", "player": seat, "team": team})
-    return {"kind": "damage", "amounts": [list(p) for p in pairs]}
+    assigned = [*s.assigned]
+    assigned[team] = (*assigned[team], (die, points))
+    s.assigned = assigned
+    while True:
+        steps = _damage_steps(s, team)
+        if len(steps) != 1:
+            break
+        assigned = [*s.assigned]
+        assigned[team] = (*assigned[team], steps[0])
+        s.assigned = assigned
+    if not steps:
+        _set_choice(s, seat, s.assigned[team])
+        events.append({"type": "damage_committed", "player": seat, "team": team})
+    return {"kind": "damage", "die": die, "points": points}
 
 
 def _act_return(s: TeamState, seat: int, action: dict, events: list) -> dict:
@@ -1096,6 +1084,7 @@ def _start_damage(s: TeamState, events: list) -> None:
     s.damage = damage
     events.append({"type": "damage", "attack": attack, "defense": defense, "damage": damage[:]})
     choices: list = [()] * s.table.seats
+    s.assigned = [(), ()]
     for team in TEAMS:
         points = damage[team]
         if points == 0:
@@ -1129,6 +1118,7 @@ def _resolve_damage(s: TeamState, events: list) -> None:
             events.append({"type": "move", "die": d, "to": "storage", "cause": "damage_phase_over"})
     s.choices = [None] * s.table.seats
     s.damage = [0, 0]
+    s.assigned = [(), ()]
     if _check_end(s, events):
         return
     s.phase = END_TURN
@@ -1357,8 +1347,13 @@ def view(state: TeamState, viewer) -> dict:
     pending = {}
     if simultaneous:
         for seat in range(seats):
-            if s.choices[seat] is not None and _sees_choice_of(viewer, seat):
+            if not _sees_choice_of(viewer, seat):
+                continue
+            if s.choices[seat] is not None:
                 pending[str(seat)] = E._choice_to_json(s.choices[seat])
+            elif s.phase == DAMAGE and seat < 2 and s.assigned[team_of(seat)]:
+                # A captain's distribution so far.
+                pending[str(seat)] = E._choice_to_json(s.assigned[team_of(seat)])
     secret = set(s.secret_log)
     log = [
         [actor, action]
@@ -1424,6 +1419,13 @@ def alter_hidden(state: TeamState, viewer) -> TeamState:
         }
         for seat in hidden:
             other.choices[seat] = ("altered",)
+        if state.phase == DAMAGE:
+            assigned = [*other.assigned]
+            for team in TEAMS:
+                if not _sees_choice_of(viewer, captain(team)) and assigned[team]:
+                    assigned[team] = ((-1, 0),)
+                    hidden.add(captain(team))
+            other.assigned = assigned
         other.log = [
             (actor, {"kind": "altered"} if i in state.secret_log and actor in hidden else action)
             for i, (actor, action) in enumerate(other.log)

@@ -33,6 +33,8 @@ class HeuristicBot(bots.HeuristicBot):
         if len(legal) == 1:
             return legal[0]
         kind = legal[0]["kind"]
+        if kind == "damage":
+            return max(legal, key=lambda a: _damage_step_score(view["dice"], a))
         if kind in ("split", "return"):
             # The seat's own board: the two-player rules of thumb on its own dice.
             return self.decide(view, legal, seat)
@@ -47,3 +49,10 @@ class HeuristicBot(bots.HeuristicBot):
 
 
 __all__ = ["HeuristicBot", "RandomBot"]
+
+
+def _damage_step_score(dice: list[dict], action: dict) -> tuple:
+    """A step of the team's damage distribution: keep the die alive if possible, and
+    then take as many points on it as possible (the high dice absorb, the rest survive)."""
+    value = dice[action["die"]]["value"]
+    return (action["points"] < value, action["points"], -action["die"])
