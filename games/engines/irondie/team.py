@@ -148,23 +148,37 @@ class TeamTable:
         self.team_life = tuple(
             tuple(d for d in self.team_ids[t] if infos[d].cls == LIFE) for t in TEAMS
         )
-        eligible = []
+        eligible, ordered = [], []
+        pools: dict[tuple, tuple[frozenset, tuple]] = {}
+        everyone = tuple(range(len(infos)))
         for d in infos:
             kind, team = d.type, team_of(d.owner)
             if kind in E._OPPONENT_ONLY:
-                pool = self.team_ids[1 - team]
+                key = (0, 1 - team)
             elif kind == E.REGENERATOR:
-                pool = self.seat_ids[d.owner]
+                key = (1, d.owner)
             elif kind in E._OWN_ONLY:
-                pool = self.team_ids[team]
+                key = (0, team)
             else:
-                pool = range(len(infos))
+                key = (2, 0)
             wanted = E._TARGET_CLASS.get(kind)
-            eligible.append(frozenset(t for t in pool if wanted is None or infos[t].cls == wanted))
+            found = pools.get((key, wanted))
+            if found is None:
+                kind_of, who = key
+                if kind_of == 0:
+                    pool = self.team_ids[who]
+                elif kind_of == 1:
+                    pool = self.seat_ids[who]
+                else:
+                    pool = everyone
+                chosen = [t for t in pool if wanted is None or infos[t].cls == wanted]
+                found = pools[(key, wanted)] = (frozenset(chosen), tuple(sorted(chosen)))
+            eligible.append(found[0])
+            ordered.append(found[1])
         self.eligible = tuple(eligible)
         self.modes = tuple(E._THROW_MODES[d.type] for d in infos)
         # The same targets in id order, and each single-target throw option ready made.
-        self.eligible_order = tuple(tuple(sorted(pool)) for pool in eligible)
+        self.eligible_order = tuple(ordered)
         self.targets = tuple(
             tuple((t, (die, (t,))) for t in self.eligible_order[die]) for die in range(len(infos))
         )
