@@ -44,7 +44,9 @@ class CreateGameSerializer(serializers.Serializer):
     seats = serializers.IntegerField(
         required=False,
         min_value=1,
-        help_text=gettext_lazy("Practice of a game of more seats: how many."),
+        help_text=gettext_lazy(
+            "Practice of a game of more seats: how many (IRONDIE: 2, or 4 or 6 for the team game)."
+        ),
     )
     variants = serializers.ListField(
         child=serializers.CharField(max_length=20),
@@ -357,6 +359,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
                 playing_dice=playing_dice,
                 bot=data["bot"],
                 bot_dice=[d.to_dict() for d in random_valid_set(random.Random())],
+                seats=data.get("seats"),
             )
         return self._state(
             selectors.session_queryset().get(pk=session.pk), code=status.HTTP_201_CREATED

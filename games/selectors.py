@@ -380,6 +380,12 @@ def describe_action(board, action: dict, *, engine=None, bonus_die=None) -> str:
         return _("Decline to attack")
     if kind == "pass":
         return _("Pass")
+    if kind == "damage" and "die" in action:
+        # The team game: the captain shares out the team's damage die by die.
+        return _("Damage: %(points)s to %(die)s") % {
+            "points": action["points"],
+            "die": die_name(board, action["die"]),
+        }
     if kind == "damage":
         return _("Damage: %(amounts)s") % {"amounts": _amounts(board, action["amounts"])}
     if kind == "return":
@@ -432,6 +438,12 @@ ADVANTAGE_BASES = {
 }
 
 
+def _team_name(board, names, team) -> str:
+    """A team of the IRONDIE team game by its players' names ("Ann & Bot 2")."""
+    teams = board.get("teams") or []
+    return " & ".join(names[s] for s, t in enumerate(teams) if t == team)
+
+
 def describe_event(board, event: dict, names) -> str | None:
     t = event.get("type")
     who = names[event["player"]] if isinstance(event.get("player"), int) else None
@@ -451,7 +463,7 @@ def describe_event(board, event: dict, names) -> str | None:
     if t == "advantage":
         basis = event.get("basis", "")
         return _("%(who)s has the advantage (%(basis)s).") % {
-            "who": who,
+            "who": who if who is not None else _team_name(board, names, event.get("team")),
             "basis": _(ADVANTAGE_BASES[basis])
             if basis in ADVANTAGE_BASES
             else basis.replace("_", " "),
@@ -478,14 +490,18 @@ def describe_event(board, event: dict, names) -> str | None:
         }
     if t == "damage":
         a, b = event.get("damage", [0, 0])
+        teams = board.get("teams")
         return _("Damage: %(first)s takes %(a)s, %(second)s takes %(b)s.") % {
-            "first": names[0],
+            "first": _team_name(board, names, 0) if teams else names[0],
             "a": a,
-            "second": names[1],
+            "second": _team_name(board, names, 1) if teams else names[1],
             "b": b,
         }
     if t == "duel_started":
-        return _("%(who)s attacks: a duel begins.") % {"who": names[event["attacker"]]}
+        attacker = event["attacker"]
+        if board.get("teams"):
+            return _("%(who)s attack: a duel begins.") % {"who": _team_name(board, names, attacker)}
+        return _("%(who)s attacks: a duel begins.") % {"who": names[attacker]}
     if t == "roll_off":
         return _("Roll-off: %(rolls)s.") % {"rolls": event.get("rolls")}
     if t == "pass":
@@ -496,12 +512,19 @@ def describe_event(board, event: dict, names) -> str | None:
         return _("%(die)s goes to the abyss.") % {"die": die_name(board, die)}
     if t == "damage_taken":
         amounts = event.get("amounts", [])
+        if who is None and "team" in event:
+            who = _team_name(board, names, event["team"])
         if not amounts:
             return _("%(who)s takes no damage.") % {"who": who}
         return _("%(who)s takes %(amounts)s.") % {"who": who, "amounts": _amounts(board, amounts)}
     if t == "sudden_death_called":
         return _("Sudden death from turn %(turn)s.") % {"turn": event.get("from_turn")}
     if t == "game_over":
+        if "winning_team" in event:
+            team = event["winning_team"]
+            if team is None:
+                return _("Game over: no winner.")
+            return _("Game over: %(who)s win.") % {"who": _team_name(board, names, team)}
         winner = event.get("winner")
         if winner in (0, 1):
             return _("Game over: %(who)s wins.") % {"who": names[winner]}

@@ -30,7 +30,7 @@ BOARDS = {
 SECTORS = ("attack", "defense", "life")
 GAME_LABELS = {"irondie": "IRONDIE", "36d6": "36d6", "dice-forge": "Dice Forge"}
 # Seat counts the practice form offers (the engines take up to SEATS[1]).
-SEAT_COUNTS = (2, 3, 4)
+SEAT_COUNTS = (2, 3, 4, 6)
 
 
 def _session(request, pk) -> GameSession:
@@ -74,15 +74,16 @@ def games_home(request):
 def practice(request):
     game = request.POST.get("game", "irondie")
     try:
+        seats = request.POST.get("seats", "")
         if game == "irondie":
             session = services.create_practice_game(
                 by=request.user,
                 playing_dice=selectors.practice_dice(request.user),
                 bot=request.POST.get("bot", "heuristic"),
                 bot_dice=[d.to_dict() for d in random_valid_set(random.Random())],
+                seats=int(seats) if seats.isdigit() else None,
             )
         else:
-            seats = request.POST.get("seats", "")
             session = services.create_practice_game(
                 by=request.user,
                 bot=request.POST.get("bot", "heuristic"),
@@ -157,9 +158,29 @@ def board_context(session, user) -> dict:
         context["log_lines"] = selectors.log_in_words(session, viewer, board)
         return context
     bottom = viewer if selectors.is_seat(viewer) else 0
-    context["sides"] = [_side(board, 1 - bottom), _side(board, bottom)]
-    for side in context["sides"]:
+    teams = board.get("teams")
+    if teams:
+        # The team game: the other team's boards on top, the viewer's team below with
+        # the viewer's own board last (nearest the decision panel).
+        mine = teams[bottom]
+        order = [s for s in range(len(teams)) if teams[s] != mine]
+        order += [s for s in range(len(teams)) if teams[s] == mine and s != bottom] + [bottom]
+        context["sides"] = [_side(board, seat) for seat in order]
+        context["team_names"] = [
+            " & ".join(names[s] for s in range(len(teams)) if teams[s] == t) for t in (0, 1)
+        ]
+        if result.get("winning_team") is not None:
+            context["winning_team_name"] = context["team_names"][result["winning_team"]]
+    else:
+        context["sides"] = [_side(board, 1 - bottom), _side(board, bottom)]
+    for index, side in enumerate(context["sides"]):
         side["name"] = names[side["seat"]]
+        side["position"] = "top" if index == 0 else "bottom"
+        side["team"] = None
+        if teams:
+            side["position"] = "bottom" if side["seat"] in order[len(teams) // 2 :] else "top"
+            side["team"] = teams[side["seat"]]
+            side["captain"] = side["seat"] in board["captains"]
         side["deadline"] = data["clock"]["seat_deadlines"][side["seat"]]
         side["remaining"] = data["clock"]["seat_remaining_seconds"][side["seat"]]
         side["committed"] = board["committed"][side["seat"]]

@@ -66,6 +66,8 @@ def create_practice_game(
         )
     if game != ENGINE:
         return _practice_n_seats(by, bot, game, seats, variants or [])
+    if seats not in (None, 2):
+        return _practice_team_game(by, bot, seats, playing_dice, bot_dice)
     session = _new_session(
         kind=GameSession.Kind.PRACTICE,
         user_0=by,
@@ -175,6 +177,29 @@ def _practice_n_seats(by, bot: str, game: str, seats, variants: list[str]) -> Ga
         created_by=by,
     )
     start(session, db_now(), config=config)
+    return session
+
+
+def _practice_team_game(by, bot: str, seats, playing_dice, bot_dice) -> GameSession:
+    """IRONDIE's team game for practice: the player in seat 0 (captain of team 0) with
+    their dice, a bot of kind ``bot`` in every other seat with ``bot_dice``: a teammate
+    in seat 2 (and 4), the other team in seats 1 and 3 (and 5)."""
+    engine = engine_for(ENGINE)
+    if isinstance(seats, bool) or seats not in engine.SEAT_COUNTS:
+        raise ValidationError(
+            {"seats": [_("IRONDIE is played by two players, or by two teams of two or three.")]}
+        )
+    names = [_user_name(by)] + [f"{BOT_NAMES[bot]} {seat}" for seat in range(1, seats)]
+    session = _new_session(
+        kind=GameSession.Kind.PRACTICE,
+        user_0=by,
+        name_0=names[0],
+        bot_1=bot,
+        name_1=names[1],
+        extra_seats=[{"user": None, "bot": bot, "name": names[s]} for s in range(2, seats)],
+        created_by=by,
+    )
+    start(session, db_now(), sets=[playing_dice] + [bot_dice or playing_dice] * (seats - 1))
     return session
 
 

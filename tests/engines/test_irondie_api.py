@@ -24,8 +24,13 @@ def finished_game(seed="verify-seed"):
 
 
 def test_registry_names_the_engine():
-    assert engine_for("irondie").new_game is E.new_game
-    assert {"heuristic": HeuristicBot, "random": RandomBot} == engine_for("irondie").BOTS
+    # The registry's functions hand a team game to ``team`` and the two-player game to
+    # ``engine``; the bots are the two-player bots, extended to team seats.
+    registered = engine_for("irondie")
+    assert registered.new_game(config(), "s") == E.new_game(config(), "s")
+    assert issubclass(registered.BOTS["heuristic"], HeuristicBot)
+    assert issubclass(registered.BOTS["random"], RandomBot)
+    assert set(registered.BOTS) == {"heuristic", "random"}
 
 
 def test_every_registered_engine_provides_the_whole_contract():

@@ -460,6 +460,9 @@ class State:
 
     @classmethod
     def from_dict(cls, data: dict) -> State:
+        other = OTHER_FORMATS.get(data.get("format"))
+        if other is not None:
+            return other.from_dict(data)
         if data.get("format") != 1:
             raise ValueError("Unknown IRONDIE state format.")
         s = cls.__new__(cls)
@@ -503,6 +506,11 @@ class State:
 
     def __repr__(self) -> str:
         return f"<IRONDIE State game={self.game_id!r} turn={self.turn} phase={self.phase}>"
+
+
+# State formats of other IRONDIE games that ``State.from_dict`` hands on: the team game
+# (games/engines/irondie/team.py) registers its own.
+OTHER_FORMATS: dict[str, type] = {}
 
 
 def _choice_to_json(choice):

@@ -1,31 +1,43 @@
-"""IRONDIE's part of the N-seat contract (docs/engine.md, "The contract"): always two
-seats, each its own team; placings from the winner; a random legal config; and the
-hidden-information probe the conformance suite uses."""
+"""IRONDIE's part of the N-seat contract (docs/engine.md, "The contract"): two seats
+(the two-player game, ``engine``) or four or six (the team game, ``team``; seat ``s`` is
+on team ``s % 2``); placings from the winner; a random legal config; the
+hidden-information probe the conformance suite uses; and the contract's functions,
+each handing a team game's state to ``team`` and any other to ``engine``."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 
 from ..errors import gettext_noop
 from . import engine as E
+from . import team as T
 from .dice import Colour, DieClass, DieType
 
 GAME = "irondie"
-SEATS = (2, 2)
+SEATS = (2, 6)
+# The seat counts a game may have (SEATS is only the range): two players, or two teams
+# of two or three.
+SEAT_COUNTS = (2, *T.TEAM_SEAT_COUNTS)
 
 _CLASSES = {c: [t for t in DieType if t.die_class == c] for c in DieClass}
 
 
 def seat_count(config: dict) -> int:
-    return 2
+    return len(config["sets"]) if T.is_team_config(config) else 2
 
 
 def teams(config: dict) -> list[int]:
-    return [0, 1]
+    """Each seat's team: the two-player game's seats are teams 0 and 1; in a team game
+    seat ``s`` is on team ``s % 2``."""
+    return [T.team_of(seat) for seat in range(seat_count(config))]
 
 
 def placings(state: E.State) -> list[int] | None:
-    """[1, 2] or [2, 1] by the winner; [1, 1] for a game ended without one."""
+    """[1, 2] or [2, 1] by the winner; [1, 1] for a game ended without one. A team
+    game: 1 for every seat of the winning team, 2 for the others."""
+    if type(state) is T.TeamState:
+        return T.placings(state)
     outcome = E.result(state)
     if outcome is None:
         return None
@@ -49,15 +61,23 @@ def random_set(rng: random.Random) -> list[dict]:
 
 
 def random_config(rng: random.Random, seats: int | None = None, game_id: str = "random") -> dict:
-    if seats not in (None, 2):
-        raise E.ConfigError(gettext_noop("IRONDIE is a game for two players."))
-    return {"game_id": game_id, "sets": [random_set(rng), random_set(rng)]}
+    if seats is None:
+        seats = 2
+    if seats not in SEAT_COUNTS:
+        raise E.ConfigError(
+            gettext_noop(
+                "IRONDIE is played by two players or by two teams of two or three players."
+            )
+        )
+    return {"game_id": game_id, "sets": [random_set(rng) for _ in range(seats)]}
 
 
 def alter_hidden(state: E.State, viewer) -> E.State:
     """A copy of ``state`` with everything ``viewer`` may not see changed: the seed (for
     anyone but a judge, while the game runs) and the other player's pending secret
     choice (the battle split, the damage distribution, the end-of-turn return)."""
+    if type(state) is T.TeamState:
+        return T.alter_hidden(state, viewer)
     other = state.clone()
     if viewer == E.JUDGE or state.phase == E.OVER:
         return other
@@ -71,3 +91,67 @@ def alter_hidden(state: E.State, viewer) -> E.State:
                     for i, (actor, action) in enumerate(other.log)
                 ]
     return other
+
+
+# ---------------------------------------------------------------------------
+# The contract's functions: a team game's state goes to ``team``, any other to
+# ``engine`` (the two-player game, unchanged).
+
+
+def new_game(config: dict, seed: str):
+    """Start a game: two sets, the two-player game; four or six, the team game."""
+    if T.is_team_config(config):
+        return T.new_game(config, seed)
+    return E.new_game(config, seed)
+
+
+def to_act(state) -> set[int]:
+    return T.to_act(state) if type(state) is T.TeamState else E.to_act(state)
+
+
+def legal_actions(state, seat) -> list[dict]:
+    if type(state) is T.TeamState:
+        return T.legal_actions(state, seat)
+    return E.legal_actions(state, seat)
+
+
+def apply(state, seat, action: dict):
+    if type(state) is T.TeamState:
+        return T.apply(state, seat, action)
+    return E.apply(state, seat, action)
+
+
+def view(state, viewer) -> dict:
+    return T.view(state, viewer) if type(state) is T.TeamState else E.view(state, viewer)
+
+
+def is_over(state) -> bool:
+    return state.phase == E.OVER
+
+
+def result(state) -> dict | None:
+    return T.result(state) if type(state) is T.TeamState else E.result(state)
+
+
+def default_action(state, seat) -> dict | None:
+    if type(state) is T.TeamState:
+        return T.default_action(state, seat)
+    return E.default_action(state, seat)
+
+
+def random_action(state, seat, rng) -> dict | None:
+    if type(state) is T.TeamState:
+        return T.random_action(state, seat, rng)
+    return E.random_action(state, seat, rng)
+
+
+def enable_sudden_death(state):
+    if type(state) is T.TeamState:
+        return T.enable_sudden_death(state)
+    return E.enable_sudden_death(state)
+
+
+def replay(config: dict, seed: str, log: Iterable):
+    if T.is_team_config(config):
+        return T.replay(config, seed, log)
+    return E.replay(config, seed, log)

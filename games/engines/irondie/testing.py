@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from . import engine as E
+from . import team as T
 
 
 def die(type_: str, colour: str, rare: bool = False) -> dict:
@@ -117,5 +118,80 @@ def play(state: E.State, *moves) -> tuple[E.State, list[dict]]:
     events: list[dict] = []
     for player, action in moves:
         state, new_events = E.apply(state, player, action)
+        events.extend(new_events)
+    return state, events
+
+
+def team_config(*sets: list, seats: int = 4, **options) -> dict:
+    """A team game config: ``sets`` for the first seats, MIXED_SET for the rest."""
+    chosen = [*sets] + [MIXED_SET] * (seats - len(sets))
+    return {"game_id": options.pop("game_id", "team-test"), "sets": chosen, **options}
+
+
+def team_scenario(
+    cfg: dict | None = None,
+    *,
+    battle: Mapping[int, int] | None = None,
+    storage: Iterable[int] = (),
+    abyss: Iterable[int] = (),
+    phase: str = E.OFFER,
+    turn: int = 2,
+    preferred: int = 0,
+    advantage: int = 0,
+    attack_rights: tuple[bool, bool] = (True, True),
+    rolls: Iterable[int] = (),
+    sudden_death_from: int | None = None,
+    seed: str = "scenario",
+):
+    """``scenario()`` for a team game: a state at the start of ``phase`` ("split",
+    "offer", "damage" or "end_turn") with the given dice in the battle zone, storage
+    and abyss; every other die in its owner's hand."""
+    state = T.new_game(cfg or team_config(), seed)
+    s = state.clone()
+    count = len(s.zone)
+    s.log, s.rolls, s.roll_position, s.cache = [], [], 0, None
+    s.zone, s.value = [E.HAND] * count, [0] * count
+    for d, v in (battle or {}).items():
+        s.zone[d], s.value[d] = E.BATTLE, v
+    for d in storage:
+        s.zone[d] = E.STORAGE
+    for d in abyss:
+        s.zone[d] = E.ABYSS
+    s.turn = turn
+    s.first_battle_done = True
+    s.sudden_death_from = sudden_death_from
+    s.advantage = advantage
+    s.scripted_rolls = list(rolls)
+    s.bonus_queue = []
+    s.secret_log = []
+    s.choices = [None] * s.seats
+    events: list[dict] = []
+    if phase == E.SPLIT:
+        s.phase = E.SPLIT
+        s.choices = [None if T._dice_of(s, seat, E.HAND) else () for seat in range(s.seats)]
+    elif phase == E.OFFER:
+        s.phase = E.OFFER
+        s.attack_right = list(attack_rights)
+        s.preferred = preferred
+    elif phase == E.DAMAGE:
+        T._start_damage(s, events)
+    elif phase == E.END_TURN:
+        s.phase = E.END_TURN
+        s.choices = [
+            None if len(T._return_options(s, seat)) > 1 else (None,) for seat in range(s.seats)
+        ]
+        if all(c is not None for c in s.choices):
+            T._resolve_end_turn(s, events)
+    else:
+        raise ValueError(f"team_scenario() cannot start in phase {phase!r}")
+    T._advance(s, events)
+    return s
+
+
+def team_play(state, *moves):
+    """Apply (seat, action) pairs to a team game; returns the last state and all events."""
+    events: list[dict] = []
+    for seat, action in moves:
+        state, new_events = T.apply(state, seat, action)
         events.extend(new_events)
     return state, events

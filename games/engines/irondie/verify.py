@@ -7,8 +7,9 @@ game is over, or ``State.to_dict()``) can run ``verify(record)``.
 from __future__ import annotations
 
 from ..verifying import verify_record
-from .engine import IllegalAction, apply, new_game, result
+from .engine import IllegalAction
 from .randomness import roll_sequence
+from .seats import apply, new_game, result
 
 
 def verify(record: dict, seed: str | None = None) -> dict:

@@ -1,0 +1,1447 @@
+"""The IRONDIE team game ("Playing with More Players"): two teams of equal size, 2 v 2
+or 3 v 3, each player with their own set and board.
+
+Every ruling of this module is in docs/rules.md, "Team game". In short: a team is the
+"player" of the two-player rules wherever the rulebook speaks of the two sides (the
+ADVANTAGE, the duels, the damage, the end of the game); each player keeps their own
+board, splits and throws their own dice in the BATTLE phase, receives their own colour
+bonuses and chooses their own end-of-turn return. A team's clash throws and its damage
+distribution are decided by its captain (its first seat), who may throw any team
+member's reserve dice. Seats alternate between the teams: seat ``s`` is on team
+``s % 2``; seat 0 captains team 0 and seat 1 team 1.
+
+The rules the two games share (values, limits, comparisons, colour bonus tables, the
+roll stream) come from ``engine``; the two-player game itself is untouched. Dice are
+named by id: seat ``s`` owns ids ``9 * s`` to ``9 * s + 8`` in its set's order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from . import engine as E
+from .dice import Die, playing_set_errors
+from .randomness import commitment
+
+HAND, BATTLE, CLASH, STORAGE, ABYSS = E.HAND, E.BATTLE, E.CLASH, E.STORAGE, E.ABYSS
+ATTACK, DEFENSE, LIFE = E.ATTACK, E.DEFENSE, E.LIFE
+SPLIT, OFFER, DUEL, DAMAGE, END_TURN, BATTLE_BONUS, OVER = (
+    E.SPLIT,
+    E.OFFER,
+    E.DUEL,
+    E.DAMAGE,
+    E.END_TURN,
+    E.BATTLE_BONUS,
+    E.OVER,
+)
+RESPONSE, ATTACKER_SECOND, DEFENDER_SECOND, RESOLVE = (
+    E.RESPONSE,
+    E.ATTACKER_SECOND,
+    E.DEFENDER_SECOND,
+    E.RESOLVE,
+)
+JUDGE, SPECTATOR, SYSTEM = E.JUDGE, E.SPECTATOR, E.SYSTEM
+IllegalAction, ConfigError = E.IllegalAction, E.ConfigError
+DICE_PER_SET = E.DICE_PER_SET
+TEAMS = (0, 1)
+# Team sizes: 2 v 2 and 3 v 3 (docs/rules.md, "Team game": "How many players").
+TEAM_SIZES = (2, 3)
+TEAM_SEAT_COUNTS = tuple(2 * size for size in TEAM_SIZES)
+FORMAT = "team-1"
+
+_SIMULTANEOUS = E._SIMULTANEOUS
+_SINGLE, _MULTI, _REGENERATE = E._SINGLE, E._MULTI, E._REGENERATE
+
+
+def team_of(seat: int) -> int:
+    return seat % 2
+
+
+def captain(team: int) -> int:
+    """The seat that decides a team's clash throws and damage distribution."""
+    return team
+
+
+def is_team_config(config) -> bool:
+    """A config with more than two sets is a team game (two sets: the two-player game)."""
+    if not isinstance(config, dict):
+        return False
+    sets = config.get("sets")
+    return isinstance(sets, list | tuple) and len(sets) > 2
+
+
+def normalise_config(config: dict) -> dict:
+    """Validate a team game config and return its canonical JSON form (ConfigError)."""
+    if not isinstance(config, dict):
+        raise ConfigError("The config must be an object.")
+    unknown = set(config) - {"game_id", "sets", "sudden_death_turn"}
+    if unknown:
+        raise ConfigError(f"Unknown config keys: {', '.join(sorted(unknown))}.")
+    sets = config.get("sets")
+    if not isinstance(sets, list | tuple) or len(sets) not in TEAM_SEAT_COUNTS:
+        raise ConfigError(
+            "A team game needs two teams of equal size: 'sets' must hold 4 or 6 playing sets."
+        )
+    canonical = []
+    for seat, dice in enumerate(sets):
+        quick = E._quick_set(dice)
+        if quick is not None:
+            canonical.append(quick)
+            continue
+        if not isinstance(dice, list | tuple):
+            raise ConfigError(f"Player {seat}'s set must be a list of dice.")
+        try:
+            parsed = [d if isinstance(d, Die) else Die.from_dict(d) for d in dice]
+        except ValueError as exc:
+            raise ConfigError(f"Player {seat}'s set: {exc}") from None
+        errors = playing_set_errors(parsed)
+        if errors:
+            raise ConfigError(f"Player {seat}'s set: " + " ".join(errors))
+        canonical.append([d.to_dict() for d in parsed])
+    game_id = config.get("game_id", "")
+    if not isinstance(game_id, str):
+        raise ConfigError("'game_id' must be a string.")
+    sudden = config.get("sudden_death_turn")
+    if sudden is not None and (
+        not isinstance(sudden, int) or isinstance(sudden, bool) or sudden < 1
+    ):
+        raise ConfigError("'sudden_death_turn' must be null or a turn number (1 or more).")
+    return {"game_id": game_id, "sets": canonical, "sudden_death_turn": sudden}
+
+
+class TeamTable:
+    """Per game: every die's facts (``engine.DieInfo``, owner = seat), its team, the ids
+    of each seat's and each team's dice, and per die whose dice it may target."""
+
+    __slots__ = (
+        "dice",
+        "team",
+        "seats",
+        "seat_ids",
+        "team_ids",
+        "life_ids",
+        "team_life",
+        "eligible",
+        "modes",
+        "eligible_order",
+        "targets",
+    )
+
+    def __init__(self, config: dict):
+        sets = config["sets"]
+        self.seats = n = len(sets)
+        infos = []
+        for seat, dice in enumerate(sets):
+            for i, d in enumerate(dice):
+                die_id = seat * DICE_PER_SET + i
+                info = E.DieInfo(die_id, seat, E._FACTS[(d["type"], d["colour"], d["rare"])])
+                infos.append(info)
+        self.dice = tuple(infos)
+        self.team = tuple(team_of(d.owner) for d in infos)
+        self.seat_ids = tuple(
+            tuple(range(s * DICE_PER_SET, (s + 1) * DICE_PER_SET)) for s in range(n)
+        )
+        self.team_ids = tuple(tuple(d.id for d in infos if team_of(d.owner) == t) for t in TEAMS)
+        self.life_ids = tuple(
+            tuple(d for d in self.seat_ids[s] if infos[d].cls == LIFE) for s in range(n)
+        )
+        self.team_life = tuple(
+            tuple(d for d in self.team_ids[t] if infos[d].cls == LIFE) for t in TEAMS
+        )
+        eligible, ordered = [], []
+        pools: dict[tuple, tuple[frozenset, tuple]] = {}
+        everyone = tuple(range(len(infos)))
+        for d in infos:
+            kind, team = d.type, team_of(d.owner)
+            if kind in E._OPPONENT_ONLY:
+                key = (0, 1 - team)
+            elif kind == E.REGENERATOR:
+                key = (1, d.owner)
+            elif kind in E._OWN_ONLY:
+                key = (0, team)
+            else:
+                key = (2, 0)
+            wanted = E._TARGET_CLASS.get(kind)
+            found = pools.get((key, wanted))
+            if found is None:
+                kind_of, who = key
+                if kind_of == 0:
+                    pool = self.team_ids[who]
+                elif kind_of == 1:
+                    pool = self.seat_ids[who]
+                else:
+                    pool = everyone
+                chosen = [t for t in pool if wanted is None or infos[t].cls == wanted]
+                found = pools[(key, wanted)] = (frozenset(chosen), tuple(sorted(chosen)))
+            eligible.append(found[0])
+            ordered.append(found[1])
+        self.eligible = tuple(eligible)
+        self.modes = tuple(E._THROW_MODES[d.type] for d in infos)
+        # The same targets in id order, and each single-target throw option ready made.
+        self.eligible_order = tuple(ordered)
+        self.targets = tuple(
+            tuple((t, (die, (t,))) for t in self.eligible_order[die]) for die in range(len(infos))
+        )
+
+
+_TABLES: dict[str, TeamTable] = {}
+
+
+def _table(config: dict) -> TeamTable:
+    key = repr(config["sets"])
+    table = _TABLES.get(key)
+    if table is None:
+        if len(_TABLES) > 1024:
+            _TABLES.clear()
+        table = _TABLES[key] = TeamTable(config)
+    return table
+
+
+class TeamState:
+    """A team game in progress; treat as immutable (``apply`` returns a new one).
+    ``to_dict()`` is for the server and judges only (it holds the seed)."""
+
+    __slots__ = (
+        "config",
+        "table",
+        "info",
+        "cache",
+        "game_id",
+        "seed",
+        "commitment",
+        "zone",
+        "value",
+        "turn",
+        "phase",
+        "first_battle_done",
+        "sudden_death_from",
+        "advantage",
+        "choices",
+        "bonus_queue",
+        "attack_right",
+        "preferred",
+        "actor",
+        "attacker",
+        "step",
+        "defender_passed",
+        "duel_throws",
+        "damage",
+        "assigned",
+        "winner",
+        "end_reason",
+        "log",
+        "secret_log",
+        "rolls",
+        "roll_position",
+        "scripted_rolls",
+    )
+
+    _LISTS = (
+        "choices",
+        "bonus_queue",
+        "attack_right",
+        "duel_throws",
+        "damage",
+        "assigned",
+        "secret_log",
+        "scripted_rolls",
+    )
+
+    @property
+    def seats(self) -> int:
+        return self.table.seats
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    def _fork(self) -> TeamState:
+        """The copy ``apply`` works on: ``zone``, ``value``, ``log`` and ``rolls`` are
+        copied; the other lists are shared and never edited in place (the engine assigns
+        new ones), as in the two-player engine."""
+        c = TeamState.__new__(TeamState)
+        c.config = self.config
+        c.table = self.table
+        c.info = self.info
+        c.cache = self.cache
+        c.game_id = self.game_id
+        c.seed = self.seed
+        c.commitment = self.commitment
+        c.zone = self.zone.copy()
+        c.value = self.value.copy()
+        c.turn = self.turn
+        c.phase = self.phase
+        c.first_battle_done = self.first_battle_done
+        c.sudden_death_from = self.sudden_death_from
+        c.advantage = self.advantage
+        c.choices = self.choices
+        c.bonus_queue = self.bonus_queue
+        c.attack_right = self.attack_right
+        c.preferred = self.preferred
+        c.actor = self.actor
+        c.attacker = self.attacker
+        c.step = self.step
+        c.defender_passed = self.defender_passed
+        c.duel_throws = self.duel_throws
+        c.damage = self.damage
+        c.assigned = self.assigned
+        c.winner = self.winner
+        c.end_reason = self.end_reason
+        c.log = self.log.copy()
+        c.secret_log = self.secret_log
+        c.rolls = self.rolls.copy()
+        c.roll_position = self.roll_position
+        c.scripted_rolls = self.scripted_rolls
+        return c
+
+    def clone(self) -> TeamState:
+        c = self._fork()
+        for name in TeamState._LISTS:
+            setattr(c, name, getattr(self, name).copy())
+        return c
+
+    def to_dict(self) -> dict:
+        return {
+            "format": FORMAT,
+            "config": self.config,
+            "seed": self.seed,
+            "commitment": self.commitment,
+            "zone": list(self.zone),
+            "value": list(self.value),
+            "turn": self.turn,
+            "phase": self.phase,
+            "first_battle_done": self.first_battle_done,
+            "sudden_death_from": self.sudden_death_from,
+            "advantage": self.advantage,
+            "choices": [E._choice_to_json(c) for c in self.choices],
+            "bonus_queue": [list(b) for b in self.bonus_queue],
+            "attack_right": list(self.attack_right),
+            "preferred": self.preferred,
+            "actor": self.actor,
+            "attacker": self.attacker,
+            "step": self.step,
+            "defender_passed": self.defender_passed,
+            "duel_throws": [[d, list(t), z] for d, t, z in self.duel_throws],
+            "damage": list(self.damage),
+            "assigned": [[list(p) for p in part] for part in self.assigned],
+            "winner": self.winner,
+            "end_reason": self.end_reason,
+            "log": [[actor, action] for actor, action in self.log],
+            "secret_log": list(self.secret_log),
+            "rolls": list(self.rolls),
+            "roll_position": self.roll_position,
+            "scripted_rolls": list(self.scripted_rolls),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> TeamState:
+        if data.get("format") != FORMAT:
+            raise ValueError("Unknown IRONDIE team state format.")
+        s = cls.__new__(cls)
+        s.config = normalise_config(data["config"])
+        s.table = _table(s.config)
+        s.info = s.table.dice
+        s.cache = None
+        s.game_id = s.config["game_id"]
+        s.seed = data["seed"]
+        s.commitment = data["commitment"]
+        s.zone = list(data["zone"])
+        s.value = list(data["value"])
+        s.turn = data["turn"]
+        s.phase = data["phase"]
+        s.first_battle_done = data["first_battle_done"]
+        s.sudden_death_from = data["sudden_death_from"]
+        s.advantage = data["advantage"]
+        s.choices = [E._choice_from_json(c) for c in data["choices"]]
+        s.bonus_queue = [tuple(b) for b in data["bonus_queue"]]
+        s.attack_right = list(data["attack_right"])
+        s.preferred = data["preferred"]
+        s.actor = data["actor"]
+        s.attacker = data["attacker"]
+        s.step = data["step"]
+        s.defender_passed = data["defender_passed"]
+        s.duel_throws = [(d, tuple(t), z) for d, t, z in data["duel_throws"]]
+        s.damage = list(data["damage"])
+        s.assigned = [tuple(tuple(p) for p in part) for part in data["assigned"]]
+        s.winner = data["winner"]
+        s.end_reason = data["end_reason"]
+        s.log = [(actor, action) for actor, action in data["log"]]
+        s.secret_log = list(data["secret_log"])
+        s.rolls = list(data["rolls"])
+        s.roll_position = data["roll_position"]
+        s.scripted_rolls = list(data["scripted_rolls"])
+        return s
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TeamState) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<IRONDIE TeamState game={self.game_id!r} seats={self.seats} turn={self.turn} phase={self.phase}>"
+
+
+E.OTHER_FORMATS[FORMAT] = TeamState
+
+
+# ---------------------------------------------------------------------------
+# Creating a game
+
+
+def new_game(config: dict, seed: str) -> TeamState:
+    if not isinstance(seed, str) or not seed:
+        raise ConfigError("The seed must be a non-empty string.")
+    config = normalise_config(config)
+    s = TeamState.__new__(TeamState)
+    s.config = config
+    s.table = _table(config)
+    s.info = s.table.dice
+    n = s.table.seats
+    s.cache = None
+    s.game_id = config["game_id"]
+    s.seed = seed
+    s.commitment = commitment(seed)
+    s.zone = [HAND] * (n * DICE_PER_SET)
+    s.value = [0] * (n * DICE_PER_SET)
+    s.turn = 0
+    s.phase = SPLIT
+    s.first_battle_done = False
+    s.sudden_death_from = config["sudden_death_turn"]
+    s.advantage = None
+    s.choices = [None] * n
+    s.bonus_queue = []
+    s.attack_right = [False, False]
+    s.preferred = None
+    s.actor = None
+    s.attacker = None
+    s.step = 0
+    s.defender_passed = False
+    s.duel_throws = []
+    s.damage = [0, 0]
+    s.assigned = [(), ()]
+    s.winner = None
+    s.end_reason = None
+    s.log = []
+    s.secret_log = []
+    s.rolls = []
+    s.roll_position = 0
+    s.scripted_rolls = []
+    events: list[dict] = []
+    _start_turn(s, events)
+    _advance(s, events)
+    return s
+
+
+# ---------------------------------------------------------------------------
+# Queries
+
+
+def to_act(state: TeamState) -> set[int]:
+    if state.phase == OVER:
+        return set()
+    if state.bonus_queue:
+        return {state.bonus_queue[0][0]}
+    if state.phase in _SIMULTANEOUS:
+        return {seat for seat, choice in enumerate(state.choices) if choice is None}
+    return {state.actor}
+
+
+def is_over(state: TeamState) -> bool:
+    return state.phase == OVER
+
+
+def placings(state: TeamState) -> list[int] | None:
+    """The winning team's seats 1, the other team's 2; everyone 1 without a winner."""
+    if state.phase != OVER:
+        return None
+    if state.winner is None:
+        return [1] * state.seats
+    return [1 if team_of(seat) == state.winner else 2 for seat in range(state.seats)]
+
+
+def result(state: TeamState) -> dict | None:
+    """None while running; then the winning team, its seats, every seat's placing."""
+    if state.phase != OVER:
+        return None
+    places = placings(state)
+    return {
+        "winning_team": state.winner,
+        "winners": [seat for seat, place in enumerate(places) if place == 1]
+        if state.winner is not None
+        else [],
+        "placings": places,
+        "teams": [team_of(seat) for seat in range(state.seats)],
+        "reason": state.end_reason,
+        "turns": state.turn,
+    }
+
+
+def sudden_death_active(state: TeamState) -> bool:
+    return state.sudden_death_from is not None and state.turn >= state.sudden_death_from
+
+
+def _decision(state: TeamState, seat) -> str | None:
+    if state.phase == OVER or type(seat) is not int or not 0 <= seat < state.table.seats:
+        return None
+    if state.bonus_queue:
+        return "bonus" if state.bonus_queue[0][0] == seat else None
+    phase = state.phase
+    if phase in _SIMULTANEOUS:
+        return phase if state.choices[seat] is None else None
+    return phase if state.actor == seat else None
+
+
+def _dice_of(state: TeamState, seat: int, zone: int) -> list[int]:
+    z = state.zone
+    return [d for d in state.table.seat_ids[seat] if z[d] == zone]
+
+
+def _life_in_zone(state: TeamState, seat: int) -> list[int]:
+    z = state.zone
+    return [d for d in state.table.life_ids[seat] if z[d] == BATTLE]
+
+
+def _team_life(state: TeamState, team: int) -> list[int]:
+    z = state.zone
+    return [d for d in state.table.team_life[team] if z[d] == BATTLE]
+
+
+def _team_alive(state: TeamState, team: int) -> bool:
+    z = state.zone
+    for d in state.table.team_life[team]:  # noqa: SIM110 (a loop is faster here)
+        if z[d] == BATTLE:
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------
+# Legal actions
+
+
+def _throw_options(state: TeamState, team: int, first: bool) -> list:
+    """Cached per zone layout (slot 2 * team + first), like the two-player engine."""
+    cache = state.cache
+    if cache is None:
+        cache = state.cache = [None, None, None, None, None]
+    key = 2 * team + (1 if first else 0)
+    options = cache[key]
+    if options is None:
+        options = cache[key] = _compute_throw_options(state, team, first)
+    return options
+
+
+def _compute_throw_options(state: TeamState, team: int, first: bool) -> list:
+    """Every (die, targets) the team may throw now, from any member's reserve."""
+    zone = state.zone
+    table = state.table
+    modes, eligible, targets = table.modes, table.eligible_order, table.targets
+    where = BATTLE if first else CLASH
+    options: list = []
+    for die in table.team_ids[team]:
+        if zone[die] != HAND:
+            continue
+        mode = modes[die]
+        if mode == _REGENERATE:
+            if first:
+                for t in table.seat_ids[state.info[die].owner]:
+                    if zone[t] == STORAGE:
+                        options.append((die, (t,)))
+            continue
+        if mode == _SINGLE:
+            for t, option in targets[die]:
+                if zone[t] == where:
+                    options.append(option)
+        else:
+            pool = []
+            for t in eligible[die]:
+                if zone[t] == where:
+                    pool.append(t)
+            if pool:
+                options.append((die, tuple(pool)))
+    return options
+
+
+def _bonus_options(state: TeamState, owner: int, die: int) -> list[tuple]:
+    """The two-player rules over the owner's own dice (``engine._compute_bonus_options``
+    reads only the owner's nine dice), cached per zone layout."""
+    cache = state.cache
+    if cache is None:
+        cache = state.cache = [None, None, None, None, None]
+    by_die = cache[4]
+    if by_die is None:
+        by_die = cache[4] = {}
+    key = (owner, die)
+    options = by_die.get(key)
+    if options is None:
+        options = by_die[key] = E._compute_bonus_options(state, owner, die)
+    return options
+
+
+def _team_damage_total(state: TeamState, team: int) -> tuple[list[int], list[int], int]:
+    dice = _team_life(state, team)
+    values = [state.value[d] for d in dice]
+    return dice, values, min(state.damage[team], sum(values))
+
+
+def _damage_steps(state: TeamState, team: int) -> list[tuple[int, int]]:
+    """The captain's next step in sharing out the team's damage: (die, points) with the
+    die after the last one given points (ascending ids: one spelling per distribution),
+    at least 1 and at most its value, leaving no more than the later dice can take."""
+    dice, values, total = _team_damage_total(state, team)
+    assigned = state.assigned[team]
+    left = total
+    last = -1
+    for d, a in assigned:
+        left -= a
+        last = d
+    rest = [(d, v) for d, v in zip(dice, values, strict=True) if d > last]
+    capacity = [0] * (len(rest) + 1)
+    for i in range(len(rest) - 1, -1, -1):
+        capacity[i] = capacity[i + 1] + rest[i][1]
+    steps = []
+    for i, (d, v) in enumerate(rest):
+        for points in range(max(1, left - capacity[i + 1]), min(v, left) + 1):
+            steps.append((d, points))
+    return steps
+
+
+def _return_options(state: TeamState, seat: int) -> list[int | None]:
+    """One LIFE die or none; a player's last LIFE die only while a teammate has two or
+    more in their life zone (the team can never be emptied by returns made at once)."""
+    if sudden_death_active(state):
+        return [None]
+    life = _life_in_zone(state, seat)
+    if not life:
+        return [None]
+    if len(life) >= 2:
+        return [None, *life]
+    team = team_of(seat)
+    for mate in range(team, state.table.seats, 2):
+        if mate != seat and len(_life_in_zone(state, mate)) >= 2:
+            return [None, *life]
+    return [None]
+
+
+def legal_actions(state: TeamState, seat) -> list[dict]:
+    decision = _decision(state, seat)
+    if decision is None:
+        return []
+    if decision == "bonus":
+        die = state.bonus_queue[0][1]
+        return [{"kind": "bonus", "targets": list(t)} for t in _bonus_options(state, seat, die)]
+    if decision == SPLIT:
+        hand = _dice_of(state, seat, HAND)
+        n = len(hand)
+        return [
+            {"kind": "split", "throw": [hand[i] for i in range(n) if mask >> i & 1]}
+            for mask in range(1 << n)
+        ]
+    if decision in (OFFER, DUEL):
+        actions = [
+            {"kind": "throw", "die": d, "targets": list(t)}
+            for d, t in _throw_options(state, team_of(seat), decision == OFFER)
+        ]
+        actions.append({"kind": "decline" if decision == OFFER else "pass"})
+        return actions
+    if decision == DAMAGE:
+        return [
+            {"kind": "damage", "die": d, "points": points}
+            for d, points in _damage_steps(state, team_of(seat))
+        ]
+    return [{"kind": "return", "die": d} for d in _return_options(state, seat)]
+
+
+def default_action(state: TeamState, seat) -> dict | None:
+    """As in the two-player game (docs/engine.md): throw everything, the first bonus
+    option, decline, pass, lose as few LIFE dice as possible, return nothing."""
+    decision = _decision(state, seat)
+    if decision is None:
+        return None
+    if decision == SPLIT:
+        return {"kind": "split", "throw": _dice_of(state, seat, HAND)}
+    if decision == OFFER:
+        return {"kind": "decline"}
+    if decision == DUEL:
+        return {"kind": "pass"}
+    if decision == END_TURN:
+        return {"kind": "return", "die": None}
+    if decision == DAMAGE:
+        d, points = _fewest_losses(state, team_of(seat))[0]
+        return {"kind": "damage", "die": d, "points": points}
+    die = state.bonus_queue[0][1]
+    return {"kind": "bonus", "targets": list(_bonus_options(state, seat, die)[0])}
+
+
+def _fewest_losses(state: TeamState, team: int) -> tuple[tuple[int, int], ...]:
+    """The rest of the distribution that loses the fewest LIFE dice: the highest dice
+    brought down to 1 first, then the smallest drained."""
+    dice, _values, left = _team_damage_total(state, team)
+    last = -1
+    for d, a in state.assigned[team]:
+        left -= a
+        last = d
+    dice = [d for d in dice if d > last]
+    dice = sorted(dice, key=lambda d: (-state.value[d], d))
+    amounts = dict.fromkeys(dice, 0)
+    for d in dice:
+        take = min(left, state.value[d] - 1)
+        amounts[d] += take
+        left -= take
+    for d in reversed(dice):
+        if left == 0:
+            break
+        take = min(left, state.value[d] - amounts[d])
+        amounts[d] += take
+        left -= take
+    return tuple((d, a) for d, a in sorted(amounts.items()) if a)
+
+
+def random_action(state: TeamState, seat, rng) -> dict | None:
+    """A uniformly random legal action; a split is drawn die by die."""
+    decision = _decision(state, seat)
+    if decision is None:
+        return None
+    if decision == SPLIT:
+        hand = _dice_of(state, seat, HAND)
+        bits = rng.getrandbits(len(hand)) if hand else 0
+        return {"kind": "split", "throw": [d for i, d in enumerate(hand) if bits >> i & 1]}
+    if decision in (OFFER, DUEL):
+        options = _throw_options(state, team_of(seat), decision == OFFER)
+        pick = rng.randrange(len(options) + 1)
+        if pick == len(options):
+            return {"kind": "decline" if decision == OFFER else "pass"}
+        die, targets = options[pick]
+        return {"kind": "throw", "die": die, "targets": list(targets)}
+    if decision == "bonus":
+        options = _bonus_options(state, seat, state.bonus_queue[0][1])
+        return {"kind": "bonus", "targets": list(rng.choice(options))}
+    if decision == END_TURN:
+        return {"kind": "return", "die": rng.choice(_return_options(state, seat))}
+    d, points = rng.choice(_damage_steps(state, team_of(seat)))
+    return {"kind": "damage", "die": d, "points": points}
+
+
+# ---------------------------------------------------------------------------
+# Applying actions
+
+
+def apply(state: TeamState, seat, action: dict) -> tuple[TeamState, list[dict]]:
+    """Apply one action of ``seat`` (0 to seats - 1) or "system"; IllegalAction leaves
+    ``state`` unchanged."""
+    if seat == SYSTEM:
+        return _apply_system(state, action)
+    if type(seat) is not int or not 0 <= seat < state.table.seats:
+        raise IllegalAction(
+            "Game", f"The actor must be a seat 0 to {state.table.seats - 1} or 'system'."
+        )
+    if state.phase == OVER:
+        raise IllegalAction("End of the Game", "The game is over.")
+    if not isinstance(action, dict):
+        raise IllegalAction("Game", "An action must be an object with a 'kind'.")
+    decision = _decision(state, seat)
+    if decision is None:
+        raise IllegalAction("Game", f"Player {seat} has no decision to make now.")
+    s = state._fork()
+    events: list[dict] = []
+    logged = _ACTS[decision](s, seat, action, events)
+    s.log.append((seat, logged))
+    if decision in _SIMULTANEOUS:
+        s.secret_log = [*s.secret_log, len(s.log) - 1]
+        if all(c is not None for c in s.choices):
+            s.secret_log = []
+            _resolve_simultaneous(s, events)
+    _advance(s, events)
+    return s, events
+
+
+_expect = E._expect
+
+
+def _die_id(state: TeamState, value, rule: str) -> int:
+    count = len(state.zone)
+    if type(value) is not int or not 0 <= value < count:
+        raise IllegalAction(rule, f"A die must be named by its id, 0 to {count - 1}.")
+    return value
+
+
+def _set_choice(s: TeamState, seat: int, choice: tuple) -> None:
+    choices = s.choices[:]
+    choices[seat] = choice
+    s.choices = choices
+
+
+def _act_split(s: TeamState, seat: int, action: dict, events: list) -> dict:
+    rule = "Phase 1: Battle, A"
+    _expect(action, "split", ("throw",), rule)
+    throw = action["throw"]
+    if not isinstance(throw, list):
+        raise IllegalAction(rule, "'throw' must be a list of die ids.")
+    ids = [_die_id(s, d, rule) for d in throw]
+    if ids != sorted(set(ids)):
+        raise IllegalAction(rule, "List the dice to throw once each, in ascending order.")
+    for d in ids:
+        if s.info[d].owner != seat or s.zone[d] != HAND:
+            raise IllegalAction(rule, f"Die {d} is not in your hand.")
+    _set_choice(s, seat, tuple(ids))
+    events.append({"type": "split_committed", "player": seat})
+    return {"kind": "split", "throw": ids}
+
+
+def _act_bonus(s: TeamState, seat: int, action: dict, events: list) -> dict:
+    rule = "Color Bonuses"
+    _expect(action, "bonus", ("targets",), rule)
+    targets = action["targets"]
+    if not isinstance(targets, list):
+        raise IllegalAction(rule, "'targets' must list one die id (or null) per bonus part.")
+    die = s.bonus_queue[0][1]
+    chosen = tuple(targets)
+    if chosen not in _bonus_options(s, seat, die):
+        raise IllegalAction(
+            rule,
+            "Those are not allowed targets for this bonus (own dice in play, class and colour "
+            "per the colour table, not the die that rolled it, each part on a different die).",
+        )
+    s.bonus_queue = s.bonus_queue[1:]
+    _apply_bonus(s, seat, die, chosen, events)
+    return {"kind": "bonus", "targets": list(chosen)}
+
+
+def _parse_throw(s: TeamState, seat: int, action: dict, first: bool, rule: str) -> tuple:
+    _expect(action, "throw", ("die", "targets"), rule)
+    die = _die_id(s, action["die"], rule)
+    targets = action["targets"]
+    if not isinstance(targets, list):
+        raise IllegalAction(rule, "'targets' must be a list of die ids.")
+    option = (die, tuple(targets))
+    team = team_of(seat)
+    if option not in _throw_options(s, team, first):
+        if s.table.team[die] != team or s.zone[die] != HAND:
+            raise IllegalAction(rule, f"Die {die} is not in your team's reserve.")
+        raise IllegalAction(
+            "Key Characteristics (Table 1)",
+            f"Die {die} cannot target {targets} now (see the Target column; later throws "
+            "of a duel target only dice in the clash zone).",
+        )
+    return option
+
+
+def _act_offer(s: TeamState, seat: int, action: dict, events: list) -> dict:
+    rule = "Phase 2: Clash, Alternation of duels"
+    team = team_of(seat)
+    if action.get("kind") == "decline":
+        _expect(action, "decline", (), rule)
+        rights = s.attack_right[:]
+        rights[team] = False
+        s.attack_right = rights
+        s.preferred = 1 - team
+        events.append({"type": "attack_declined", "player": seat, "team": team})
+        return {"kind": "decline"}
+    die, targets = _parse_throw(s, seat, action, True, rule)
+    s.phase = DUEL
+    s.attacker = team
+    s.step = RESPONSE
+    s.defender_passed = False
+    s.duel_throws = []
+    events.append({"type": "duel_started", "attacker": team})
+    _throw(s, seat, die, targets, STORAGE if s.info[die].type == E.REGENERATOR else BATTLE, events)
+    return {"kind": "throw", "die": die, "targets": list(targets)}
+
+
+def _act_duel(s: TeamState, seat: int, action: dict, events: list) -> dict:
+    rule = "Phase 2: Clash, Order of conducting a duel"
+    if action.get("kind") == "pass":
+        _expect(action, "pass", (), rule)
+        _pass(s, seat, events, forced=False)
+        return {"kind": "pass"}
+    die, targets = _parse_throw(s, seat, action, False, rule)
+    _throw(s, seat, die, targets, CLASH, events)
+    s.step += 1
+    return {"kind": "throw", "die": die, "targets": list(targets)}
+
+
+def _act_damage(s: TeamState, seat: int, action: dict, events: list) -> dict:
+    """One step of the captain's distribution (docs/rules.md, "Team game": damage);
+    steps with a single possible outcome follow at once; the choice is complete when
+    every point is given."""
+    rule = "Phase 3: Damage"
+    _expect(action, "damage", ("die", "points"), rule)
+    die, points = _die_id(s, action["die"], rule), action["points"]
+    team = team_of(seat)
+    steps = _damage_steps(s, team)
+    if (die, points) not in steps:
+        if die not in _team_life(s, team):
+            raise IllegalAction(
+                rule, f"Die {die} is not one of your team's LIFE dice in a life zone."
+            )
+        raise IllegalAction(
+            rule,
+            "Give each LIFE die, in ascending order of id, from 1 point up to its value, "
+            "leaving no more than the later dice can take.",
+        )
+    assigned = [*s.assigned]
+    assigned[team] = (*assigned[team], (die, points))
+    s.assigned = assigned
+    while True:
+        steps = _damage_steps(s, team)
+        if len(steps) != 1:
+            break
+        assigned = [*s.assigned]
+        assigned[team] = (*assigned[team], steps[0])
+        s.assigned = assigned
+    if not steps:
+        _set_choice(s, seat, s.assigned[team])
+        events.append({"type": "damage_committed", "player": seat, "team": team})
+    return {"kind": "damage", "die": die, "points": points}
+
+
+def _act_return(s: TeamState, seat: int, action: dict, events: list) -> dict:
+    rule = "Phase 4: End of Turn, 1"
+    _expect(action, "return", ("die",), rule)
+    die = action["die"]
+    if die is not None:
+        die = _die_id(s, die, rule)
+    if die not in _return_options(s, seat):
+        raise IllegalAction(
+            rule,
+            "You may return one LIFE die from your life zone; your last one only while a "
+            "teammate has two or more; none under sudden death.",
+        )
+    _set_choice(s, seat, (die,))
+    events.append({"type": "return_committed", "player": seat})
+    return {"kind": "return", "die": die}
+
+
+_ACTS = {
+    "bonus": _act_bonus,
+    SPLIT: _act_split,
+    OFFER: _act_offer,
+    DUEL: _act_duel,
+    DAMAGE: _act_damage,
+    END_TURN: _act_return,
+}
+
+
+def _apply_system(state: TeamState, action: dict) -> tuple[TeamState, list[dict]]:
+    rule = "Tournament Rules"
+    if not isinstance(action, dict):
+        raise IllegalAction(rule, "A system action must be an object with a 'kind'.")
+    if state.phase == OVER:
+        raise IllegalAction("End of the Game", "The game is over.")
+    kind = action.get("kind")
+    s = state.clone()
+    events: list[dict] = []
+    if kind == "sudden_death":
+        _expect(action, "sudden_death", (), rule)
+        if s.sudden_death_from is not None and s.sudden_death_from <= s.turn + 1:
+            raise IllegalAction(rule, "Sudden death is already switched on.")
+        s.sudden_death_from = s.turn + 1
+        events.append({"type": "sudden_death_called", "from_turn": s.turn + 1})
+        logged = {"kind": "sudden_death"}
+    elif kind == "forfeit":
+        _expect(action, "forfeit", ("player",), rule)
+        loser = action["player"]
+        if type(loser) is not int or not 0 <= loser < s.table.seats:
+            raise IllegalAction(rule, f"'player' must be a seat, 0 to {s.table.seats - 1}.")
+        logged = {"kind": "forfeit", "player": loser}
+        _finish(s, 1 - team_of(loser), "forfeit", events)
+    elif kind == "match_time_over":
+        _expect(action, "match_time_over", (), rule)
+        logged = {"kind": "match_time_over"}
+        _finish(s, None, "match_time_over", events)
+    else:
+        raise IllegalAction(
+            rule, "System actions are 'sudden_death', 'forfeit' and 'match_time_over'."
+        )
+    s.log.append((SYSTEM, logged))
+    return s, events
+
+
+def enable_sudden_death(state: TeamState) -> tuple[TeamState, list[dict]]:
+    return apply(state, SYSTEM, {"kind": "sudden_death"})
+
+
+# ---------------------------------------------------------------------------
+# The game flow
+
+
+def _apply_bonus(s: TeamState, owner: int, die: int, targets: tuple, events: list) -> None:
+    parts = E._BONUS_PARTS[s.info[die].colour]
+    events.append({"type": "bonus", "player": owner, "die": die, "targets": list(targets)})
+    for (amount, _classes, _relations), target in zip(parts, targets, strict=True):
+        if target is not None:
+            E._set_value(s, target, s.value[target] + amount, events)
+            if _check_end(s, events):
+                return
+
+
+def _throw(s: TeamState, seat: int, die: int, targets: tuple, target_zone: int, events) -> None:
+    """The captain ``seat`` throws ``die`` (theirs or a teammate's); a colour bonus
+    rolled on it belongs to the die's owner."""
+    s.cache = None
+    s.zone[die] = CLASH
+    rolled = E._roll(s)
+    s.value[die] = rolled
+    s.duel_throws = [*s.duel_throws, (die, targets, target_zone)]
+    owner = s.info[die].owner
+    events.append(
+        {
+            "type": "throw",
+            "player": owner,
+            "team": team_of(owner),
+            "die": die,
+            "targets": list(targets),
+            "value": rolled,
+        }
+    )
+    if rolled == 1 or (rolled == 2 and s.info[die].rare):
+        s.bonus_queue = [*s.bonus_queue, (owner, die)]
+
+
+def _pass(s: TeamState, seat: int, events: list, forced: bool) -> None:
+    if s.step == RESPONSE:
+        s.defender_passed = True
+    events.append(
+        {
+            "type": "pass",
+            "player": seat,
+            "team": team_of(seat),
+            "step": E._STEP_NAMES[s.step],
+            "forced": forced,
+        }
+    )
+    s.step += 1
+
+
+def _start_turn(s: TeamState, events: list) -> None:
+    s.turn += 1
+    s.phase = SPLIT
+    s.advantage = None
+    events.append({"type": "turn_started", "turn": s.turn, "sudden_death": sudden_death_active(s)})
+    if sudden_death_active(s):
+        for seat in range(s.table.seats):
+            for d in _life_in_zone(s, seat):
+                E._set_value(s, d, s.value[d] - 1, events)
+        if _check_end(s, events):
+            return
+    zone = s.zone
+    s.choices = [None if any(zone[d] == HAND for d in ids) else () for ids in s.table.seat_ids]
+    if all(c is not None for c in s.choices):
+        _resolve_simultaneous(s, events)
+
+
+def _resolve_simultaneous(s: TeamState, events: list) -> None:
+    if s.phase == SPLIT:
+        _battle_throw(s, events)
+    elif s.phase == DAMAGE:
+        _resolve_damage(s, events)
+    elif s.phase == END_TURN:
+        _resolve_end_turn(s, events)
+
+
+def _battle_throw(s: TeamState, events: list) -> None:
+    s.cache = None
+    zone, value, info = s.zone, s.value, s.info
+    dice = [d for choice in s.choices for d in choice]
+    rolled = E._roll_many(s, len(dice))
+    thrown = []
+    for d, v in zip(dice, rolled, strict=True):
+        zone[d] = BATTLE
+        value[d] = v
+        thrown.append([d, v])
+    s.choices = [None] * s.table.seats
+    events.append({"type": "battle_throw", "dice": thrown})
+    reserve = [0, 0]
+    life = [0, 0]
+    for d in range(len(zone)):
+        if zone[d] == HAND:
+            reserve[s.table.team[d]] += 1
+        elif zone[d] == BATTLE and info[d].cls == LIFE:
+            life[s.table.team[d]] += value[d]
+    if reserve[0] != reserve[1]:
+        s.advantage = 0 if reserve[0] > reserve[1] else 1
+        basis = "reserve"
+    elif life[0] != life[1]:
+        s.advantage = 0 if life[0] > life[1] else 1
+        basis = "life_points"
+    else:
+        s.advantage = E._roll_off(s, "advantage", events)
+        basis = "roll_off"
+    events.append({"type": "advantage", "team": s.advantage, "basis": basis})
+    s.phase = BATTLE_BONUS
+    # Colour bonuses: the ADVANTAGE team first, each team's seats in order, each
+    # player's dice by id.
+    rolled_value = dict(thrown_pair for thrown_pair in zip(dice, rolled, strict=True))
+    queue = []
+    for team in (s.advantage, 1 - s.advantage):
+        for seat in range(team, s.table.seats, 2):
+            for d in s.table.seat_ids[seat]:
+                v = rolled_value.get(d)
+                if v == 1 or (v == 2 and info[d].rare):
+                    queue.append((seat, d))
+    if queue:
+        s.bonus_queue = [*s.bonus_queue, *queue]
+
+
+def _start_damage(s: TeamState, events: list) -> None:
+    s.phase = DAMAGE
+    s.actor = None
+    attack, defense = [0, 0], [0, 0]
+    zone, value, info, teams = s.zone, s.value, s.info, s.table.team
+    for d in range(len(zone)):
+        if zone[d] == BATTLE:
+            cls = info[d].cls
+            if cls == ATTACK:
+                attack[teams[d]] += value[d]
+            elif cls == DEFENSE:
+                defense[teams[d]] += value[d]
+    damage = [max(0, attack[1] - defense[0]), max(0, attack[0] - defense[1])]
+    s.damage = damage
+    events.append({"type": "damage", "attack": attack, "defense": defense, "damage": damage[:]})
+    choices: list = [()] * s.table.seats
+    s.assigned = [(), ()]
+    for team in TEAMS:
+        points = damage[team]
+        if points == 0:
+            continue
+        life = _team_life(s, team)
+        total = sum(value[d] for d in life)
+        if len(life) == 1 or points >= total:
+            choices[team] = tuple((d, min(value[d], points)) for d in life)
+        else:
+            choices[captain(team)] = None
+    s.choices = choices
+    if all(c is not None for c in choices):
+        _resolve_damage(s, events)
+
+
+def _resolve_damage(s: TeamState, events: list) -> None:
+    for team in TEAMS:
+        amounts = s.choices[captain(team)]
+        if amounts:
+            events.append(
+                {"type": "damage_taken", "team": team, "amounts": [list(p) for p in amounts]}
+            )
+        for d, a in amounts:
+            E._set_value(s, d, s.value[d] - a, events)
+    zone, value, info = s.zone, s.value, s.info
+    for d in range(len(zone)):
+        if zone[d] == BATTLE and info[d].cls != LIFE:
+            s.cache = None
+            zone[d] = STORAGE
+            value[d] = 0
+            events.append({"type": "move", "die": d, "to": "storage", "cause": "damage_phase_over"})
+    s.choices = [None] * s.table.seats
+    s.damage = [0, 0]
+    s.assigned = [(), ()]
+    if _check_end(s, events):
+        return
+    s.phase = END_TURN
+    s.choices = [
+        None if len(_return_options(s, seat)) > 1 else (None,) for seat in range(s.table.seats)
+    ]
+    if all(c is not None for c in s.choices):
+        _resolve_end_turn(s, events)
+
+
+def _resolve_end_turn(s: TeamState, events: list) -> None:
+    for seat in range(s.table.seats):
+        (die,) = s.choices[seat]
+        if die is not None:
+            E._move(s, die, HAND, events, "returned_at_end_of_turn")
+    zone, value = s.zone, s.value
+    for d in range(len(zone)):
+        if zone[d] == STORAGE:
+            s.cache = None
+            zone[d] = HAND
+            value[d] = 0
+            events.append({"type": "move", "die": d, "to": "hand", "cause": "storage_to_hand"})
+    s.choices = [None] * s.table.seats
+    _start_turn(s, events)
+
+
+def _check_end(s: TeamState, events: list) -> bool:
+    """A team without a LIFE die in any of its players' life zones loses (after the
+    first BATTLE phase); both at once: a roll-off between the teams."""
+    if s.phase == OVER:
+        return True
+    if not s.first_battle_done:
+        return False
+    alive0, alive1 = _team_alive(s, 0), _team_alive(s, 1)
+    if alive0 and alive1:
+        return False
+    if alive0 or alive1:
+        _finish(s, 0 if alive0 else 1, "no_life_dice", events)
+    else:
+        _finish(s, E._roll_off(s, "end_of_game", events), "roll_off", events)
+    return True
+
+
+def _finish(s: TeamState, winner: int | None, reason: str, events: list) -> None:
+    s.phase = OVER
+    s.winner = winner
+    s.end_reason = reason
+    s.actor = None
+    s.bonus_queue = []
+    s.choices = [None] * s.table.seats
+    s.secret_log = []
+    events.append({"type": "game_over", "winning_team": winner, "reason": reason, "seed": s.seed})
+
+
+def _resolve_duel(s: TeamState, events: list) -> None:
+    """LIFO, as in the two-player game; Assault and Barrier add to their team's dice and
+    subtract from the other team's."""
+    info, zone, teams = s.info, s.zone, s.table.team
+    for die, targets, target_zone in reversed(s.duel_throws):
+        if zone[die] != CLASH:
+            events.append({"type": "effect_skipped", "die": die, "why": "die_left_play"})
+            continue
+        live = [t for t in targets if zone[t] == target_zone]
+        if not live:
+            events.append({"type": "effect_skipped", "die": die, "why": "target_left_play"})
+            continue
+        kind = info[die].type
+        value = s.value[die]
+        if kind in E._MULTI_TARGET:
+            for t in live:
+                won = value >= s.value[t]
+                events.append({"type": "compare", "die": die, "target": t, "won": won})
+                if won:
+                    E._set_value(s, t, s.value[t] - 2, events)
+            if _check_end(s, events):
+                return
+            continue
+        target = live[0]
+        if kind == E.REGENERATOR:
+            events.append({"type": "compare", "die": die, "target": target, "won": True})
+            s.cache = None
+            zone[target] = BATTLE
+            s.value[target] = value
+            events.append({"type": "move", "die": target, "to": "battle", "cause": "regenerated"})
+            events.append({"type": "value", "die": target, "value": value})
+            continue
+        won = E._wins(s, die, target)
+        events.append({"type": "compare", "die": die, "target": target, "won": won})
+        if kind == E.CRUSHER:
+            if won:
+                E._move(s, target, ABYSS, events, "crushed")
+            else:
+                E._move(s, die, ABYSS, events, "crusher_lost")
+        elif kind in (E.ASSAULT, E.BARRIER):
+            amount = value if won else 1
+            sign = 1 if teams[target] == teams[die] else -1
+            E._set_value(s, target, s.value[target] + sign * amount, events)
+        elif kind == E.SHOOTER:
+            E._set_value(s, target, s.value[target] - (2 if won else 1), events)
+        elif kind == E.ANNULATOR:
+            if won:
+                E._move(s, target, STORAGE, events, "annulled")
+        elif kind == E.POWER_BOOSTER:
+            E._set_value(s, target, s.value[target] + (3 if won else 1), events)
+        if _check_end(s, events):
+            return
+    value = s.value
+    for d in range(len(zone)):
+        if zone[d] == CLASH:
+            s.cache = None
+            zone[d] = STORAGE
+            value[d] = 0
+            events.append({"type": "move", "die": d, "to": "storage", "cause": "duel_over"})
+    s.duel_throws = []
+    events.append({"type": "duel_over"})
+
+
+def _advance(s: TeamState, events: list) -> None:
+    """Run every automatic step until a seat must decide or the game is over."""
+    while s.phase != OVER:
+        if s.bonus_queue:
+            owner, die = s.bonus_queue[0]
+            options = _bonus_options(s, owner, die)
+            if len(options) > 1:
+                return
+            s.bonus_queue = s.bonus_queue[1:]
+            if options:
+                _apply_bonus(s, owner, die, options[0], events)
+            else:
+                events.append({"type": "bonus_lapsed", "player": owner, "die": die})
+            continue
+        phase = s.phase
+        if phase == BATTLE_BONUS:
+            s.first_battle_done = True
+            events.append({"type": "battle_phase_over"})
+            if _check_end(s, events):
+                return
+            if not sudden_death_active(s) and HAND in s.zone:
+                s.phase = OFFER
+                s.attack_right = [True, True]
+                s.preferred = s.advantage
+                events.append({"type": "clash_started"})
+            else:
+                events.append({"type": "clash_skipped"})
+                _start_damage(s, events)
+            continue
+        if phase == OFFER:
+            for team in (s.preferred, 1 - s.preferred):
+                if s.attack_right[team] and _throw_options(s, team, True):
+                    s.actor = captain(team)
+                    return
+            events.append({"type": "clash_over"})
+            s.attack_right = [False, False]
+            _start_damage(s, events)
+            continue
+        if phase == DUEL:
+            step = s.step
+            if step == RESOLVE:
+                _resolve_duel(s, events)
+                if s.phase == OVER:
+                    return
+                s.phase = OFFER
+                s.preferred = 1 - s.attacker
+                s.step = 0
+                s.actor = None
+                continue
+            team = s.attacker if step == ATTACKER_SECOND else 1 - s.attacker
+            if _throw_options(s, team, False):
+                s.actor = captain(team)
+                return
+            _pass(s, captain(team), events, forced=True)
+            continue
+        return
+
+
+# ---------------------------------------------------------------------------
+# Views
+
+
+def _die_view(s: TeamState, d: int) -> dict:
+    info = s.info[d]
+    z = s.zone[d]
+    return {
+        "id": d,
+        "owner": info.owner,
+        "team": team_of(info.owner),
+        "type": E.TYPES[info.type].value,
+        "colour": E.COLOURS[info.colour].value,
+        "rare": info.rare,
+        "class": E.CLASS_NAMES[info.cls],
+        "zone": E.ZONE_NAMES[z],
+        "value": s.value[d] if z in (BATTLE, CLASH) else None,
+    }
+
+
+def _sees_choice_of(viewer, seat: int) -> bool:
+    """Pending secret choices: a judge sees all; a player their own and their
+    teammates' (they sit together and may show each other); a spectator none."""
+    if viewer == JUDGE:
+        return True
+    return type(viewer) is int and team_of(viewer) == team_of(seat)
+
+
+def view(state: TeamState, viewer) -> dict:
+    """What ``viewer`` (a seat, "judge" or "spectator") may see."""
+    s = state
+    seats = s.table.seats
+    if not (viewer in (JUDGE, SPECTATOR) or (type(viewer) is int and 0 <= viewer < seats)):
+        raise ValueError(f"viewer must be a seat 0 to {seats - 1}, 'judge' or 'spectator'.")
+    judge = viewer == JUDGE
+    over = s.phase == OVER
+    decision = None
+    if not over:
+        if s.bonus_queue:
+            owner, die = s.bonus_queue[0]
+            decision = {"kind": "bonus", "player": owner, "team": team_of(owner), "die": die}
+        elif s.phase in _SIMULTANEOUS:
+            decision = {"kind": s.phase, "players": sorted(to_act(s))}
+        else:
+            decision = {
+                "kind": "attack" if s.phase == OFFER else E._STEP_NAMES[s.step],
+                "player": s.actor,
+                "team": team_of(s.actor),
+            }
+    simultaneous = s.phase in _SIMULTANEOUS and not over
+    pending = {}
+    if simultaneous:
+        for seat in range(seats):
+            if not _sees_choice_of(viewer, seat):
+                continue
+            if s.choices[seat] is not None:
+                pending[str(seat)] = E._choice_to_json(s.choices[seat])
+            elif s.phase == DAMAGE and seat < 2 and s.assigned[team_of(seat)]:
+                # A captain's distribution so far.
+                pending[str(seat)] = E._choice_to_json(s.assigned[team_of(seat)])
+    secret = set(s.secret_log)
+    log = [
+        [actor, action]
+        for i, (actor, action) in enumerate(s.log)
+        if i not in secret or _sees_choice_of(viewer, actor)
+    ]
+    duel = None
+    if s.phase == DUEL:
+        duel = {
+            "attacker": s.attacker,
+            "step": E._STEP_NAMES.get(s.step),
+            "defender_passed_first": s.defender_passed,
+            "throws": [{"die": d, "targets": list(t)} for d, t, _z in s.duel_throws],
+        }
+    return {
+        "game": "irondie",
+        "viewer": viewer,
+        "game_id": s.game_id,
+        "config": s.config,
+        "commitment": s.commitment,
+        "seed": s.seed if (over or judge) else None,
+        "seats": seats,
+        "teams": [team_of(seat) for seat in range(seats)],
+        "captains": [captain(t) for t in TEAMS],
+        "turn": s.turn,
+        "phase": s.phase,
+        "decision": decision,
+        "to_act": sorted(to_act(s)),
+        "sudden_death": {"active": sudden_death_active(s), "from_turn": s.sudden_death_from},
+        "advantage": s.advantage,
+        "attack_rights": list(s.attack_right) if s.phase in (OFFER, DUEL) else [False, False],
+        "duel": duel,
+        "damage": list(s.damage) if s.phase == DAMAGE else [0, 0],
+        "committed": [c is not None for c in s.choices] if simultaneous else [False] * seats,
+        "pending": pending,
+        "dice": [_die_view(s, d) for d in range(len(s.zone))],
+        "log": log,
+        "rolls": list(s.rolls),
+        "over": over,
+        "result": result(s),
+    }
+
+
+def replay(config: dict, seed: str, log: Iterable) -> TeamState:
+    state = new_game(config, seed)
+    for actor, action in log:
+        state, _events = apply(state, actor, action)
+    return state
+
+
+def alter_hidden(state: TeamState, viewer) -> TeamState:
+    """A copy with everything ``viewer`` may not see changed: the seed and the pending
+    secret choices of every seat whose choices the viewer does not see."""
+    other = state.clone()
+    if viewer == JUDGE or state.phase == OVER:
+        return other
+    other.seed = state.seed + "-other"
+    if state.phase in _SIMULTANEOUS:
+        hidden = {
+            seat
+            for seat in range(state.table.seats)
+            if state.choices[seat] is not None and not _sees_choice_of(viewer, seat)
+        }
+        for seat in hidden:
+            other.choices[seat] = ("altered",)
+        if state.phase == DAMAGE:
+            assigned = [*other.assigned]
+            for team in TEAMS:
+                if not _sees_choice_of(viewer, captain(team)) and assigned[team]:
+                    assigned[team] = ((-1, 0),)
+                    hidden.add(captain(team))
+            other.assigned = assigned
+        other.log = [
+            (actor, {"kind": "altered"} if i in state.secret_log and actor in hidden else action)
+            for i, (actor, action) in enumerate(other.log)
+        ]
+    return other
