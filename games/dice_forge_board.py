@@ -715,7 +715,7 @@ def context(board: dict, data: dict, names: list[str]) -> dict:
                 "tokens": [
                     _("%(tokens)s: %(count)s") % {"tokens": _(TOKEN_WORDS[card]), "count": count}
                     for card, count in (p.get("tokens") or {}).items()
-                    if card in TOKEN_WORDS
+                    if count and card in TOKEN_WORDS
                 ],
             }
         )
