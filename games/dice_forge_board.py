@@ -106,6 +106,12 @@ SPECIAL_FACE_WORDS = {
     MIRROR: gettext_noop("mirror (copies a face another player shows)"),
     SHIP: gettext_noop("celestial ship (buys a Sanctuary face 2 gold cheaper)"),
 }
+# Their short names, where the face's meaning is told beside them (a feat forging it).
+SPECIAL_FACE_NAMES = {
+    X3: gettext_noop("×3"),
+    MIRROR: gettext_noop("mirror"),
+    SHIP: gettext_noop("celestial ship"),
+}
 TOKEN_WORDS = {"triton": gettext_noop("Triton tokens"), "cerberus": gettext_noop("Cerberus tokens")}
 ISLAND_WORDS = {
     "moon_1": gettext_noop("Moon island 1"),
@@ -384,7 +390,7 @@ def describe_action(board, action: dict, code: str | None = None, seat=None) -> 
         if "slot" in action:
             return _("%(feat)s, forging its %(face)s face onto your %(place)s") % {
                 "feat": said,
-                "face": face_words(FORGING_CARDS[card]),
+                "face": _(SPECIAL_FACE_NAMES[FORGING_CARDS[card]]),
                 "place": _placed(board, seat, action["die"], action["slot"]),
             }
         if "die" in action:
@@ -616,10 +622,10 @@ def _place_groups(board, actions: list[dict], seat) -> list[dict]:
                     "Perform %(card)s (cost %(cost)s, %(glory)s glory) and forge its %(words)s "
                     "face: choose where it goes"
                 ) % {
-                    **values,
                     "card": card_name(action["card"]),
                     "cost": _cost_words(info.get("cost", {})),
                     "glory": info.get("glory"),
+                    "words": _(SPECIAL_FACE_NAMES[face]),
                 }
             else:
                 price = POOLS[action["pool"]][0]
@@ -752,11 +758,19 @@ def context(board: dict, data: dict, names: list[str]) -> dict:
     ]
     legal = data["legal_actions"] or []
     code = pending_code(board, seat_viewer)
-    choices = [
-        {"json": json.dumps(a), "text": describe_action(board, a, code, seat_viewer)}
-        for a in legal
-        if not _grouped(a)
-    ]
+    feats = {f["card"]: f for f in board["feats"]}
+    choices = []
+    for a in legal:
+        if _grouped(a):
+            continue
+        text = describe_action(board, a, code, seat_viewer)
+        if a["kind"] == "feat" and a["card"] in feats:  # what it costs and gives
+            text = _("%(feat)s (cost %(cost)s, %(glory)s glory)") % {
+                "feat": text,
+                "cost": _cost_words(feats[a["card"]]["cost"]),
+                "glory": feats[a["card"]]["glory"],
+            }
+        choices.append({"json": json.dumps(a), "text": text})
     placings = (board.get("result") or {}).get("placings") or []
     standings = [
         {"seat": s, "placing": placings[s], "name": names[s], "glory": board["scores"][s]}

@@ -149,6 +149,47 @@ def test_faces_actions_and_events_in_words():
         board, {"type": "forge", "seat": 0, "face": "moon1", "removed": "gold1"}, ["Ann"]
     )
     assert said == "Ann forges 1 moon shards in place of 1 gold."
+    # The special faces, the cards' decisions and their events.
+    assert dice_forge_board.face_words("x3") == "×3 (triples the other die's face)"
+    assert 'aria-label="mirror (copies' in dice_forge_board.face_svg("mirror")
+    assert "<path" in dice_forge_board.face_svg("ship")
+    assert words(board, {"kind": "mirror", "face": "gold3"}, "mirror:3:gold3|moon1") == (
+        "the mirror copies 3 gold (tripled)"
+    )
+    assert words(board, {"kind": "satyrs", "take": [0, 2]}, "satyrs:gold1|sun1|x3|moon1") == (
+        "take 1 gold and ×3 (triples the other die's face) (rolled faces 1 and 3)"
+    )
+    assert words(board, {"kind": "convert", "count": 1}, "sentinel@convert:sentinel:1:2") == (
+        "1 sun shards become 2 glory, 1 sun shards to the reserve"
+    )
+    assert words(board, {"kind": "choose", "resource": "sun"}, "-3*gold1/sun1/moon1") == (
+        "lose 3 sun shards"
+    )
+    assert words(board, {"kind": "triton", "resource": "gold"}) == "spend a Triton token for 6 gold"
+    assert words(board, {"kind": "ship"}) == "the Celestial Ship: buy no face"
+    assert words(board, {"kind": "feat", "card": "sphinx", "die": 1}) == (
+        "perform a heroic feat: The Sphinx, rolling your Dark die"
+    )
+    assert dice_forge_board.pending_words("mirror:-1:gold3|moon1") == (
+        "which face the mirror copies (to lose): 3 gold; 1 moon shards"
+    )
+    said = dice_forge_board.describe_event
+    names = ["Ann", "Bob"]
+    assert said(board, {"type": "mirror", "seat": 1, "face": None}, names) == (
+        "Bob's mirror finds no face to copy."
+    )
+    assert said(board, {"type": "typhon", "seat": 0, "glory": 5}, names) == (
+        "Ann gains 5 glory with Typhon, one per face removed."
+    )
+    convert = {"type": "convert", "seat": 0, "card": "cyclops", "resource": "gold", "count": 2}
+    assert said(board, {**convert, "glory": 2}, names) == (
+        "Ann turns 2 gold into 2 glory (The Cyclops)."
+    )
+    forged = {"type": "forge", "seat": 0, "face": "x3", "removed": "gold1"}
+    assert said(board, {**forged, "card": "helmet_of_invisibility"}, names) == (
+        "Ann forges ×3 (triples the other die's face) in place of 1 gold"
+        " (The Helmet of Invisibility)."
+    )
 
 
 def test_conceding_a_game_of_three_leaves_the_bots_to_finish_it(client, make_user):
