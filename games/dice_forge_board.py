@@ -6,7 +6,8 @@ engine's view for the viewer (games/selectors.py builds it); nothing reads the s
 
 A face is drawn as a die face with one symbol a resource (gold: a coin, sun: a sun,
 moon: a crescent, glory: a star) and its amount; a face of "or" gains has a dashed
-frame inside. Every drawing carries its meaning in words (``aria-label``
+frame inside; the special faces a feat forges have their own drawings (the Helmet's ×3,
+the Mirror of the Abyss's hand mirror, the Celestial Ship's ship). Every drawing carries its meaning in words (``aria-label``
 and ``title``), so nothing is told by colour alone.
 """
 
