@@ -6,7 +6,8 @@ engine's view for the viewer (games/selectors.py builds it); nothing reads the s
 
 A face is drawn as a die face with one symbol a resource (gold: a coin, sun: a sun,
 moon: a crescent, glory: a star) and its amount; a face of "or" gains has a dashed
-frame inside. Every drawing carries its meaning in words (``aria-label``
+frame inside; the special faces a feat forges have their own drawings (the Helmet's ×3,
+the Mirror of the Abyss's hand mirror, the Celestial Ship's ship). Every drawing carries its meaning in words (``aria-label``
 and ``title``), so nothing is told by colour alone.
 """
 
@@ -20,6 +21,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games.d36_board import SEAT_COLOURS
+from games.engines.dice_forge.engine import (
+    CONVERTING,
+    FORGING_CARDS,
+    MIRROR,
+    POOLS,
+    SHIP,
+    SHIP_DISCOUNT,
+    TRITON_GAINS,
+    X3,
+)
 
 RESOURCES = ("gold", "sun", "moon", "glory")
 RESOURCE_WORDS = {
@@ -32,21 +43,77 @@ CARD_WORDS = {
     "blacksmiths_hammer": gettext_noop("The Blacksmith's Hammer"),
     "blacksmiths_chest": gettext_noop("The Blacksmith's Chest"),
     "silver_hind": gettext_noop("The Silver Hind"),
+    "satyrs": gettext_noop("The Satyrs"),
     "ferryman": gettext_noop("The Ferryman"),
+    "helmet_of_invisibility": gettext_noop("The Helmet of Invisibility"),
+    "cancer": gettext_noop("The Cancer"),
     "elder": gettext_noop("The Elder"),
     "wild_spirits": gettext_noop("The Wild Spirits"),
     "guardians_owl": gettext_noop("The Guardian's Owl"),
+    "minotaur": gettext_noop("The Minotaur"),
     "gorgon": gettext_noop("The Gorgon"),
+    "mirror_of_the_abyss": gettext_noop("The Mirror of the Abyss"),
+    "sphinx": gettext_noop("The Sphinx"),
     "hydra": gettext_noop("The Hydra"),
+    # The alternate cards (config "variants").
+    "great_bear": gettext_noop("The Great Bear"),
+    "sentinel": gettext_noop("The Sentinel"),
+    "cyclops": gettext_noop("The Cyclops"),
+    "celestial_ship": gettext_noop("The Celestial Ship"),
+    "cerberus": gettext_noop("Cerberus"),
+    "triton": gettext_noop("Triton"),
+    "typhon": gettext_noop("Typhon"),
 }
+_GLORY_ONLY = gettext_noop("no other effect: its glory only")
 CARD_EFFECTS = {
     "blacksmiths_hammer": gettext_noop("gold may go on its track: 10 glory at 15, 15 more at 30"),
     "blacksmiths_chest": gettext_noop("raises the reserve maxima (gold +4, sun +3, moon +3)"),
     "silver_hind": gettext_noop("each turn: roll one of your dice"),
+    "satyrs": gettext_noop("at once: the others roll both dice and you take two of their faces"),
+    "ferryman": _GLORY_ONLY,
+    "helmet_of_invisibility": gettext_noop(
+        "at once: forge the ×3 face, which triples the other die's face"
+    ),
+    "cancer": gettext_noop("at once: two divine blessings"),
     "elder": gettext_noop("each turn: 3 gold for 4 glory"),
     "wild_spirits": gettext_noop("at once: 3 gold and 3 moon shards"),
     "guardians_owl": gettext_noop("each turn: 1 gold, sun or moon shard"),
+    "minotaur": gettext_noop("at once: the others roll both dice and lose what they roll"),
+    "gorgon": _GLORY_ONLY,
+    "mirror_of_the_abyss": gettext_noop(
+        "at once: forge the mirror face, which copies a face another player shows"
+    ),
+    "sphinx": gettext_noop("at once: roll one die of your choice four times"),
+    "hydra": _GLORY_ONLY,
+    "great_bear": gettext_noop("3 glory each time you oust a hero or are ousted"),
+    "sentinel": gettext_noop(
+        "at once: two divine blessings; each sun or moon shard they give may become 2 glory"
+    ),
+    "cyclops": gettext_noop(
+        "at once: roll one die of your choice four times; each gold it gives may become 1 glory"
+    ),
+    "celestial_ship": gettext_noop(
+        "at once: forge the ship face, which buys a Sanctuary face 2 gold cheaper"
+    ),
+    "cerberus": gettext_noop(
+        "a token: once, in step 2 of your turn, the faces your dice show take effect again"
+    ),
+    "triton": gettext_noop("a token: once, in your turn, 6 gold, 2 sun shards or 2 moon shards"),
+    "typhon": gettext_noop("at once: 1 glory for each face your forges have removed"),
 }
+# The faces a heroic feat forges (never sold in the Sanctuary), in words and drawn.
+SPECIAL_FACE_WORDS = {
+    X3: gettext_noop("×3 (triples the other die's face)"),
+    MIRROR: gettext_noop("mirror (copies a face another player shows)"),
+    SHIP: gettext_noop("celestial ship (buys a Sanctuary face 2 gold cheaper)"),
+}
+# Their short names, where the face's meaning is told beside them (a feat forging it).
+SPECIAL_FACE_NAMES = {
+    X3: gettext_noop("×3"),
+    MIRROR: gettext_noop("mirror"),
+    SHIP: gettext_noop("celestial ship"),
+}
+TOKEN_WORDS = {"triton": gettext_noop("Triton tokens"), "cerberus": gettext_noop("Cerberus tokens")}
 ISLAND_WORDS = {
     "moon_1": gettext_noop("Moon island 1"),
     "moon_2": gettext_noop("Moon island 2"),
@@ -63,8 +130,11 @@ SYMBOL_COLOURS = {"gold": "#b8860b", "sun": "#e65100", "moon": "#1565c0", "glory
 
 def parse_face(face: str) -> tuple[str, list[tuple[str, int]]]:
     """A face id as the engine names it: "gold3" (3 gold), "gold2+moon1" (both),
-    "gold1/sun1/moon1" (the roller chooses one). Returns ("all"/"choice", [(resource,
-    amount), ...])."""
+    "gold1/sun1/moon1" (the roller chooses one); "x3", "mirror" and "ship" are the
+    special faces a heroic feat forges. Returns ("all"/"choice", [(resource, amount),
+    ...]) or ("special", [])."""
+    if face in SPECIAL_FACE_WORDS:
+        return "special", []
     mode = "choice" if "/" in face else "all"
     gains = []
     for part in face.replace("/", "+").split("+"):
@@ -81,10 +151,37 @@ def amount_words(resource: str, amount: int) -> str:
 
 
 def face_words(face: str) -> str:
-    """ "3 gold", "2 gold and 1 moon shards", "1 gold or 1 sun shards or 1 moon shards"."""
+    """ "3 gold", "2 gold and 1 moon shards", "1 gold or 1 sun shards or 1 moon shards",
+    "×3 (triples the other die's face)"."""
     mode, gains = parse_face(face)
+    if mode == "special":
+        return _(SPECIAL_FACE_WORDS[face])
     joiner = _(" or ") if mode == "choice" else _(" and ")
     return joiner.join(amount_words(resource, amount) for resource, amount in gains)
+
+
+def _special_svg(face: str) -> str:
+    """The special faces' drawings: a bold "×3", a hand mirror, a sailing ship."""
+    if face == X3:
+        return (
+            '<circle cx="20" cy="20" r="13" fill="#ffebee" stroke="#b71c1c" stroke-width="1.5"/>'
+            '<text x="20" y="25.5" text-anchor="middle" font-size="15" font-weight="700" '
+            'fill="#b71c1c">×3</text>'
+        )
+    if face == MIRROR:
+        return (
+            '<rect x="18" y="26" width="4" height="10" rx="1.5" fill="#6d4c41"/>'
+            '<ellipse cx="20" cy="16" rx="9.5" ry="12" fill="#90a4ae" stroke="#37474f" '
+            'stroke-width="1.8"/><ellipse cx="20" cy="16" rx="7" ry="9.5" fill="#eceff1"/>'
+            '<line x1="15" y1="12" x2="19" y2="8" stroke="#90a4ae" stroke-width="1.5"/>'
+            '<line x1="15" y1="17" x2="22" y2="10" stroke="#90a4ae" stroke-width="1.5"/>'
+        )
+    return (  # the Celestial Ship: a hull, a mast and a sail
+        '<path d="M7 25 L33 25 L28 32 L12 32 Z" fill="#8d6e63" stroke="#4e342e" '
+        'stroke-width="1.2"/><line x1="20" y1="7" x2="20" y2="25" stroke="#4e342e" '
+        'stroke-width="1.5"/><path d="M21 8 L31 22 L21 22 Z" fill="#bbdefb" stroke="#1565c0"/>'
+        '<path d="M19 10 L11 22 L19 22 Z" fill="#e3f2fd" stroke="#1565c0"/>'
+    )
 
 
 def _symbol(resource: str, x: float, y: float, r: float) -> str:
@@ -120,7 +217,7 @@ def face_svg(face: str, *, size: int = 40, up: bool = False) -> str:
     gains of an "or" face; ``up`` frames the face that shows."""
     mode, gains = parse_face(face)
     words = escape(face_words(face))
-    parts = []
+    parts = [_special_svg(face)] if mode == "special" else []
     count = len(gains)
     # Lay the gains out in a row (one or two) or a 2x2 grid (three or four).
     cols = 1 if count == 1 else 2
@@ -169,11 +266,98 @@ def card_name(card: str) -> str:
     return _(CARD_WORDS.get(card, card))
 
 
-def describe_action(board, action: dict) -> str:
-    """A legal (or logged) action in words."""
+def die_words(die: int) -> str:
+    return _(DIE_WORDS[("light", "dark")[die]])
+
+
+# A pending decision as the view lists it ("pending": [seat, code]; the codes are those of
+# docs/rules-dice-forge.md F12, F14, F15, F17, F18, F24-F26).
+
+
+def _unflagged(code: str) -> tuple[str | None, str]:
+    """ "sentinel@gold1/sun1/moon1" -> ("sentinel", "gold1/sun1/moon1")."""
+    if "@" in code:
+        card, code = code.split("@", 1)
+        return card, code
+    return None, code
+
+
+def _scaled(code: str) -> tuple[int, str]:
+    """A choice face's code: (factor, face); "-3*gold1/sun1/moon1" is (-3, ...)."""
+    if "*" in code:
+        factor, face = code.split("*", 1)
+        return int(factor), face
+    if code.startswith("-"):
+        return -1, code[1:]
+    return 1, code
+
+
+def pending_code(board: dict, seat) -> str | None:
+    """The decision ``seat`` answers now: its first pending code (the engine's order)."""
+    return next((code for who, code in board.get("pending") or () if who == seat), None)
+
+
+def _factor_words(factor: int) -> str:
+    if factor < 0:
+        return _(" (to lose)") if factor == -1 else _(" (to lose, tripled)")
+    return _(" (tripled)") if factor > 1 else ""
+
+
+def pending_words(code: str) -> str:
+    """What a player is still to decide, in words."""
+    if code.startswith("hammer:"):
+        return _("%(gold)s gold to split with the hammer") % {"gold": code[len("hammer:") :]}
+    if code == SHIP:
+        return _("a face to buy with the Celestial Ship, 2 gold cheaper")
+    card, code = _unflagged(code)
+    if code.startswith("convert:"):
+        _prefix, card, resource, amount = code.split(":")
+        resource = RESOURCES[int(resource)]
+        return _("how much of %(gain)s becomes glory (%(card)s)") % {
+            "gain": amount_words(resource, int(amount)),
+            "card": card_name(card),
+        }
+    if code.startswith("mirror:"):
+        _prefix, factor, faces = code.split(":", 2)
+        return _("which face the mirror copies%(factor)s: %(faces)s") % {
+            "factor": _factor_words(int(factor)),
+            "faces": "; ".join(face_words(f) for f in faces.split("|")),
+        }
+    if code.startswith("satyrs:"):
+        faces = code[len("satyrs:") :].split("|")
+        return _("which two faces the Satyrs take: %(faces)s") % {
+            "faces": "; ".join(face_words(f) for f in faces)
+        }
+    factor, face = _scaled(code)
+    return face_words(face) + _factor_words(factor)
+
+
+def _placed(board, seat, die: int, slot: int) -> str:
+    """ "Light die, face 3 (now 1 gold)": where a face is forged and what it replaces."""
+    players = board.get("players") or []
+    replaced = None
+    if isinstance(seat, int) and 0 <= seat < len(players):
+        replaced = players[seat]["dice"][die]["faces"][slot]
+    values = {"die": die_words(die), "slot": slot + 1}
+    if replaced is None:
+        return _("%(die)s, face %(slot)s") % values
+    return _("%(die)s, face %(slot)s (now %(face)s)") % {**values, "face": face_words(replaced)}
+
+
+def describe_action(board, action: dict, code: str | None = None, seat=None) -> str:
+    """A legal (or logged) action in words. ``code`` is the pending decision it answers
+    and ``seat`` the player's seat, when known (the buttons): they add what is taken."""
     kind = action.get("kind")
     if kind == "choose":
-        return _("take the %(resource)s") % {"resource": _(RESOURCE_WORDS[action["resource"]])}
+        resource = action["resource"]
+        factor, face = _scaled(_unflagged(code)[1]) if code else (1, "")
+        amounts = dict(parse_face(face)[1]) if face else {}
+        if resource in amounts:
+            values = {"gain": amount_words(resource, amounts[resource] * abs(factor))}
+            if factor < 0:
+                return _("lose %(gain)s") % values
+            return _("take %(gain)s") % values
+        return _("take the %(resource)s") % {"resource": _(RESOURCE_WORDS[resource])}
     if kind == "hammer":
         return _("put %(gold)s gold on the hammer, the rest in the reserve") % {
             "gold": action["gold"]
@@ -181,8 +365,10 @@ def describe_action(board, action: dict) -> str:
     if kind == "reinforce":
         card = action["card"]
         if card == "silver_hind":
-            die = DIE_WORDS[("light", "dark")[action["die"]]]
-            return _("%(card)s: roll your %(die)s") % {"card": card_name(card), "die": _(die)}
+            return _("%(card)s: roll your %(die)s") % {
+                "card": card_name(card),
+                "die": die_words(action["die"]),
+            }
         if card == "elder":
             return _("%(card)s: pay 3 gold for 4 glory") % {"card": card_name(card)}
         if card == "guardians_owl":
@@ -194,14 +380,80 @@ def describe_action(board, action: dict) -> str:
     if kind == "done":
         return _("go on to your action")
     if kind == "forge":
-        die = DIE_WORDS[("light", "dark")[action["die"]]]
         return _("forge %(face)s onto your %(die)s, face %(slot)s") % {
             "face": face_words(action["face"]),
-            "die": _(die),
+            "die": die_words(action["die"]),
             "slot": action["slot"] + 1,
         }
     if kind == "feat":
-        return _("perform a heroic feat: %(card)s") % {"card": card_name(action["card"])}
+        card = action["card"]
+        said = _("perform a heroic feat: %(card)s") % {"card": card_name(card)}
+        if "slot" in action:
+            return _("%(feat)s, forging its %(face)s face onto your %(place)s") % {
+                "feat": said,
+                "face": _(SPECIAL_FACE_NAMES[FORGING_CARDS[card]]),
+                "place": _placed(board, seat, action["die"], action["slot"]),
+            }
+        if "die" in action:
+            return _("%(feat)s, rolling your %(die)s") % {
+                "feat": said,
+                "die": die_words(action["die"]),
+            }
+        return said
+    if kind == "mirror":
+        factor = int(_unflagged(code)[1].split(":", 2)[1]) if code else 1
+        return _("the mirror copies %(face)s%(factor)s") % {
+            "face": face_words(action["face"]),
+            "factor": _factor_words(factor),
+        }
+    if kind == "satyrs":
+        first, second = action["take"]
+        faces = code[len("satyrs:") :].split("|") if code and code.startswith("satyrs:") else []
+        if max(first, second) < len(faces):
+            return _("take %(first)s and %(second)s (rolled faces %(i)s and %(j)s)") % {
+                "first": face_words(faces[first]),
+                "second": face_words(faces[second]),
+                "i": first + 1,
+                "j": second + 1,
+            }
+        return _("take the rolled faces %(i)s and %(j)s") % {"i": first + 1, "j": second + 1}
+    if kind == "convert":
+        count = action["count"]
+        code = _unflagged(code)[1] if code else ""
+        if code.startswith("convert:"):
+            _prefix, card, resource, amount = code.split(":")
+            resource = RESOURCES[int(resource)]
+            rest = int(amount) - count
+            return _("%(converted)s become %(glory)s glory, %(rest)s to the reserve") % {
+                "converted": amount_words(resource, count),
+                "glory": count * CONVERTING[card][1],
+                "rest": amount_words(resource, rest),
+            }
+        return _("turn %(count)s of the gain into glory") % {"count": count}
+    if kind == "ship":
+        if "pool" not in action:
+            return _("the Celestial Ship: buy no face")
+        price = max(POOLS[action["pool"]][0] - SHIP_DISCOUNT, 0)
+        return _(
+            "the Celestial Ship: forge %(face)s (pool %(pool)s, %(price)s gold) onto your %(place)s"
+        ) % {
+            "face": face_words(action["face"]),
+            "pool": action["pool"] + 1,
+            "price": price,
+            "place": _placed(board, seat, action["die"], action["slot"]),
+        }
+    if kind == "triton":
+        return _("spend a Triton token for %(gain)s") % {
+            "gain": amount_words(action["resource"], TRITON_GAINS[action["resource"]])
+        }
+    if kind == "cerberus":
+        players = board.get("players") or []
+        if isinstance(seat, int) and 0 <= seat < len(players):
+            showing = [die["faces"][die["up"]] for die in players[seat]["dice"]]
+            return _("spend a Cerberus token: %(faces)s take effect again") % {
+                "faces": _(" and ").join(face_words(f) for f in showing)
+            }
+        return _("spend a Cerberus token: the faces showing take effect again")
     if kind == "pass":
         return _("pass (no action this turn)")
     if kind == "end_forge":
@@ -246,10 +498,65 @@ def describe_event(board, event: dict, names) -> str | None:
             "gain": amount_words(event["resource"], event["amount"]),
         }
     if t == "forge":
-        return _("%(name)s forges %(face)s in place of %(removed)s.") % {
+        values = {
             "name": who(event.get("seat")),
             "face": face_words(event["face"]),
             "removed": face_words(event["removed"]),
+        }
+        if event.get("card"):
+            return _("%(name)s forges %(face)s in place of %(removed)s (%(card)s).") % {
+                **values,
+                "card": card_name(event["card"]),
+            }
+        return _("%(name)s forges %(face)s in place of %(removed)s.") % values
+    if t == "loss":
+        return _("%(name)s loses %(loss)s.") % {
+            "name": who(event.get("seat")),
+            "loss": amount_words(event["resource"], event["amount"]),
+        }
+    if t == "mirror":
+        if event.get("face") is None:
+            return _("%(name)s's mirror finds no face to copy.") % {"name": who(event.get("seat"))}
+        return _("%(name)s's mirror copies %(face)s.") % {
+            "name": who(event.get("seat")),
+            "face": face_words(event["face"]),
+        }
+    if t == "satyrs":
+        return _("%(name)s takes %(faces)s with the Satyrs.") % {
+            "name": who(event.get("seat")),
+            "faces": _(" and ").join(face_words(f) for f in event.get("faces", [])),
+        }
+    if t == "convert":
+        return _("%(name)s turns %(converted)s into %(glory)s glory (%(card)s).") % {
+            "name": who(event.get("seat")),
+            "converted": amount_words(event["resource"], event["count"]),
+            "glory": event.get("glory"),
+            "card": card_name(event.get("card", "")),
+        }
+    if t == "great_bear":
+        return _("%(name)s gains %(glory)s glory with the Great Bear.") % {
+            "name": who(event.get("seat")),
+            "glory": event.get("glory"),
+        }
+    if t == "typhon":
+        return _("%(name)s gains %(glory)s glory with Typhon, one per face removed.") % {
+            "name": who(event.get("seat")),
+            "glory": event.get("glory"),
+        }
+    if t == "cerberus":
+        return _("%(name)s spends a Cerberus token: %(faces)s take effect again.") % {
+            "name": who(event.get("seat")),
+            "faces": _(" and ").join(face_words(f) for f in event.get("faces", [])),
+        }
+    if t == "triton":
+        resource = event.get("resource")
+        return _("%(name)s spends a Triton token for %(gain)s.") % {
+            "name": who(event.get("seat")),
+            "gain": amount_words(resource, TRITON_GAINS[resource]),
+        }
+    if t == "ship":  # a Celestial Ship forge declined (a forge is a "forge" event)
+        return _("%(name)s buys no face with the Celestial Ship.") % {
+            "name": who(event.get("seat"))
         }
     if t == "feat":
         return _("%(name)s performs %(card)s.") % {
@@ -286,34 +593,69 @@ def describe_event(board, event: dict, names) -> str | None:
     return None
 
 
-def _forge_groups(board, forges: list[dict], seat) -> list[dict]:
-    """The forge actions grouped by the face bought: one group a (pool, face), each with
-    a button a place (die and face) it can go."""
+def _grouped(action: dict) -> bool:
+    """Actions that place a face (a forge, a Celestial Ship forge, a feat forging its
+    face): one button a place, grouped by what is forged."""
+    kind = action.get("kind")
+    return kind == "forge" or (kind in ("ship", "feat") and "slot" in action)
+
+
+def _place_groups(board, actions: list[dict], seat) -> list[dict]:
+    """The placing actions grouped by the face forged: one group a (kind, pool, face) or
+    a feat's card, each with a button a place (die and face) it can go."""
     groups: dict = {}
     dice = board["players"][seat]["dice"] if isinstance(seat, int) else None
-    for action in forges:
-        key = (action["pool"], action["face"])
-        group = groups.setdefault(
-            key,
-            {
-                "pool": action["pool"] + 1,
-                "price": board["sanctuary"][action["pool"]]["price"],
-                "face": action["face"],
-                "words": face_words(action["face"]),
-                "svg": face_svg(action["face"], size=32),
+    for action in actions:
+        kind = action["kind"]
+        if kind == "feat":
+            card = action["card"]
+            key = (kind, card)
+            face = FORGING_CARDS[card]
+        else:
+            key = (kind, action["pool"], action["face"])
+            face = action["face"]
+        group = groups.get(key)
+        if group is None:
+            values = {"words": face_words(face)}
+            if kind == "feat":
+                info = next((f for f in board["feats"] if f["card"] == action["card"]), {})
+                title = _(
+                    "Perform %(card)s (cost %(cost)s, %(glory)s glory) and forge its %(words)s "
+                    "face: choose where it goes"
+                ) % {
+                    "card": card_name(action["card"]),
+                    "cost": _cost_words(info.get("cost", {})),
+                    "glory": info.get("glory"),
+                    "words": _(SPECIAL_FACE_NAMES[face]),
+                }
+            else:
+                price = POOLS[action["pool"]][0]
+                values.update(pool=action["pool"] + 1, price=price)
+                if kind == "ship":
+                    values["price"] = max(price - SHIP_DISCOUNT, 0)
+                    title = _(
+                        "The Celestial Ship: forge %(words)s (pool %(pool)s, %(price)s gold): "
+                        "choose where it goes"
+                    )
+                else:
+                    title = _(
+                        "Forge %(words)s (pool %(pool)s, %(price)s gold): choose where it goes"
+                    )
+                title = title % values
+            group = groups[key] = {
+                "kind": kind,
+                "pool": action["pool"] + 1 if "pool" in action else None,
+                "face": face,
+                "card": action.get("card"),
+                "title": title,
+                "svg": face_svg(face, size=32),
                 "places": [],
-            },
-        )
+            }
         replaced = dice[action["die"]]["faces"][action["slot"]] if dice else ""
         group["places"].append(
             {
                 "json": json.dumps(action),
-                "text": _("%(die)s, face %(slot)s (now %(face)s)")
-                % {
-                    "die": _(DIE_WORDS[("light", "dark")[action["die"]]]),
-                    "slot": action["slot"] + 1,
-                    "face": face_words(replaced) if replaced else "?",
-                },
+                "text": _placed(board, seat, action["die"], action["slot"]),
                 "svg": face_svg(replaced, size=22) if replaced else "",
             }
         )
@@ -376,11 +718,11 @@ def context(board: dict, data: dict, names: list[str]) -> dict:
                 "cards": [card_name(card) for card in p["cards"]],
                 "hammer": p["hammer"] if p["hammers"] else None,
                 "pawn": _(ISLAND_WORDS[p["pawn"]]) if p["pawn"] else _("the starting portal"),
-                "waiting": [
-                    _("%(gold)s gold to split with the hammer") % {"gold": face[len("hammer:") :]}
-                    if face.startswith("hammer:")
-                    else face_words(face)
-                    for face in pending.get(seat, [])
+                "waiting": [pending_words(code) for code in pending.get(seat, [])],
+                "tokens": [
+                    _("%(tokens)s: %(count)s") % {"tokens": _(TOKEN_WORDS[card]), "count": count}
+                    for card, count in (p.get("tokens") or {}).items()
+                    if count and card in TOKEN_WORDS
                 ],
             }
         )
@@ -416,12 +758,20 @@ def context(board: dict, data: dict, names: list[str]) -> dict:
         for island, cards in islands.items()
     ]
     legal = data["legal_actions"] or []
-    forges = [a for a in legal if a.get("kind") == "forge"]
-    choices = [
-        {"json": json.dumps(a), "text": describe_action(board, a)}
-        for a in legal
-        if a.get("kind") != "forge"
-    ]
+    code = pending_code(board, seat_viewer)
+    feats = {f["card"]: f for f in board["feats"]}
+    choices = []
+    for a in legal:
+        if _grouped(a):
+            continue
+        text = describe_action(board, a, code, seat_viewer)
+        if a["kind"] == "feat" and a["card"] in feats:  # what it costs and gives
+            text = _("%(feat)s (cost %(cost)s, %(glory)s glory)") % {
+                "feat": text,
+                "cost": _cost_words(feats[a["card"]]["cost"]),
+                "glory": feats[a["card"]]["glory"],
+            }
+        choices.append({"json": json.dumps(a), "text": text})
     placings = (board.get("result") or {}).get("placings") or []
     standings = [
         {"seat": s, "placing": placings[s], "name": names[s], "glory": board["scores"][s]}
@@ -432,7 +782,7 @@ def context(board: dict, data: dict, names: list[str]) -> dict:
         "sanctuary": sanctuary,
         "islands": islands_list,
         "choices": choices,
-        "forge_groups": _forge_groups(board, forges, seat_viewer),
+        "forge_groups": _place_groups(board, [a for a in legal if _grouped(a)], seat_viewer),
         "standings": standings,
         "to_act_names": ", ".join(names[s] for s in board["to_act"]),
     }

@@ -6,6 +6,7 @@ it goes)."""
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
+from games.engines.dice_forge.engine import CARD_NAMES
 from games.models import GameAction, GameSession
 from tests.test_accessibility import OWN_CHECKS, SERIOUS
 
@@ -29,7 +30,7 @@ def test_player_plays_a_few_decisions_of_dice_forge_against_two_bots(live_server
     assert page.locator("#game .df-player").count() == 3
     assert page.locator("#game .df-face svg").count() == 3 * 2 * 6
     assert page.locator("#game .df-pool").count() == 10
-    assert page.locator("#game .df-card").count() == 9
+    assert page.locator("#game .df-card").count() == len(CARD_NAMES)
     assert "/ 12" in page.locator("#game .df-player .df-reserves").first.inner_text()
     page.wait_for_function(
         "() => /^\\d+:\\d\\d$/.test(document.querySelector('#game .df-player .clock').textContent)"
