@@ -1,7 +1,8 @@
 """The rules engines' refusals reach a person in their language (docs/translation.md).
 
-- Through the API, an illegal move in each game is refused with a 400 whose message is
-  Russian for a Russian reader and the engine's English, unchanged, for an English one.
+- Through the API, an illegal move in each game (the IRONDIE team game too) is refused
+  with a 400 whose message is Russian for a Russian reader and the engine's English,
+  unchanged, for an English one.
 - Every refusal the engines raise while bots play random games and random illegal
   attempts are made at every decision (another seat's move, fields changed, keys dropped,
   junk, system actions, after the end) and every refused config is made of catalogue
@@ -20,7 +21,7 @@ from django.utils import translation
 
 from games.engines import ENGINES, errors
 from players import services as player_services
-from tests.engines.test_conformance import mutations, play_random
+from tests.engines.test_conformance import mutations, play_random, seat_counts
 
 from .conftest import login_client
 
@@ -61,6 +62,19 @@ def test_an_illegal_irondie_move_is_refused_in_the_reader_s_language(make_user):
     english, russian = _refused(client, created, {"kind": "split", "throw": [17]})
     assert english == "Die 17 is not in your hand. [rule: Phase 1: Battle, A]"
     assert russian == "Кубика 17 нет в вашей руке. [правило: Фаза 1: Битва, A]"
+
+
+@pytest.mark.django_db
+def test_an_illegal_team_game_move_is_refused_in_the_reader_s_language(make_user):
+    client = login_client(make_user("oleg"))
+    created = client.post("/api/games/", {"game": "irondie", "seats": 4}, format="json")
+    assert created.status_code == 201, created.json()
+    view = created.json()["view"]
+    assert view["seats"] == 4 and view["phase"] == "split" and view["to_act"] == [0]
+    # Die 18 is the teammate's (seat 2 owns ids 18 to 26): never in seat 0's hand.
+    english, russian = _refused(client, created, {"kind": "split", "throw": [18]})
+    assert english == "Die 18 is not in your hand. [rule: Phase 1: Battle, A]"
+    assert russian == "Кубика 18 нет в вашей руке. [правило: Фаза 1: Битва, A]"
 
 
 @pytest.mark.django_db
@@ -172,9 +186,9 @@ def test_every_refusal_met_in_random_games_is_translated(name):
     met: dict[tuple[str, ...], str] = {}
     for number in range(3):
         rng = random.Random(number)
-        low, high = engine.SEATS
+        seats = rng.choice(list(seat_counts(engine)))
         game = {
-            "config": engine.random_config(rng, seats=rng.randint(low, high), game_id="t"),
+            "config": engine.random_config(rng, seats=seats, game_id="t"),
             "seed": f"refusals-{number}",
             "choices": number,
         }

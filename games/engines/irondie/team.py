@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..errors import Sentences, gettext_noop
 from . import engine as E
 from .dice import Die, playing_set_errors
 from .randomness import commitment
@@ -73,14 +74,18 @@ def is_team_config(config) -> bool:
 def normalise_config(config: dict) -> dict:
     """Validate a team game config and return its canonical JSON form (ConfigError)."""
     if not isinstance(config, dict):
-        raise ConfigError("The config must be an object.")
+        raise ConfigError(gettext_noop("The config must be an object."))
     unknown = set(config) - {"game_id", "sets", "sudden_death_turn"}
     if unknown:
-        raise ConfigError(f"Unknown config keys: {', '.join(sorted(unknown))}.")
+        raise ConfigError(
+            gettext_noop("Unknown config keys: %(keys)s."), keys=", ".join(sorted(unknown))
+        )
     sets = config.get("sets")
     if not isinstance(sets, list | tuple) or len(sets) not in TEAM_SEAT_COUNTS:
         raise ConfigError(
-            "A team game needs two teams of equal size: 'sets' must hold 4 or 6 playing sets."
+            gettext_noop(
+                "A team game needs two teams of equal size: 'sets' must hold 4 or 6 playing sets."
+            )
         )
     canonical = []
     for seat, dice in enumerate(sets):
@@ -89,23 +94,33 @@ def normalise_config(config: dict) -> dict:
             canonical.append(quick)
             continue
         if not isinstance(dice, list | tuple):
-            raise ConfigError(f"Player {seat}'s set must be a list of dice.")
+            raise ConfigError(
+                gettext_noop("Player %(player)s's set must be a list of dice."), player=seat
+            )
         try:
             parsed = [d if isinstance(d, Die) else Die.from_dict(d) for d in dice]
         except ValueError as exc:
-            raise ConfigError(f"Player {seat}'s set: {exc}") from None
+            raise ConfigError(
+                gettext_noop("Player %(player)s's set: %(problems)s"), player=seat, problems=exc
+            ) from None
         errors = playing_set_errors(parsed)
         if errors:
-            raise ConfigError(f"Player {seat}'s set: " + " ".join(errors))
+            raise ConfigError(
+                gettext_noop("Player %(player)s's set: %(problems)s"),
+                player=seat,
+                problems=Sentences(errors),
+            )
         canonical.append([d.to_dict() for d in parsed])
     game_id = config.get("game_id", "")
     if not isinstance(game_id, str):
-        raise ConfigError("'game_id' must be a string.")
+        raise ConfigError(gettext_noop("'game_id' must be a string."))
     sudden = config.get("sudden_death_turn")
     if sudden is not None and (
         not isinstance(sudden, int) or isinstance(sudden, bool) or sudden < 1
     ):
-        raise ConfigError("'sudden_death_turn' must be null or a turn number (1 or more).")
+        raise ConfigError(
+            gettext_noop("'sudden_death_turn' must be null or a turn number (1 or more).")
+        )
     return {"game_id": game_id, "sets": canonical, "sudden_death_turn": sudden}
 
 
@@ -390,7 +405,7 @@ E.OTHER_FORMATS[FORMAT] = TeamState
 
 def new_game(config: dict, seed: str) -> TeamState:
     if not isinstance(seed, str) or not seed:
-        raise ConfigError("The seed must be a non-empty string.")
+        raise ConfigError(gettext_noop("The seed must be a non-empty string."))
     config = normalise_config(config)
     s = TeamState.__new__(TeamState)
     s.config = config
@@ -732,15 +747,23 @@ def apply(state: TeamState, seat, action: dict) -> tuple[TeamState, list[dict]]:
         return _apply_system(state, action)
     if type(seat) is not int or not 0 <= seat < state.table.seats:
         raise IllegalAction(
-            "Game", f"The actor must be a seat 0 to {state.table.seats - 1} or 'system'."
+            gettext_noop("Game"),
+            gettext_noop("The actor must be a seat 0 to %(last)s or 'system'."),
+            last=state.table.seats - 1,
         )
     if state.phase == OVER:
-        raise IllegalAction("End of the Game", "The game is over.")
+        raise IllegalAction(gettext_noop("End of the Game"), gettext_noop("The game is over."))
     if not isinstance(action, dict):
-        raise IllegalAction("Game", "An action must be an object with a 'kind'.")
+        raise IllegalAction(
+            gettext_noop("Game"), gettext_noop("An action must be an object with a 'kind'.")
+        )
     decision = _decision(state, seat)
     if decision is None:
-        raise IllegalAction("Game", f"Player {seat} has no decision to make now.")
+        raise IllegalAction(
+            gettext_noop("Game"),
+            gettext_noop("Player %(player)s has no decision to make now."),
+            player=seat,
+        )
     s = state._fork()
     events: list[dict] = []
     logged = _ACTS[decision](s, seat, action, events)
@@ -760,7 +783,9 @@ _expect = E._expect
 def _die_id(state: TeamState, value, rule: str) -> int:
     count = len(state.zone)
     if type(value) is not int or not 0 <= value < count:
-        raise IllegalAction(rule, f"A die must be named by its id, 0 to {count - 1}.")
+        raise IllegalAction(
+            rule, gettext_noop("A die must be named by its id, 0 to %(last)s."), last=count - 1
+        )
     return value
 
 
@@ -771,35 +796,42 @@ def _set_choice(s: TeamState, seat: int, choice: tuple) -> None:
 
 
 def _act_split(s: TeamState, seat: int, action: dict, events: list) -> dict:
-    rule = "Phase 1: Battle, A"
+    rule = gettext_noop("Phase 1: Battle, A")
     _expect(action, "split", ("throw",), rule)
     throw = action["throw"]
     if not isinstance(throw, list):
-        raise IllegalAction(rule, "'throw' must be a list of die ids.")
+        raise IllegalAction(rule, gettext_noop("'throw' must be a list of die ids."))
     ids = [_die_id(s, d, rule) for d in throw]
     if ids != sorted(set(ids)):
-        raise IllegalAction(rule, "List the dice to throw once each, in ascending order.")
+        raise IllegalAction(
+            rule, gettext_noop("List the dice to throw once each, in ascending order.")
+        )
     for d in ids:
         if s.info[d].owner != seat or s.zone[d] != HAND:
-            raise IllegalAction(rule, f"Die {d} is not in your hand.")
+            raise IllegalAction(rule, gettext_noop("Die %(die)s is not in your hand."), die=d)
     _set_choice(s, seat, tuple(ids))
     events.append({"type": "split_committed", "player": seat})
     return {"kind": "split", "throw": ids}
 
 
 def _act_bonus(s: TeamState, seat: int, action: dict, events: list) -> dict:
-    rule = "Color Bonuses"
+    rule = gettext_noop("Color Bonuses")
     _expect(action, "bonus", ("targets",), rule)
     targets = action["targets"]
     if not isinstance(targets, list):
-        raise IllegalAction(rule, "'targets' must list one die id (or null) per bonus part.")
+        raise IllegalAction(
+            rule, gettext_noop("'targets' must list one die id (or null) per bonus part.")
+        )
     die = s.bonus_queue[0][1]
     chosen = tuple(targets)
     if chosen not in _bonus_options(s, seat, die):
         raise IllegalAction(
             rule,
-            "Those are not allowed targets for this bonus (own dice in play, class and colour "
-            "per the colour table, not the die that rolled it, each part on a different die).",
+            gettext_noop(
+                "Those are not allowed targets for this bonus (own dice in play, class and "
+                "colour per the colour table, not the die that rolled it, each part on a "
+                "different die)."
+            ),
         )
     s.bonus_queue = s.bonus_queue[1:]
     _apply_bonus(s, seat, die, chosen, events)
@@ -811,22 +843,28 @@ def _parse_throw(s: TeamState, seat: int, action: dict, first: bool, rule: str) 
     die = _die_id(s, action["die"], rule)
     targets = action["targets"]
     if not isinstance(targets, list):
-        raise IllegalAction(rule, "'targets' must be a list of die ids.")
+        raise IllegalAction(rule, gettext_noop("'targets' must be a list of die ids."))
     option = (die, tuple(targets))
     team = team_of(seat)
     if option not in _throw_options(s, team, first):
         if s.table.team[die] != team or s.zone[die] != HAND:
-            raise IllegalAction(rule, f"Die {die} is not in your team's reserve.")
+            raise IllegalAction(
+                rule, gettext_noop("Die %(die)s is not in your team's reserve."), die=die
+            )
         raise IllegalAction(
-            "Key Characteristics (Table 1)",
-            f"Die {die} cannot target {targets} now (see the Target column; later throws "
-            "of a duel target only dice in the clash zone).",
+            gettext_noop("Key Characteristics (Table 1)"),
+            gettext_noop(
+                "Die %(die)s cannot target %(targets)s now (see the Target column; later "
+                "throws of a duel target only dice in the clash zone)."
+            ),
+            die=die,
+            targets=targets,
         )
     return option
 
 
 def _act_offer(s: TeamState, seat: int, action: dict, events: list) -> dict:
-    rule = "Phase 2: Clash, Alternation of duels"
+    rule = gettext_noop("Phase 2: Clash, Alternation of duels")
     team = team_of(seat)
     if action.get("kind") == "decline":
         _expect(action, "decline", (), rule)
@@ -848,7 +886,7 @@ def _act_offer(s: TeamState, seat: int, action: dict, events: list) -> dict:
 
 
 def _act_duel(s: TeamState, seat: int, action: dict, events: list) -> dict:
-    rule = "Phase 2: Clash, Order of conducting a duel"
+    rule = gettext_noop("Phase 2: Clash, Order of conducting a duel")
     if action.get("kind") == "pass":
         _expect(action, "pass", (), rule)
         _pass(s, seat, events, forced=False)
@@ -863,7 +901,7 @@ def _act_damage(s: TeamState, seat: int, action: dict, events: list) -> dict:
     """One step of the captain's distribution (docs/rules.md, "Team game": damage);
     steps with a single possible outcome follow at once; the choice is complete when
     every point is given."""
-    rule = "Phase 3: Damage"
+    rule = gettext_noop("Phase 3: Damage")
     _expect(action, "damage", ("die", "points"), rule)
     die, points = _die_id(s, action["die"], rule), action["points"]
     team = team_of(seat)
@@ -871,12 +909,16 @@ def _act_damage(s: TeamState, seat: int, action: dict, events: list) -> dict:
     if (die, points) not in steps:
         if die not in _team_life(s, team):
             raise IllegalAction(
-                rule, f"Die {die} is not one of your team's LIFE dice in a life zone."
+                rule,
+                gettext_noop("Die %(die)s is not one of your team's LIFE dice in a life zone."),
+                die=die,
             )
         raise IllegalAction(
             rule,
-            "Give each LIFE die, in ascending order of id, from 1 point up to its value, "
-            "leaving no more than the later dice can take.",
+            gettext_noop(
+                "Give each LIFE die, in ascending order of id, from 1 point up to its value, "
+                "leaving no more than the later dice can take."
+            ),
         )
     assigned = [*s.assigned]
     assigned[team] = (*assigned[team], (die, points))
@@ -895,7 +937,7 @@ def _act_damage(s: TeamState, seat: int, action: dict, events: list) -> dict:
 
 
 def _act_return(s: TeamState, seat: int, action: dict, events: list) -> dict:
-    rule = "Phase 4: End of Turn, 1"
+    rule = gettext_noop("Phase 4: End of Turn, 1")
     _expect(action, "return", ("die",), rule)
     die = action["die"]
     if die is not None:
@@ -903,8 +945,10 @@ def _act_return(s: TeamState, seat: int, action: dict, events: list) -> dict:
     if die not in _return_options(s, seat):
         raise IllegalAction(
             rule,
-            "You may return one LIFE die from your life zone; your last one only while a "
-            "teammate has two or more; none under sudden death.",
+            gettext_noop(
+                "You may return one LIFE die from your life zone; your last one only while a "
+                "teammate has two or more; none under sudden death."
+            ),
         )
     _set_choice(s, seat, (die,))
     events.append({"type": "return_committed", "player": seat})
@@ -922,18 +966,18 @@ _ACTS = {
 
 
 def _apply_system(state: TeamState, action: dict) -> tuple[TeamState, list[dict]]:
-    rule = "Tournament Rules"
+    rule = gettext_noop("Tournament Rules")
     if not isinstance(action, dict):
-        raise IllegalAction(rule, "A system action must be an object with a 'kind'.")
+        raise IllegalAction(rule, gettext_noop("A system action must be an object with a 'kind'."))
     if state.phase == OVER:
-        raise IllegalAction("End of the Game", "The game is over.")
+        raise IllegalAction(gettext_noop("End of the Game"), gettext_noop("The game is over."))
     kind = action.get("kind")
     s = state.clone()
     events: list[dict] = []
     if kind == "sudden_death":
         _expect(action, "sudden_death", (), rule)
         if s.sudden_death_from is not None and s.sudden_death_from <= s.turn + 1:
-            raise IllegalAction(rule, "Sudden death is already switched on.")
+            raise IllegalAction(rule, gettext_noop("Sudden death is already switched on."))
         s.sudden_death_from = s.turn + 1
         events.append({"type": "sudden_death_called", "from_turn": s.turn + 1})
         logged = {"kind": "sudden_death"}
@@ -941,7 +985,11 @@ def _apply_system(state: TeamState, action: dict) -> tuple[TeamState, list[dict]
         _expect(action, "forfeit", ("player",), rule)
         loser = action["player"]
         if type(loser) is not int or not 0 <= loser < s.table.seats:
-            raise IllegalAction(rule, f"'player' must be a seat, 0 to {s.table.seats - 1}.")
+            raise IllegalAction(
+                rule,
+                gettext_noop("'player' must be a seat, 0 to %(last)s."),
+                last=s.table.seats - 1,
+            )
         logged = {"kind": "forfeit", "player": loser}
         _finish(s, 1 - team_of(loser), "forfeit", events)
     elif kind == "match_time_over":
@@ -950,7 +998,8 @@ def _apply_system(state: TeamState, action: dict) -> tuple[TeamState, list[dict]
         _finish(s, None, "match_time_over", events)
     else:
         raise IllegalAction(
-            rule, "System actions are 'sudden_death', 'forfeit' and 'match_time_over'."
+            rule,
+            gettext_noop("System actions are 'sudden_death', 'forfeit' and 'match_time_over'."),
         )
     s.log.append((SYSTEM, logged))
     return s, events
