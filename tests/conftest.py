@@ -6,6 +6,7 @@ import os
 
 import pytest
 from django.contrib.auth.models import Group
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from players import services
@@ -79,6 +80,15 @@ VALID_ADDITIONAL = [
 def fast_password_hashing(settings):
     """Tests create many users; the production hasher is slow on purpose."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def default_language():
+    """Each test starts in the default language: a request in Russian activates Russian
+    for the thread it ran in (LocaleMiddleware), which would follow into the next test."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture
