@@ -227,6 +227,8 @@ class TournamentSerializer(serializers.ModelSerializer):
             "late_entry",
             "bracket_losers",
             "round_one_seeding",
+            "pods",
+            "pod_mode",
             *CONVENTION_FIELDS,
             "swiss_phase_ends",
             "standings_preset",
@@ -254,6 +256,15 @@ class TournamentSerializer(serializers.ModelSerializer):
                 + ' (default "irondie"). It brings its defaults for games_to_win, '
                 "match_minutes and game_minutes when they are not given (docs/events.md); "
                 "fixed once a player has registered."
+            },
+            "pods": {
+                "help_text": "Swiss pods: rounds seat tables of 4 and 3 (or 3) scored by "
+                "placing, for games whose engine seats more than two (36d6, Dice Forge); "
+                "needs no top cut; fixed once a round is paired (docs/pairing.md)."
+            },
+            "pod_mode": {
+                "help_text": 'The tables of an event in pods: "four_three" (tables of 4, as '
+                'few of 3 as fit) or "three" (tables of 3).'
             },
             "games_to_win": {
                 "help_text": "The match format: game wins that take a match (1: best of one, "
