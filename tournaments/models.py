@@ -331,7 +331,6 @@ class Tournament(models.Model):
                 }
             )
 
-
     def _clean_pods(self):
         if not self.pods or self.game not in game_choices_keys():
             return
@@ -353,10 +352,13 @@ class Tournament(models.Model):
             raise ValidationError(
                 {
                     "pod_mode": [
-                        _("%(game)s does not seat that many players at a table.")
-                        % {"game": label}
+                        _("%(game)s does not seat that many players at a table.") % {"game": label}
                     ]
                 }
+            )
+        if self.swiss_phases:
+            raise ValidationError(
+                {"swiss_phases": [_("An event in pods is played in one Swiss phase.")]}
             )
         if self.top_cut_size:
             raise ValidationError(

@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
 
 from tournaments.conventions import conventions_of
 from tournaments.match_rules import format_score
-from tournaments.models import Match, Registration, Round, SetSwap, Tournament
+from tournaments.models import Match, PodSeat, Registration, Round, SetSwap, Tournament
 from tournaments.pairing import PairingPlayer
+from tournaments.pairing.pods import PodPlayer, full_size
 from tournaments.pairing.topcut import record_winners, seed_bracket
 from tournaments.placings import BracketLosers, Placing, final_placings
+from tournaments.pod_standings import PodRow
+from tournaments.pod_standings import PodSeat as PureSeat
+from tournaments.pod_standings import pod_standings as compute_pod_standings
 from tournaments.ratings import Rating, seeding_key
 from tournaments.standings import (
     MatchRecord,
@@ -463,3 +468,84 @@ def bracket_view(tournament, *, show_winners: bool) -> dict:
             for r in result.rounds
         ],
     }
+
+
+# --- Swiss pods (docs/pairing.md "Swiss pods") ------------------------------------------------
+
+
+def pod_seats(tournament, *, up_to_round: int | None = None) -> list[PodSeatRecord]:
+    """Every seat of the event's pod rounds (up to a round) as the pure standings see it;
+    a table of one seat is a bye. One query."""
+    rows = PodSeat.objects.filter(round__tournament=tournament, round__stage=Round.Stage.SWISS)
+    if up_to_round is not None:
+        rows = rows.filter(round__number__lte=up_to_round)
+    return [
+        PodSeatRecord(round_number, table_id, size, registration_id, placing)
+        for round_number, table_id, size, registration_id, placing in rows.values_list(
+            "round__number", "table_id", "table__size", "registration_id", "placing"
+        ).order_by("round__number", "table_id", "seat")
+    ]
+
+
+@dataclass(frozen=True)
+class PodSeatRecord:
+    round_number: int
+    table_id: int
+    size: int
+    registration_id: int
+    placing: int | None
+
+
+def pod_table(tournament, *, registrations=None, up_to_round: int | None = None) -> list[PodRow]:
+    """The pod standings (tournaments/pod_standings.py) of every registration, from the
+    tables whose placings are all in. Two queries (one with ``registrations`` given)."""
+    if registrations is None:
+        registrations = list(Registration.objects.filter(tournament=tournament))
+    records = pod_seats(tournament, up_to_round=up_to_round)
+    return _pod_rows(registrations, records)
+
+
+def _pod_rows(registrations, records: list[PodSeatRecord]) -> list[PodRow]:
+    seats = [
+        PureSeat(r.round_number, r.table_id, r.registration_id, r.placing)
+        for r in records
+        if r.size > 1
+    ]
+    byes = [(r.round_number, r.registration_id) for r in records if r.size == 1]
+    return compute_pod_standings([reg.pk for reg in registrations], seats, byes)
+
+
+def pod_pairing_players(tournament, *, round_number: int) -> list[PodPlayer]:
+    """The active players of a pod round with their pod points, who they have met, their
+    short tables (byes count) and their rank. Two queries."""
+    registrations = list(Registration.objects.filter(tournament=tournament))
+    records = pod_seats(tournament, up_to_round=round_number - 1)
+    rows = {row.player_id: row for row in _pod_rows(registrations, records)}
+    full = full_size(tournament.pod_mode)
+    tables: dict[int, list[int]] = defaultdict(list)
+    sizes: dict[int, int] = {}
+    for record in records:
+        tables[record.table_id].append(record.registration_id)
+        sizes[record.table_id] = record.size
+    opponents: dict[int, set[int]] = defaultdict(set)
+    short: dict[int, int] = defaultdict(int)
+    for table_id, members in tables.items():
+        for pid in members:
+            opponents[pid].update(other for other in members if other != pid)
+            if sizes[table_id] < full:
+                short[pid] += 1
+    players = []
+    for registration in registrations:
+        if registration.dropped or (registration.late_entry_round or 1) > round_number:
+            continue
+        row = rows[registration.pk]
+        players.append(
+            PodPlayer(
+                id=registration.pk,
+                points=row.points,
+                opponents=frozenset(opponents[registration.pk]),
+                short_tables=short[registration.pk],
+                rank=row.rank,
+            )
+        )
+    return players
