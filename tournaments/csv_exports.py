@@ -162,3 +162,41 @@ def pairings_csv(
     return csv_response(
         f"pairings-{tournament.pk}-round-{round_.number}.csv", PAIRINGS_COLUMNS, rows
     )
+
+
+POD_STANDINGS_COLUMNS = [
+    "rank",
+    "player",
+    "registration_id",
+    "points",
+    "points_exact",
+    "tables",
+    "byes",
+    "dropped",
+    "opponents_placing",
+    "placing",
+    "opponents_opponents_placing",
+]
+
+
+def pod_standings_csv(tournament: Tournament, rows: list[dict], as_of_round=None) -> HttpResponse:
+    """The pod standings (selectors.pod_standings_rows): points as people write them and
+    exact, then the three placing percentages as exact fractions."""
+    lines = (
+        (
+            row["rank"],
+            row["player"],
+            row["registration"],
+            row["points_display"],
+            row["points"],
+            row["tables"],
+            row["byes"],
+            "yes" if row["dropped"] else "",
+            row["opponents_placing"],
+            row["placing"],
+            row["opponents_opponents_placing"],
+        )
+        for row in rows
+    )
+    suffix = f"-round-{as_of_round}" if as_of_round is not None else ""
+    return csv_response(f"pod-standings-{tournament.pk}{suffix}.csv", POD_STANDINGS_COLUMNS, lines)

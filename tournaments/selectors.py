@@ -5,17 +5,18 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from dataclasses import dataclass
+from fractions import Fraction
 
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
 from tournaments.conventions import conventions_of
 from tournaments.match_rules import format_score
-from tournaments.models import Match, PodSeat, Registration, Round, SetSwap, Tournament
+from tournaments.models import Match, PodSeat, PodTable, Registration, Round, SetSwap, Tournament
 from tournaments.pairing import PairingPlayer
 from tournaments.pairing.pods import PodPlayer, full_size
 from tournaments.pairing.topcut import record_winners, seed_bracket
 from tournaments.placings import BracketLosers, Placing, final_placings
-from tournaments.pod_standings import PodRow
+from tournaments.pod_standings import BYE_POINTS, PodRow, table_points
 from tournaments.pod_standings import PodSeat as PureSeat
 from tournaments.pod_standings import pod_standings as compute_pod_standings
 from tournaments.ratings import Rating, seeding_key
@@ -549,3 +550,92 @@ def pod_pairing_players(tournament, *, round_number: int) -> list[PodPlayer]:
             )
         )
     return players
+
+
+def pod_round_tables(round_: Round) -> list:
+    """A round's pod tables, best first, each with its seats (in seat order, with the
+    player) prefetched: two queries."""
+    seats = PodSeat.objects.select_related("registration__player").order_by("seat")
+    return list(
+        PodTable.objects.filter(round=round_)
+        .order_by("number")
+        .prefetch_related(Prefetch("seats", queryset=seats))
+    )
+
+
+def pod_points_at_pairing(tournament, round_number: int) -> dict[int, Fraction]:
+    """Each registration's pod points when round ``round_number`` was seated: two queries."""
+    return {
+        row.player_id: row.points for row in pod_table(tournament, up_to_round=round_number - 1)
+    }
+
+
+def format_pod_points(points) -> str:
+    """Pod points as people write them: 3, 2.5, 1.5; thirds as 1 1/3."""
+    points = Fraction(points)
+    if points.denominator == 1:
+        return str(points.numerator)
+    if points.denominator == 2:
+        return f"{float(points):g}"
+    whole, rest = divmod(points.numerator, points.denominator)
+    return f"{whole} {rest}/{points.denominator}" if whole else f"{rest}/{points.denominator}"
+
+
+def pod_round_answer(round_: Round, *, show_results: bool, tables=None) -> dict:
+    """A round's tables as the API, the pages and the CSV show them (placings and their
+    points only with ``show_results``). Two queries unless ``tables`` are given."""
+    tables = pod_round_tables(round_) if tables is None else tables
+    out = []
+    for table in tables:
+        seats = list(table.seats.all())
+        complete = all(seat.placing is not None for seat in seats)
+        points = [None] * len(seats)
+        if complete and not table.is_bye:
+            points = [str(p) for p in table_points([seat.placing for seat in seats])]
+        elif table.is_bye:
+            points = [str(BYE_POINTS)]
+        out.append(
+            {
+                "id": table.pk,
+                "number": table.number,
+                "size": table.size,
+                "bye": table.is_bye,
+                "complete": complete,
+                "seats": [
+                    {
+                        "seat": seat.seat,
+                        "registration": seat.registration_id,
+                        "player": seat.registration.player.display_name,
+                        "placing": seat.placing if show_results else None,
+                        "points": point if show_results else None,
+                    }
+                    for seat, point in zip(seats, points, strict=True)
+                ],
+            }
+        )
+    return {"pods": True, "round": round_.number, "status": round_.status, "tables": out}
+
+
+def pod_standings_rows(tournament, *, as_of_round: int | None = None) -> list[dict]:
+    """The pod standings as rows for the API, the page and the CSV: two queries."""
+    registrations = list(
+        Registration.objects.filter(tournament=tournament).select_related("player")
+    )
+    by_id = {r.pk: r for r in registrations}
+    rows = pod_table(tournament, registrations=registrations, up_to_round=as_of_round)
+    return [
+        {
+            "rank": row.rank,
+            "registration": row.player_id,
+            "player": by_id[row.player_id].player.display_name,
+            "dropped": by_id[row.player_id].dropped,
+            "points": str(row.points),
+            "points_display": format_pod_points(row.points),
+            "tables": row.tables,
+            "byes": row.byes,
+            "opponents_placing": str(row.opponents_placing),
+            "placing": str(row.placing),
+            "opponents_opponents_placing": str(row.opponents_opponents_placing),
+        }
+        for row in rows
+    ]

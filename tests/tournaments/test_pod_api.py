@@ -1,0 +1,138 @@
+"""Events in pods through the API, the CSV and the pages: tables, placings (400 in words,
+nothing written), pod standings with ?round=, and constant query counts."""
+
+import csv
+import io
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.conftest import api_as
+from tests.tournaments.pod_helpers import by_id, make_event, place_all, published
+from tournaments import services
+from tournaments.models import PodSeat
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def pod_event(organiser, judge):
+    return make_event(organiser, judge, swiss_rounds=3)
+
+
+@pytest.fixture
+def enter(make_player):
+    def enter(event, count, prefix="Pod"):
+        return [
+            services.register(
+                tournament=event, player=(p := make_player(f"{prefix} {i:02d}")), by=p.user
+            )
+            for i in range(count)
+        ]
+
+    return enter
+
+
+def test_the_api_enters_placings_and_refuses_bad_ones_in_words(pod_event, organiser, judge, enter):
+    entries = enter(pod_event, 7)
+    round_ = published(pod_event, organiser, judge)
+    client = api_as(judge)
+    body = client.get(f"/api/rounds/{round_.pk}/tables/").json()
+    assert body["pods"] is True and [t["size"] for t in body["tables"]] == [4, 3]
+    first = body["tables"][0]
+    ids = [seat["registration"] for seat in first["seats"]]
+    url = f"/api/rounds/{round_.pk}/placings/"
+    for payload, words in [
+        ({"table": 1, "placings": by_id(ids, [1, 1, 2, 4])}, "does not follow"),
+        ({"table": 1, "placings": by_id(ids, [1, 2, 3, 9])}, "from 1 to 4"),
+        ({"table": 1, "placings": by_id(ids, [1, 2, 3])}, "every player"),
+        ({"table": 9, "placings": by_id(ids, [1, 2, 3, 4])}, "no such table"),
+        ({"table": 1, "placings": {**by_id(ids, ["x", 2, 3, 4])}}, "valid integer"),
+    ]:
+        answer = client.post(url, payload, format="json")
+        assert answer.status_code == 400 and words in answer.content.decode(), payload
+    assert not PodSeat.objects.filter(placing__isnull=False).exists()
+    player = api_as(entries[0].player.user)
+    denied = player.post(url, {"table": 1, "placings": by_id(ids, [1, 2, 3, 4])}, format="json")
+    assert denied.status_code == 403
+    answer = client.post(url, {"table": 1, "placings": by_id(ids, [2, 1, 3, 4])}, format="json")
+    assert answer.status_code == 200
+    seats = answer.json()["tables"][0]["seats"]
+    assert [(s["placing"], s["points"]) for s in seats] == [
+        (2, "2"),
+        (1, "3"),
+        (3, "1"),
+        (4, "0"),
+    ]
+
+
+def test_pod_standings_api_round_parameter_and_csv(pod_event, organiser, judge, enter):
+    enter(pod_event, 7)
+    first = published(pod_event, organiser, judge)
+    place_all(first, judge)
+    services.close_round(round_=first, by=organiser)
+    second = published(pod_event, organiser, judge, seed="s2")
+    place_all(second, judge)
+    client = api_as(organiser)
+    now = client.get(f"/api/tournaments/{pod_event.pk}/pod-standings/").json()
+    after_one = client.get(f"/api/tournaments/{pod_event.pk}/pod-standings/?round=1").json()
+    assert now["pods"] and now["published"] and after_one["as_of_round"] == 1
+    assert sorted(r["tables"] for r in after_one["rows"]) == [1] * 7
+    assert sorted(r["tables"] for r in now["rows"]) == [2] * 7
+    leader = now["rows"][0]
+    assert leader["rank"] == 1 and leader["points"] in ("6", "9/2", "11/2", "5")
+    bad = client.get(f"/api/tournaments/{pod_event.pk}/pod-standings/?round=7")
+    assert bad.status_code == 400 and "Swiss round played" in bad.content.decode()
+    response = client.get(f"/api/tournaments/{pod_event.pk}/pod-standings/csv/?round=1")
+    assert response.status_code == 200
+    lines = list(csv.reader(io.StringIO(response.content.decode())))
+    assert lines[0][:4] == ["rank", "player", "registration_id", "points"] and len(lines) == 8
+    points = sorted(line[4] for line in lines[1:])
+    assert points == sorted(r["points"] for r in after_one["rows"])
+
+
+def test_a_two_player_event_answers_no_pods(tournament, organiser):
+    body = api_as(organiser).get(f"/api/tournaments/{tournament.pk}/pod-standings/").json()
+    assert body["pods"] is False and body["rows"] == []
+    csv_answer = api_as(organiser).get(f"/api/tournaments/{tournament.pk}/pod-standings/csv/")
+    assert csv_answer.status_code == 404
+
+
+def test_hidden_standings_and_results_stay_hidden(pod_event, organiser, judge, enter, client):
+    enter(pod_event, 7)
+    round_ = published(pod_event, organiser, judge)
+    place_all(round_, judge)
+    services.update_tournament(
+        tournament=pod_event, by=organiser, publish_standings=False, publish_results=False
+    )
+    body = client.get(f"/api/tournaments/{pod_event.pk}/pod-standings/").json()
+    assert body["published"] is False and body["rows"] == []
+    tables = client.get(f"/api/rounds/{round_.pk}/tables/").json()["tables"]
+    assert all(s["placing"] is None and s["points"] is None for t in tables for s in t["seats"])
+
+
+def test_list_answers_take_a_constant_number_of_queries(organiser, judge, enter, client):
+    def counts(players, prefix):
+        event = make_event(organiser, judge, swiss_rounds=3)
+        enter(event, players, prefix)
+        first = published(event, organiser, judge)
+        place_all(first, judge)
+        api = api_as(organiser)
+        client.force_login(organiser)
+        found = []
+        for getter, url in (
+            (api, f"/api/rounds/{first.pk}/tables/"),
+            (api, f"/api/tournaments/{event.pk}/pod-standings/"),
+            (api, f"/api/tournaments/{event.pk}/pod-standings/csv/"),
+            (client, reverse("tournaments:pairings", args=[event.pk, 1])),
+            (client, reverse("tournaments:standings", args=[event.pk])),
+            (client, reverse("tournaments:round_manage", args=[event.pk, 1])),
+        ):
+            with CaptureQueriesContext(connection) as queries:
+                assert getter.get(url).status_code == 200
+            found.append(len(queries))
+        return found
+
+    assert counts(7, "Small") == counts(23, "Large")
