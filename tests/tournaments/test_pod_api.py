@@ -136,3 +136,47 @@ def test_list_answers_take_a_constant_number_of_queries(organiser, judge, enter,
         return found
 
     assert counts(7, "Small") == counts(23, "Large")
+
+
+def test_the_pages_show_tables_placings_and_pod_standings(
+    pod_event, organiser, judge, enter, client
+):
+    entries = enter(pod_event, 7)
+    round_ = published(pod_event, organiser, judge)
+    me = entries[0]
+    client.force_login(me.player.user)
+    page = client.get(reverse("tournaments:pairings", args=[pod_event.pk, 1])).content.decode()
+    my_table = PodSeat.objects.get(registration=me).table.number
+    assert f'class="mine" aria-current="true" data-table="{my_table}"' in page
+    assert "Your table: <strong" in page and page.count('<ol class="seats">') == 2
+    assert all(e.player.display_name in page for e in entries)
+    # The judge's round page: a placings form per table; bad input is shown in words.
+    client.force_login(judge)
+    manage = reverse("tournaments:round_manage", args=[pod_event.pk, 1])
+    assert client.get(manage).content.decode().count('name="table"') == 2
+    table = round_.pod_tables.first()
+    ids = [s.registration_id for s in table.seats.all()]
+    url = reverse("tournaments:round_placings", args=[pod_event.pk, 1])
+    answer = client.post(
+        url,
+        {"table": table.number, **{f"place_{i}": p for i, p in zip(ids, "1124", strict=True)}},
+        follow=True,
+    )
+    assert "does not follow the places above it" in answer.content.decode()
+    assert not PodSeat.objects.filter(placing__isnull=False).exists()
+    answer = client.post(url, {"table": "x"}, follow=True)
+    assert "This round has no such table." in answer.content.decode()
+    client.post(
+        url, {"table": table.number, **{f"place_{i}": p for i, p in zip(ids, "2134", strict=True)}}
+    )
+    assert [s.placing for s in table.seats.order_by("seat")] == [2, 1, 3, 4]
+    client.force_login(me.player.user)
+    denied = client.post(url, {"table": table.number, **{f"place_{i}": 1 for i in ids}})
+    assert denied.status_code == 403
+    # Standings: the table's winner first with 3 points; the CSV as the API's.
+    standings = client.get(reverse("tournaments:standings", args=[pod_event.pk])).content.decode()
+    winner = table.seats.get(placing=1).registration.player.display_name
+    first_row = standings.split("<tbody>")[1].split("</tr>")[0]
+    assert winner in first_row and "<td>3</td>" in first_row
+    response = client.get(reverse("tournaments:standings_csv", args=[pod_event.pk]))
+    assert response.content.decode().splitlines()[0].startswith("rank,player,registration_id")
