@@ -260,6 +260,7 @@ def test_superuser_changes_co_organisers_in_the_admin_and_it_is_audited(
         "top_cut_size": event.top_cut_size,
         "match_minutes": event.match_minutes,
         "game_minutes": event.game_minutes,
+        "pod_mode": event.pod_mode,
         "late_entry": event.late_entry,
         "percentage_floor": event.percentage_floor,
         "bracket_losers": event.bracket_losers,

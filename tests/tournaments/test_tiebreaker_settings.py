@@ -146,6 +146,7 @@ def test_the_admin_refuses_a_bad_order_too(admin_client, tournament, organiser):
         "top_cut_size": tournament.top_cut_size,
         "match_minutes": tournament.match_minutes,
         "game_minutes": tournament.game_minutes,
+        "pod_mode": tournament.pod_mode,
         "late_entry": tournament.late_entry,
         "percentage_floor": tournament.percentage_floor,
         "tiebreakers": '["match_points", "luck"]',
