@@ -366,6 +366,8 @@ def placings(tournament, *, table: Standings | None = None) -> tuple[Placing, ..
     less with ``table``, the current standings the caller already has."""
     if tournament.status != Tournament.Status.FINISHED:
         return None
+    if tournament.pods:
+        return _pod_placings(tournament)
     if table is None or table.as_of_round is not None:
         table = standings(tournament)
     disqualified = Registration.objects.filter(tournament=tournament, disqualified=True).order_by()
@@ -375,6 +377,26 @@ def placings(tournament, *, table: Standings | None = None) -> tuple[Placing, ..
         bracket_losers=BracketLosers(tournament.bracket_losers),
         disqualified=set(disqualified.values_list("pk", flat=True)),
     )
+
+
+@dataclass(frozen=True)
+class _PodPlacingRow:
+    """What final_placings reads of a standings row, from a pod standings row."""
+
+    player_id: int
+    rank: int
+    name: str
+    dropped: bool
+
+
+def _pod_placings(tournament) -> tuple[Placing, ...]:
+    """An event in pods has no top cut: the final placings are the pod standings."""
+    rows = [
+        _PodPlacingRow(row["registration"], row["rank"], row["player"], row["dropped"])
+        for row in pod_standings_rows(tournament)
+    ]
+    disqualified = Registration.objects.filter(tournament=tournament, disqualified=True).order_by()
+    return final_placings(rows, None, disqualified=set(disqualified.values_list("pk", flat=True)))
 
 
 _QUEUE_STATUS_ORDER = {

@@ -244,3 +244,50 @@ def test_a_dropped_player_is_not_seated_and_stays_in_the_standings(
     assert sorted(t.size for t in second.pod_tables.all()) == [3, 4]
     assert not PodSeat.objects.filter(round=second, registration=entries[0]).exists()
     assert entries[0].pk in {row.player_id for row in selectors.pod_table(pod_event)}
+
+
+def test_pair_again_reseats_a_draft_and_finishing_keeps_pod_places(
+    pod_event, organiser, judge, enter
+):
+    enter(pod_event, 7)
+    draft = services.pair_next_round(tournament=pod_event, by=organiser, seed="a")
+    again = services.repair_round(round_=draft, by=organiser, seed="b")
+    assert again.pod_tables.count() == 2 and PodTable.objects.count() == 2
+    assert PodSeat.objects.count() == 7
+    services.publish_round(round_=again, by=organiser)
+    place_all(again, judge)
+    services.close_round(round_=again, by=organiser)
+    services.finish_tournament(tournament=pod_event, by=organiser)
+    rows = selectors.pod_table(pod_event)
+    places = dict(pod_event.registrations.values_list("pk", "final_place"))
+    assert {row.player_id: row.rank for row in rows} == places
+    winners = set(PodSeat.objects.filter(placing=1).values_list("registration_id", flat=True))
+    # Both tables' winners have 3 points; the tiebreakers put one of them first.
+    assert {pid for pid, place in places.items() if place == 1} < winners
+
+
+def test_every_page_of_an_event_in_pods_opens(pod_event, organiser, judge, enter, client):
+    from django.urls import reverse
+
+    enter(pod_event, 7)
+    round_ = published(pod_event, organiser, judge)
+    place_all(round_, judge)
+    client.force_login(organiser)
+    pk, n = pod_event.pk, round_.number
+    for name, args in [
+        ("home", [pk]),
+        ("console", [pk]),
+        ("edit", [pk]),
+        ("pairings", [pk, n]),
+        ("round_manage", [pk, n]),
+        ("print_pairings", [pk, n]),
+        ("slips", [pk, n]),
+        ("pairings_csv", [pk, n]),
+        ("clocks", [pk, n]),
+        ("clock", [pk, n]),
+        ("standings", [pk]),
+        ("standings_csv", [pk]),
+        ("results", [pk]),
+        ("audit", [pk]),
+    ]:
+        assert client.get(reverse(f"tournaments:{name}", args=args)).status_code == 200, name
