@@ -11,6 +11,7 @@ from tests.tournaments.pod_helpers import DAY, by_id, make_event, place_all, pub
 from tournaments import selectors, services
 from tournaments.models import AuditEntry, PodSeat, PodTable, Round, Tournament
 from tournaments.pairing.pods import PodsRefused
+from tournaments.words import audit_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -179,6 +180,10 @@ def test_placings_complete_the_round_and_score_by_place(pod_event, organiser, ju
     # A correction before closing, audited with what it replaced.
     services.record_placings(table=three, placings=by_id(ids3, [1, 2, 3]), by=judge)
     entry = AuditEntry.objects.filter(action="pod.placings").first()
+    assert entry.after["table"] == three.number and entry.after["round"] == 1
+    rows = audit_rows(AuditEntry.objects.filter(action="pod.placings"), organiser)
+    assert [row["sentence"] for row in rows][-1] == "Entered the placings of table 1 in round 1."
+    assert rows[0]["sentence"] == "Corrected the placings of table 2 in round 1."
     assert entry.before == {str(k): v for k, v in by_id(ids3, [3, 1, 2]).items()}
     services.close_round(round_=round_, by=organiser)
     round_.refresh_from_db()

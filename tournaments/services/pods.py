@@ -129,7 +129,11 @@ def record_placings(*, table: PodTable, placings: dict, by) -> PodTable:
         "pod.placings",
         table,
         before=before if any(v is not None for v in before.values()) else None,
-        after={str(pid): place for pid, place in cleaned.items()},
+        after={
+            "round": round_.number,
+            "table": table.number,
+            "placings": {str(pid): place for pid, place in cleaned.items()},
+        },
     )
     refresh_round_status(round_)
     return table
