@@ -496,6 +496,8 @@ class TournamentViewSet(
         if round_ is None:
             raise Http404(_("No such round."))
         show_results = visibility.can_see_results(request.user, tournament)
+        if tournament.pods:
+            return csv_exports.pod_pairings_csv(tournament, round_, show_results=show_results)
         return csv_exports.pairings_csv(
             tournament, round_, _matches_queryset().filter(round=round_), show_results=show_results
         )

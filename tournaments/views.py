@@ -997,6 +997,8 @@ def pairings_csv(request, pk, number):
     tournament = _visible_tournament(request, pk)
     round_ = _visible_round(request, tournament, number)
     show_results = _results_visible(request, tournament)
+    if tournament.pods:
+        return csv_exports.pod_pairings_csv(tournament, round_, show_results=show_results)
     return csv_exports.pairings_csv(
         tournament, round_, _round_matches(round_), show_results=show_results
     )

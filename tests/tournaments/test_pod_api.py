@@ -180,3 +180,31 @@ def test_the_pages_show_tables_placings_and_pod_standings(
     assert winner in first_row and "<td>3</td>" in first_row
     response = client.get(reverse("tournaments:standings_csv", args=[pod_event.pk]))
     assert response.content.decode().splitlines()[0].startswith("rank,player,registration_id")
+
+
+def test_the_pairings_csv_of_a_pod_round_has_a_line_per_seat(
+    pod_event, organiser, judge, enter, client
+):
+    enter(pod_event, 7)
+    round_ = published(pod_event, organiser, judge)
+    place_all(round_, judge)
+    services.update_tournament(tournament=pod_event, by=organiser, publish_results=False)
+    for getter, url, staff in (
+        (api_as(organiser), f"/api/tournaments/{pod_event.pk}/pairings/csv/?round=1", True),
+        (client, reverse("tournaments:pairings_csv", args=[pod_event.pk, 1]), False),
+    ):
+        lines = list(csv.reader(io.StringIO(getter.get(url).content.decode())))
+        assert lines[0] == [
+            "round",
+            "table",
+            "seat",
+            "player",
+            "registration_id",
+            "points_before",
+            "placing",
+            "points",
+        ]
+        assert len(lines) == 8 and {line[1] for line in lines[1:]} == {"1", "2"}
+        placings = [line[6] for line in lines[1:]]
+        # Seats placed in seat order; the results hidden from the public.
+        assert placings == (["1", "2", "3", "4", "1", "2", "3"] if staff else [""] * 7)
