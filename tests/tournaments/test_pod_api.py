@@ -208,3 +208,38 @@ def test_the_pairings_csv_of_a_pod_round_has_a_line_per_seat(
         placings = [line[6] for line in lines[1:]]
         # Seats placed in seat order; the results hidden from the public.
         assert placings == (["1", "2", "3", "4", "1", "2", "3"] if staff else [""] * 7)
+
+
+def test_the_option_is_refused_in_words_through_the_api_and_the_form(organiser, client):
+    api = api_as(organiser)
+    answer = api.post(
+        "/api/tournaments/",
+        {"name": "Pairs", "date": "2026-05-01", "pods": True, "top_cut_size": 0},
+        format="json",
+    )
+    assert answer.status_code == 400
+    assert "played by two players at a table" in answer.content.decode()
+    answer = api.post(
+        "/api/tournaments/",
+        {"name": "Dice", "date": "2026-05-01", "game": "36d6", "pods": True, "top_cut_size": 0},
+        format="json",
+    )
+    assert answer.status_code == 201 and answer.json()["pods"] is True
+    assert answer.json()["pod_mode"] == "four_three"
+    event = answer.json()["id"]
+    changed = api.patch(f"/api/tournaments/{event}/", {"top_cut_size": 8}, format="json")
+    assert changed.status_code == 400 and "no top cut" in changed.content.decode()
+    client.force_login(organiser)
+    page = client.post(
+        reverse("tournaments:create"),
+        {
+            "name": "Form pairs",
+            "date": "2026-05-02",
+            "game": "irondie",
+            "pods": "on",
+            "top_cut_size": 0,
+            "late_entry": "losses",
+            "percentage_floor": "1/3",
+        },
+    )
+    assert "played by two players at a table" in page.content.decode()
