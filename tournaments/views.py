@@ -1008,6 +1008,11 @@ def print_pairings(request, pk, number):
     """Paper pairings boards: everyone by name, with table and opponent."""
     tournament = _visible_tournament(request, pk)
     round_ = _visible_round(request, tournament, number)
+    if tournament.pods:
+        # The tables page prints as the board (its search and links are not printed).
+        context = _roles(request, tournament)
+        context["search_max"] = SEARCH_MAX
+        return pod_views.pairings(request, tournament, round_, context)
     matches = _round_matches(round_)
     points = selectors.points_at_pairing(tournament, round_.number)
     rows = []

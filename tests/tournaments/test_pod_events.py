@@ -296,3 +296,5 @@ def test_every_page_of_an_event_in_pods_opens(pod_event, organiser, judge, enter
         ("audit", [pk]),
     ]:
         assert client.get(reverse(f"tournaments:{name}", args=args)).status_code == 200, name
+    printed = client.get(reverse("tournaments:print_pairings", args=[pk, n])).content.decode()
+    assert printed.count('<ol class="seats">') == 2
