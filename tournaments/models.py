@@ -18,6 +18,7 @@ from players.models import DiceSet, Player
 from tournaments.games import (
     DEFAULT_GAME,
     FORMATS,
+    GAMES,
     POD_MODE_LABELS,
     game_choices,
     pod_modes,
@@ -282,7 +283,7 @@ class Tournament(models.Model):
         ),
     )
     pod_mode = models.CharField(
-        _("pod tables"),
+        _("pod table mode"),
         max_length=12,
         choices=[(mode, _(label)) for mode, label in POD_MODE_LABELS.items()],
         default="four_three",
@@ -332,7 +333,7 @@ class Tournament(models.Model):
             )
 
     def _clean_pods(self):
-        if not self.pods or self.game not in game_choices_keys():
+        if not self.pods or self.game not in GAMES:
             return
         modes = pod_modes(self.game)
         label = rules_for(self.game).label
@@ -371,10 +372,6 @@ class Tournament(models.Model):
                     ]
                 }
             )
-
-
-def game_choices_keys() -> list[str]:
-    return [name for name, _label in game_choices()]
 
 
 class Registration(models.Model):

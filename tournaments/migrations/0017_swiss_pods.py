@@ -14,7 +14,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='tournament',
             name='pod_mode',
-            field=models.CharField(choices=[('four_three', 'Tables of 4 and 3'), ('three', 'Tables of 3')], default='four_three', max_length=12, verbose_name='pod tables'),
+            field=models.CharField(choices=[('four_three', 'Tables of 4 and 3'), ('three', 'Tables of 3')], default='four_three', max_length=12, verbose_name='pod table mode'),
         ),
         migrations.AddField(
             model_name='tournament',
