@@ -298,3 +298,20 @@ def test_every_page_of_an_event_in_pods_opens(pod_event, organiser, judge, enter
         assert client.get(reverse(f"tournaments:{name}", args=args)).status_code == 200, name
     printed = client.get(reverse("tournaments:print_pairings", args=[pk, n])).content.decode()
     assert printed.count('<ol class="seats">') == 2
+
+
+def test_the_organiser_sees_a_refusal_on_the_console(
+    pod_event, organiser, enter, client, monkeypatch
+):
+    from django.urls import reverse
+
+    enter(pod_event, 8)
+
+    def refuse(*args, **kwargs):
+        raise PodsRefused("No seating of 8 players could be proved optimal. Seat by hand.")
+
+    monkeypatch.setattr("tournaments.services.pods.pair_pods", refuse)
+    client.force_login(organiser)
+    page = client.post(reverse("tournaments:action", args=[pod_event.pk, "pair"]), follow=True)
+    assert "No seating of 8 players could be proved optimal." in page.content.decode()
+    assert not Round.objects.exists()
