@@ -226,6 +226,34 @@ def world(make_user, organiser, judge):
         organiser=organiser, name="Schema Draft", date=datetime.date(2027, 1, 9)
     )
 
+    # An event in pods (36d6): round 1 placed and closed, round 2 with one table placed.
+    pods = services.create_tournament(
+        organiser=organiser,
+        name="Schema Pods",
+        date=datetime.date(2027, 1, 10),
+        game="36d6",
+        head_judge=judge,
+        pods=True,
+        top_cut_size=0,
+        swiss_rounds=3,
+    )
+    services.change_status(tournament=pods, to=Tournament.Status.REGISTRATION, by=organiser)
+    for user, player, _set in people[:7]:
+        services.register(tournament=pods, player=player, by=user)
+    pod_rounds = []
+    for number in (1, 2):
+        pod_round = services.pair_next_round(tournament=pods, by=organiser, seed=f"pods{number}")
+        services.publish_round(round_=pod_round, by=organiser)
+        services.start_round(round_=pod_round, by=judge)
+        for table in pod_round.pod_tables.all()[: 2 if number == 1 else 1]:
+            seats = list(table.seats.all())
+            services.record_placings(
+                table=table, placings={s.registration_id: s.seat for s in seats}, by=judge
+            )
+        if number == 1:
+            services.close_round(round_=pod_round, by=organiser)
+        pod_rounds.append(pod_round)
+
     # Online games: a practice game in play, one finished.
     player_user = people[0][0]
     practice = game_services.create_practice_game(
@@ -251,14 +279,14 @@ def world(make_user, organiser, judge):
     )
     ids["pairing_job"] = {(failed_job.tournament_id, failed_job.pk), (cut.pk, done_job.pk)}
 
-    ids["tournament"] |= {swiss.pk, cut.pk, done.pk, waiting.pk, draft.pk, teamed.pk}
+    ids["tournament"] |= {swiss.pk, cut.pk, done.pk, waiting.pk, draft.pk, teamed.pk, pods.pk}
     ids["team"] |= {team.pk for team in teams}
     ids["round"].add(team_round.pk)
     ids["match"] |= {m.pk for m in team_round.matches.all()}
     ids["player"] |= {p.pk for _, p, _ in people}
     ids["dice_set"] |= {d.pk for _, _, d in people}
     ids["registration"] |= {r.pk for r in registrations}
-    ids["round"] |= {first.pk, second.pk, only.pk, top.pk}
+    ids["round"] |= {first.pk, second.pk, only.pk, top.pk, *(r.pk for r in pod_rounds)}
     ids["match"] |= {m.pk for r in (first, second, top) for m in r.matches.all()}
     ids["game"] |= {online.pk, practice.pk, finished.pk}
     users = {"organiser": organiser, "judge": judge, "player": player_user, "anonymous": None}

@@ -15,6 +15,8 @@ from tournaments.models import (
     MatchGame,
     PairingJob,
     Penalty,
+    PodSeat,
+    PodTable,
     RatingChange,
     Registration,
     ResultSubmission,
@@ -126,7 +128,7 @@ class TournamentAdmin(EventScopedAdmin):
         if obj is not None:
             # The game and the match format change through the event's form and API,
             # which know when they are fixed (tournaments/services/events.py).
-            readonly += ["game", "games_to_win", "team_size"]
+            readonly += ["game", "games_to_win", "team_size", "pods", "pod_mode"]
         if not roles.is_site_staff(request.user):
             readonly += ["status", "top_cut_seeds"]
         if obj is not None and not roles.can_manage_co_organisers(request.user, obj):
@@ -374,3 +376,32 @@ class PairingJobAdmin(EventScopedAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+class PodSeatInline(admin.TabularInline):
+    model = PodSeat
+    extra = 0
+    fields = ["seat", "registration", "placing"]
+    raw_id_fields = ["registration"]
+
+
+@admin.register(PodTable)
+class PodTableAdmin(EventScopedAdmin):
+    """Tables of an event in pods; seated by the pairing and scored by the judges
+    (tournaments/services/pods.py)."""
+
+    event_path = "round__tournament"
+    list_display = ["round", "number", "size"]
+    list_filter = ["round__tournament"]
+    list_select_related = ["round__tournament"]
+    raw_id_fields = ["round"]
+    inlines = [PodSeatInline]
+
+
+@admin.register(PodSeat)
+class PodSeatAdmin(EventScopedAdmin):
+    event_path = "round__tournament"
+    list_display = ["table", "seat", "registration", "placing"]
+    list_select_related = ["table__round__tournament", "registration__player"]
+    search_fields = ["registration__player__display_name"]
+    raw_id_fields = ["table", "round", "registration"]

@@ -34,6 +34,7 @@ from tournaments.models import (
     Match,
     PairingJob,
     Penalty,
+    PodTable,
     Registration,
     ResultSubmission,
     Round,
@@ -63,6 +64,7 @@ STANDINGS_EXPLAIN_PARAMETER = OpenApiParameter(
     ),
 )
 RESULTS_HIDDEN = "The organiser has not made the results public."
+NOT_PODS = "This event is paired two-player: it has no pod tables."
 
 SIDE_RELATED = ("player_a__player", "player_a__team", "player_b__player", "player_b__team")
 
@@ -456,6 +458,54 @@ class TournamentViewSet(
             raise Http404(STANDINGS_HIDDEN)
         return csv_exports.standings_csv(tournament, table)
 
+    def _pod_standings(self, request):
+        tournament = self.tournament()
+        answer = {
+            "pods": tournament.pods,
+            "published": True,
+            "detail": None,
+            "as_of_round": None,
+            "rows": [],
+        }
+        if not tournament.pods:
+            answer["detail"] = NOT_PODS
+            return tournament, answer
+        if not visibility.can_see_standings(request.user, tournament):
+            answer.update(published=False, detail=STANDINGS_HIDDEN)
+            return tournament, answer
+        try:
+            as_of_round = selectors.requested_round(tournament, request.query_params.get("round"))
+        except ValueError as error:
+            raise ValidationError({"round": [str(error)]}) from None
+        rows = selectors.pod_standings_rows(tournament, as_of_round=as_of_round)
+        answer.update(as_of_round=as_of_round, rows=rows)
+        return tournament, answer
+
+    @extend_schema(
+        request=None, parameters=[STANDINGS_ROUND_PARAMETER], responses=s.PodStandingsSerializer
+    )
+    @action(detail=True, methods=["get"], url_path="pod-standings")
+    def pod_standings(self, request, pk=None):
+        """The standings of an event in pods: pod points by placing, then opponents'
+        placing %, own placing %, opponents' opponents' placing % (exact fractions)."""
+        _, answer = self._pod_standings(request)
+        return Response(s.PodStandingsSerializer(answer).data)
+
+    @extend_schema(
+        request=None,
+        parameters=[STANDINGS_ROUND_PARAMETER],
+        responses={(200, "text/csv"): OpenApiTypes.STR},
+    )
+    @action(detail=True, methods=["get"], url_path="pod-standings/csv")
+    def pod_standings_csv(self, request, pk=None):
+        """The pod standings as CSV (organisers and judges; the public while published)."""
+        tournament, answer = self._pod_standings(request)
+        if not answer["pods"]:
+            raise Http404(NOT_PODS)
+        if not answer["published"]:
+            raise Http404(STANDINGS_HIDDEN)
+        return csv_exports.pod_standings_csv(tournament, answer["rows"], answer["as_of_round"])
+
     @extend_schema(
         request=None,
         parameters=[
@@ -480,6 +530,8 @@ class TournamentViewSet(
         if round_ is None:
             raise Http404(_("No such round."))
         show_results = visibility.can_see_results(request.user, tournament)
+        if tournament.pods:
+            return csv_exports.pod_pairings_csv(tournament, round_, show_results=show_results)
         return csv_exports.pairings_csv(
             tournament, round_, _matches_queryset().filter(round=round_), show_results=show_results
         )
@@ -795,6 +847,39 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
             round_=self.get_object(), by=request.user, seed=data.get("seed") or None
         )
         return _paired_answer(paired, request)
+
+    @extend_schema(request=None, responses=s.PodRoundSerializer)
+    @action(detail=True, methods=["get"])
+    def tables(self, request, pk=None):
+        """The round's pod tables in an event in pods (seats in order, placings while the
+        results are seen); an event paired two-player answers ``pods`` false, no tables."""
+        round_ = self.get_object()
+        if not visibility.can_see_round(request.user, round_):
+            raise Http404(PAIRINGS_HIDDEN)
+        if not round_.tournament.pods:
+            answer = {"pods": False, "round": round_.number, "status": round_.status, "tables": []}
+        else:
+            show = visibility.can_see_results(request.user, round_.tournament)
+            answer = selectors.pod_round_answer(round_, show_results=show)
+        return Response(s.PodRoundSerializer(answer).data)
+
+    @extend_schema(request=s.PlacingsInputSerializer, responses=s.PodRoundSerializer)
+    @action(detail=True, methods=["post"])
+    def placings(self, request, pk=None):
+        """Judges and organisers: enter (or correct, until the round closes) one table's
+        placings. Bad placings are a 400 in words and change nothing."""
+        round_ = self.get_object()
+        data = _valid(s.PlacingsInputSerializer, request)
+        table = PodTable.objects.filter(round=round_, number=data["table"]).first()
+        if table is None:
+            if not can_judge(request.user, round_.tournament):
+                raise PermissionDenied(
+                    _("Only the tournament's judges and organisers may do this.")
+                )
+            raise ValidationError({"table": [_("This round has no such table.")]})
+        services.record_placings(table=table, placings=data["placings"], by=request.user)
+        answer = selectors.pod_round_answer(round_, show_results=True)
+        return Response(s.PodRoundSerializer(answer).data)
 
     @extend_schema(request=s.SwapPlayersSerializer, responses=s.RoundSerializer)
     @action(detail=True, methods=["post"], url_path="swap-players")

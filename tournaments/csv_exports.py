@@ -162,3 +162,77 @@ def pairings_csv(
     return csv_response(
         f"pairings-{tournament.pk}-round-{round_.number}.csv", PAIRINGS_COLUMNS, rows
     )
+
+
+POD_STANDINGS_COLUMNS = [
+    "rank",
+    "player",
+    "registration_id",
+    "points",
+    "points_exact",
+    "tables",
+    "byes",
+    "dropped",
+    "opponents_placing",
+    "placing",
+    "opponents_opponents_placing",
+]
+
+
+def pod_standings_csv(tournament: Tournament, rows: list[dict], as_of_round=None) -> HttpResponse:
+    """The pod standings (selectors.pod_standings_rows): points as people write them and
+    exact, then the three placing percentages as exact fractions."""
+    lines = (
+        (
+            row["rank"],
+            row["player"],
+            row["registration"],
+            row["points_display"],
+            row["points"],
+            row["tables"],
+            row["byes"],
+            "yes" if row["dropped"] else "",
+            row["opponents_placing"],
+            row["placing"],
+            row["opponents_opponents_placing"],
+        )
+        for row in rows
+    )
+    suffix = f"-round-{as_of_round}" if as_of_round is not None else ""
+    return csv_response(f"pod-standings-{tournament.pk}{suffix}.csv", POD_STANDINGS_COLUMNS, lines)
+
+
+POD_PAIRINGS_COLUMNS = [
+    "round",
+    "table",
+    "seat",
+    "player",
+    "registration_id",
+    "points_before",
+    "placing",
+    "points",
+]
+
+
+def pod_pairings_csv(tournament: Tournament, round_: Round, *, show_results: bool) -> HttpResponse:
+    """One round of an event in pods: a line per seat, with the player's pod points when
+    the round was seated; the placing and its points only when the viewer may see them."""
+    answer = selectors.pod_round_answer(round_, show_results=show_results)
+    before = selectors.pod_points_at_pairing(tournament, round_.number)
+    rows = (
+        (
+            round_.number,
+            "" if table["bye"] else table["number"],
+            seat["seat"],
+            seat["player"],
+            seat["registration"],
+            selectors.format_pod_points(before.get(seat["registration"], 0)),
+            seat["placing"] if seat["placing"] is not None else "",
+            seat["points"] if seat["points"] is not None else "",
+        )
+        for table in answer["tables"]
+        for seat in table["seats"]
+    )
+    return csv_response(
+        f"pairings-{tournament.pk}-round-{round_.number}.csv", POD_PAIRINGS_COLUMNS, rows
+    )

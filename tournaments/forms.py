@@ -50,6 +50,8 @@ TOURNAMENT_FIELDS = [
     "percentage_floor",
     "bracket_losers",
     "round_one_seeding",
+    "pods",
+    "pod_mode",
     "tiebreakers",
     *STANDINGS_CONVENTION_FIELDS,
     "swiss_phases",
@@ -126,6 +128,7 @@ class TournamentForm(forms.ModelForm):
         self.fields["round_one_seeding"].required = False
         self.fields["team_size"].required = False
         self.fields["game"].required = False
+        self.fields["pod_mode"].required = False
         self.fields["game"].help_text = _(
             "Fixed once a player has registered. Format and time limits still at the "
             "previous game's defaults, or empty, take the chosen game's (%(defaults)s)."
@@ -205,6 +208,10 @@ class TournamentForm(forms.ModelForm):
     def clean_round_one_seeding(self):
         # Left out of a submitted form, the setting keeps its value (the default on create).
         return self.cleaned_data["round_one_seeding"] or self.instance.round_one_seeding
+
+    def clean_pod_mode(self):
+        # Left out of a submitted form, the table mode keeps its value.
+        return self.cleaned_data["pod_mode"] or self.instance.pod_mode
 
     def clean_game(self):
         # Left out of a submitted form, the game stays (the default on create).

@@ -105,3 +105,22 @@ def with_game_defaults(settings: dict, game: str) -> dict:
         **settings,
         **{key: value for key, value in defaults.items() if settings.get(key) is None},
     }
+
+
+# Swiss pods (docs/pairing.md "Swiss pods"): the table modes of tournaments/pairing/pods.py
+# and the most seats each needs at one table.
+POD_MODES = {"four_three": 4, "three": 3}
+POD_MODE_LABELS = {
+    "four_three": gettext_noop("Tables of 4 and 3"),
+    "three": gettext_noop("Tables of 3"),
+}
+
+
+def most_seats(game: str) -> int:
+    """The most players the game's engine seats at one table (games.engines SEATS)."""
+    return ENGINES[game].SEATS[1]
+
+
+def pod_modes(game: str) -> list[str]:
+    """The table modes an event of ``game`` may seat its pods in (none: two-player only)."""
+    return [mode for mode, seats in POD_MODES.items() if most_seats(game) >= seats]

@@ -16,7 +16,15 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from players.models import DiceSet, Player
-from tournaments.games import DEFAULT_GAME, FORMATS, game_choices, rules_for
+from tournaments.games import (
+    DEFAULT_GAME,
+    FORMATS,
+    GAMES,
+    POD_MODE_LABELS,
+    game_choices,
+    pod_modes,
+    rules_for,
+)
 from tournaments.phases import parse_phases, phase_errors
 
 TOP_CUT_SIZES = (0, 2, 4, 8, 16, 32)
@@ -275,6 +283,22 @@ class Tournament(models.Model):
         default=1,
         help_text=_("Players or teams of 2 or 3 (IRONDIE only); fixed once anyone registered."),
     )
+    # Swiss pods (docs/pairing.md "Swiss pods"): rounds seat tables of 3 or more by
+    # placing instead of pairs; only for games whose engine seats more than two.
+    pods = models.BooleanField(
+        _("Swiss pods"),
+        default=False,
+        help_text=_(
+            "Seat each round at tables of more than two players, scored by placing (games "
+            "of three or more seats only); fixed once a round is paired."
+        ),
+    )
+    pod_mode = models.CharField(
+        _("pod table mode"),
+        max_length=12,
+        choices=[(mode, _(label)) for mode, label in POD_MODE_LABELS.items()],
+        default="four_three",
+    )
     publish_pairings = models.BooleanField(_("pairings public"), default=True)
     publish_standings = models.BooleanField(_("standings public"), default=True)
     publish_results = models.BooleanField(_("results public"), default=True)
@@ -305,6 +329,7 @@ class Tournament(models.Model):
         return [phase.ends_after_round for phase in parse_phases(self.swiss_phases)]
 
     def clean(self):
+        self._clean_pods()
         shape_ok = isinstance(self.swiss_rounds, int) and not phase_errors(self.swiss_phases)
         if shape_ok and (errors := phase_errors(self.swiss_phases, swiss_rounds=self.swiss_rounds)):
             raise ValidationError({"swiss_phases": errors})
@@ -322,6 +347,47 @@ class Tournament(models.Model):
                     "game_minutes": [
                         f"The game time limit ({self.game_minutes} minutes) cannot be longer "
                         f"than the match time limit ({self.match_minutes} minutes)."
+                    ]
+                }
+            )
+
+    def _clean_pods(self):
+        if not self.pods or self.game not in GAMES:
+            return
+        modes = pod_modes(self.game)
+        label = rules_for(self.game).label
+        if not modes:
+            raise ValidationError(
+                {
+                    "pods": [
+                        _(
+                            "%(game)s is played by two players at a table: its events are "
+                            "paired two-player, not in pods."
+                        )
+                        % {"game": label}
+                    ]
+                }
+            )
+        if self.pod_mode not in modes:
+            raise ValidationError(
+                {
+                    "pod_mode": [
+                        _("%(game)s does not seat that many players at a table.") % {"game": label}
+                    ]
+                }
+            )
+        if self.swiss_phases:
+            raise ValidationError(
+                {"swiss_phases": [_("An event in pods is played in one Swiss phase.")]}
+            )
+        if self.top_cut_size:
+            raise ValidationError(
+                {
+                    "top_cut_size": [
+                        _(
+                            "An event in pods has no top cut (a bracket is played in pairs); "
+                            "choose no top cut."
+                        )
                     ]
                 }
             )
@@ -1046,3 +1112,72 @@ class Team(models.Model):
 
     def __str__(self):
         return f"{self.name} @ {self.tournament_id}"
+
+
+class PodTable(models.Model):
+    """One table of a round of an event in pods (docs/pairing.md "Swiss pods"): seated
+    by tournaments/pairing/pods.py, numbered best first. A table of one seat is a bye."""
+
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="pod_tables", verbose_name=_("round")
+    )
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"))
+    size = models.PositiveSmallIntegerField(verbose_name=_("size"))
+
+    class Meta:
+        ordering = ["round_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="pod_table_number_unique"),
+            models.CheckConstraint(
+                condition=Q(size__gte=1) & Q(size__lte=8), name="pod_table_size_range"
+            ),
+        ]
+        verbose_name = _("pod table")
+        verbose_name_plural = _("pod tables")
+
+    def __str__(self):
+        return f"{self.round} table {self.number}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.size == 1
+
+
+class PodSeat(models.Model):
+    """A player's seat at a pod table and their placing there (empty until entered).
+    ``round`` repeats the table's round so that one seat per player per round is a
+    constraint of the database."""
+
+    table = models.ForeignKey(
+        PodTable, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table")
+    )
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="pod_seats", verbose_name=_("round")
+    )
+    registration = models.ForeignKey(
+        Registration,
+        on_delete=models.CASCADE,
+        related_name="pod_seats",
+        verbose_name=_("registration"),
+    )
+    seat = models.PositiveSmallIntegerField(verbose_name=_("seat"))
+    placing = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("placing"))
+
+    class Meta:
+        ordering = ["table_id", "seat"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "registration"], name="pod_seat_one_per_round"
+            ),
+            models.UniqueConstraint(fields=["table", "seat"], name="pod_seat_number_unique"),
+            models.CheckConstraint(condition=Q(seat__gte=1), name="pod_seat_from_one"),
+            models.CheckConstraint(
+                condition=Q(placing__isnull=True) | Q(placing__gte=1),
+                name="pod_seat_placing_from_one",
+            ),
+        ]
+        verbose_name = _("pod seat")
+        verbose_name_plural = _("pod seats")
+
+    def __str__(self):
+        return f"{self.table} seat {self.seat}"

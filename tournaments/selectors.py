@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from dataclasses import dataclass
+from fractions import Fraction
 from functools import partial
 from operator import itemgetter
 
@@ -23,10 +25,23 @@ from django.db.models.functions import Coalesce
 
 from tournaments.conventions import conventions_of
 from tournaments.match_rules import format_score
-from tournaments.models import Match, Registration, Round, SetSwap, Team, Tournament
+from tournaments.models import (
+    Match,
+    PodSeat,
+    PodTable,
+    Registration,
+    Round,
+    SetSwap,
+    Team,
+    Tournament,
+)
 from tournaments.pairing import PairingPlayer
+from tournaments.pairing.pods import PodPlayer, full_size
 from tournaments.pairing.topcut import record_winners, seed_bracket
 from tournaments.placings import BracketLosers, Placing, final_placings
+from tournaments.pod_standings import BYE_POINTS, PodRow, table_points
+from tournaments.pod_standings import PodSeat as PureSeat
+from tournaments.pod_standings import pod_standings as compute_pod_standings
 from tournaments.ratings import Rating, seeding_key
 from tournaments.standings import (
     MatchRecord,
@@ -416,6 +431,8 @@ def placings(tournament, *, table: Standings | None = None) -> tuple[Placing, ..
     less with ``table``, the current standings the caller already has."""
     if tournament.status != Tournament.Status.FINISHED:
         return None
+    if tournament.pods:
+        return _pod_placings(tournament)
     if table is None or table.as_of_round is not None:
         table = standings(tournament)
     disqualified = Registration.objects.filter(tournament=tournament, disqualified=True).order_by()
@@ -425,6 +442,26 @@ def placings(tournament, *, table: Standings | None = None) -> tuple[Placing, ..
         bracket_losers=BracketLosers(tournament.bracket_losers),
         disqualified=set(disqualified.values_list("pk", flat=True)),
     )
+
+
+@dataclass(frozen=True)
+class _PodPlacingRow:
+    """What final_placings reads of a standings row, from a pod standings row."""
+
+    player_id: int
+    rank: int
+    name: str
+    dropped: bool
+
+
+def _pod_placings(tournament) -> tuple[Placing, ...]:
+    """An event in pods has no top cut: the final placings are the pod standings."""
+    rows = [
+        _PodPlacingRow(row["registration"], row["rank"], row["player"], row["dropped"])
+        for row in pod_standings_rows(tournament)
+    ]
+    disqualified = Registration.objects.filter(tournament=tournament, disqualified=True).order_by()
+    return final_placings(rows, None, disqualified=set(disqualified.values_list("pk", flat=True)))
 
 
 _QUEUE_STATUS_ORDER = {
@@ -585,3 +622,173 @@ def team_matches(team: Team, rounds, *, show_results: bool) -> list[dict]:
             }
         )
     return rows
+
+
+# --- Swiss pods (docs/pairing.md "Swiss pods") ------------------------------------------------
+
+
+def pod_seats(tournament, *, up_to_round: int | None = None) -> list[PodSeatRecord]:
+    """Every seat of the event's pod rounds (up to a round) as the pure standings see it;
+    a table of one seat is a bye. One query."""
+    rows = PodSeat.objects.filter(round__tournament=tournament, round__stage=Round.Stage.SWISS)
+    if up_to_round is not None:
+        rows = rows.filter(round__number__lte=up_to_round)
+    return [
+        PodSeatRecord(round_number, table_id, size, registration_id, placing)
+        for round_number, table_id, size, registration_id, placing in rows.values_list(
+            "round__number", "table_id", "table__size", "registration_id", "placing"
+        ).order_by("round__number", "table_id", "seat")
+    ]
+
+
+@dataclass(frozen=True)
+class PodSeatRecord:
+    round_number: int
+    table_id: int
+    size: int
+    registration_id: int
+    placing: int | None
+
+
+def pod_table(tournament, *, registrations=None, up_to_round: int | None = None) -> list[PodRow]:
+    """The pod standings (tournaments/pod_standings.py) of every registration, from the
+    tables whose placings are all in. Two queries (one with ``registrations`` given)."""
+    if registrations is None:
+        registrations = list(Registration.objects.filter(tournament=tournament))
+    records = pod_seats(tournament, up_to_round=up_to_round)
+    return _pod_rows(registrations, records)
+
+
+def _pod_rows(registrations, records: list[PodSeatRecord]) -> list[PodRow]:
+    seats = [
+        PureSeat(r.round_number, r.table_id, r.registration_id, r.placing)
+        for r in records
+        if r.size > 1
+    ]
+    byes = [(r.round_number, r.registration_id) for r in records if r.size == 1]
+    return compute_pod_standings([reg.pk for reg in registrations], seats, byes)
+
+
+def pod_pairing_players(tournament, *, round_number: int) -> list[PodPlayer]:
+    """The active players of a pod round with their pod points, who they have met, their
+    short tables (byes count) and their rank. Two queries."""
+    registrations = list(Registration.objects.filter(tournament=tournament))
+    records = pod_seats(tournament, up_to_round=round_number - 1)
+    rows = {row.player_id: row for row in _pod_rows(registrations, records)}
+    full = full_size(tournament.pod_mode)
+    tables: dict[int, list[int]] = defaultdict(list)
+    sizes: dict[int, int] = {}
+    for record in records:
+        tables[record.table_id].append(record.registration_id)
+        sizes[record.table_id] = record.size
+    opponents: dict[int, set[int]] = defaultdict(set)
+    short: dict[int, int] = defaultdict(int)
+    for table_id, members in tables.items():
+        for pid in members:
+            opponents[pid].update(other for other in members if other != pid)
+            if sizes[table_id] < full:
+                short[pid] += 1
+    players = []
+    for registration in registrations:
+        if registration.dropped or (registration.late_entry_round or 1) > round_number:
+            continue
+        row = rows[registration.pk]
+        players.append(
+            PodPlayer(
+                id=registration.pk,
+                points=row.points,
+                opponents=frozenset(opponents[registration.pk]),
+                short_tables=short[registration.pk],
+                rank=row.rank,
+            )
+        )
+    return players
+
+
+def pod_round_tables(round_: Round) -> list:
+    """A round's pod tables, best first, each with its seats (in seat order, with the
+    player) prefetched: two queries."""
+    seats = PodSeat.objects.select_related("registration__player").order_by("seat")
+    return list(
+        PodTable.objects.filter(round=round_)
+        .order_by("number")
+        .prefetch_related(Prefetch("seats", queryset=seats))
+    )
+
+
+def pod_points_at_pairing(tournament, round_number: int) -> dict[int, Fraction]:
+    """Each registration's pod points when round ``round_number`` was seated: two queries."""
+    return {
+        row.player_id: row.points for row in pod_table(tournament, up_to_round=round_number - 1)
+    }
+
+
+def format_pod_points(points) -> str:
+    """Pod points as people write them: 3, 2.5, 1.5; thirds as 1 1/3."""
+    points = Fraction(points)
+    if points.denominator == 1:
+        return str(points.numerator)
+    if points.denominator == 2:
+        return f"{float(points):g}"
+    whole, rest = divmod(points.numerator, points.denominator)
+    return f"{whole} {rest}/{points.denominator}" if whole else f"{rest}/{points.denominator}"
+
+
+def pod_round_answer(round_: Round, *, show_results: bool, tables=None) -> dict:
+    """A round's tables as the API, the pages and the CSV show them (placings and their
+    points only with ``show_results``). Two queries unless ``tables`` are given."""
+    tables = pod_round_tables(round_) if tables is None else tables
+    out = []
+    for table in tables:
+        seats = list(table.seats.all())
+        complete = all(seat.placing is not None for seat in seats)
+        points = [None] * len(seats)
+        if complete and not table.is_bye:
+            points = [str(p) for p in table_points([seat.placing for seat in seats])]
+        elif table.is_bye:
+            points = [str(BYE_POINTS)]
+        out.append(
+            {
+                "id": table.pk,
+                "number": table.number,
+                "size": table.size,
+                "bye": table.is_bye,
+                "complete": complete,
+                "seats": [
+                    {
+                        "seat": seat.seat,
+                        "registration": seat.registration_id,
+                        "player": seat.registration.player.display_name,
+                        "placing": seat.placing if show_results else None,
+                        "points": point if show_results else None,
+                    }
+                    for seat, point in zip(seats, points, strict=True)
+                ],
+            }
+        )
+    return {"pods": True, "round": round_.number, "status": round_.status, "tables": out}
+
+
+def pod_standings_rows(tournament, *, as_of_round: int | None = None) -> list[dict]:
+    """The pod standings as rows for the API, the page and the CSV: two queries."""
+    registrations = list(
+        Registration.objects.filter(tournament=tournament).select_related("player")
+    )
+    by_id = {r.pk: r for r in registrations}
+    rows = pod_table(tournament, registrations=registrations, up_to_round=as_of_round)
+    return [
+        {
+            "rank": row.rank,
+            "registration": row.player_id,
+            "player": by_id[row.player_id].player.display_name,
+            "dropped": by_id[row.player_id].dropped,
+            "points": str(row.points),
+            "points_display": format_pod_points(row.points),
+            "tables": row.tables,
+            "byes": row.byes,
+            "opponents_placing": str(row.opponents_placing),
+            "placing": str(row.placing),
+            "opponents_opponents_placing": str(row.opponents_opponents_placing),
+        }
+        for row in rows
+    ]

@@ -228,6 +228,8 @@ class TournamentSerializer(serializers.ModelSerializer):
             "late_entry",
             "bracket_losers",
             "round_one_seeding",
+            "pods",
+            "pod_mode",
             *CONVENTION_FIELDS,
             "swiss_phase_ends",
             "standings_preset",
@@ -255,6 +257,15 @@ class TournamentSerializer(serializers.ModelSerializer):
                 + ' (default "irondie"). It brings its defaults for games_to_win, '
                 "match_minutes and game_minutes when they are not given (docs/events.md); "
                 "fixed once a player has registered."
+            },
+            "pods": {
+                "help_text": "Swiss pods: rounds seat tables of 4 and 3 (or 3) scored by "
+                "placing, for games whose engine seats more than two (36d6, Dice Forge); "
+                "needs no top cut; fixed once a round is paired (docs/pairing.md)."
+            },
+            "pod_mode": {
+                "help_text": 'The tables of an event in pods: "four_three" (tables of 4, as '
+                'few of 3 as fit) or "three" (tables of 3).'
             },
             "games_to_win": {
                 "help_text": "The match format: game wins that take a match (1: best of one, "
@@ -1433,3 +1444,84 @@ class PlayerRatingSerializer(serializers.Serializer):
     )
     history = RatingHistoryEntrySerializer(many=True, help_text=gettext_lazy("Newest first."))
     events = PlayerEventSerializer(many=True, help_text=gettext_lazy("Latest event first."))
+
+
+# --- Swiss pods (docs/pairing.md "Swiss pods") ------------------------------------------------
+
+
+class PodSeatSerializer(serializers.Serializer):
+    """One seat of a pod table; the placing and its points only while results are seen."""
+
+    seat = serializers.IntegerField()
+    registration = serializers.IntegerField()
+    player = serializers.CharField()
+    placing = serializers.IntegerField(
+        allow_null=True, help_text=gettext_lazy("1 = first; shared places repeat; null: not in.")
+    )
+    points = serializers.CharField(
+        allow_null=True,
+        help_text=gettext_lazy('The pod points of the placing as a fraction, e.g. "5/2".'),
+    )
+
+
+class PodTableSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    size = serializers.IntegerField()
+    bye = serializers.BooleanField(help_text=gettext_lazy("A lone player's table of one seat."))
+    complete = serializers.BooleanField(help_text=gettext_lazy("Every seat has its placing."))
+    seats = PodSeatSerializer(many=True)
+
+
+class PodRoundSerializer(serializers.Serializer):
+    """A round's pod tables. The instance: ``{"pods", "round", "status", "tables"}``."""
+
+    pods = serializers.BooleanField(
+        help_text=gettext_lazy("False: the event is paired two-player (no tables).")
+    )
+    round = serializers.IntegerField()
+    status = serializers.CharField()
+    tables = PodTableSerializer(many=True)
+
+
+class PlacingsInputSerializer(serializers.Serializer):
+    table = serializers.IntegerField(
+        min_value=1, help_text=gettext_lazy("The table's number in the round.")
+    )
+    placings = serializers.DictField(
+        child=serializers.IntegerField(),
+        allow_empty=False,
+        help_text=gettext_lazy(
+            "Registration id -> place (1 to the table's size; players sharing a place "
+            "have the same number and the next place skips: 1, 1, 3, 4)."
+        ),
+    )
+
+
+class PodStandingsRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    registration = serializers.IntegerField()
+    player = serializers.CharField()
+    dropped = serializers.BooleanField()
+    points = serializers.CharField(help_text=gettext_lazy('Exact, e.g. "11/2".'))
+    points_display = serializers.CharField(help_text=gettext_lazy('e.g. "5.5".'))
+    tables = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    opponents_placing = serializers.CharField(
+        help_text=gettext_lazy("Opponents' placing percentage as an exact fraction.")
+    )
+    placing = serializers.CharField(
+        help_text=gettext_lazy("Own placing percentage as an exact fraction.")
+    )
+    opponents_opponents_placing = serializers.CharField()
+
+
+class PodStandingsSerializer(serializers.Serializer):
+    """The pod standings. The instance: ``{"pods", "published", "detail", "as_of_round",
+    "rows"}``."""
+
+    pods = serializers.BooleanField()
+    published = serializers.BooleanField()
+    detail = serializers.CharField(allow_null=True)
+    as_of_round = serializers.IntegerField(allow_null=True)
+    rows = PodStandingsRowSerializer(many=True)

@@ -26,6 +26,7 @@ urlpatterns = [
     path("<int:pk>/pairing/<int:job_id>/", views.pairing_job, name="pairing_job"),
     path("<int:pk>/rounds/<int:number>/", views.pairings, name="pairings"),
     path("<int:pk>/rounds/<int:number>/manage/", views.round_manage, name="round_manage"),
+    path("<int:pk>/rounds/<int:number>/placings/", views.round_placings, name="round_placings"),
     path("<int:pk>/rounds/<int:number>/do/<slug:action>/", views.round_action, name="round_action"),
     path("<int:pk>/rounds/<int:number>/print/", views.print_pairings, name="print_pairings"),
     path("<int:pk>/rounds/<int:number>/slips/", views.match_slips, name="slips"),

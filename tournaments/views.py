@@ -26,6 +26,7 @@ from tournaments import (
     csv_exports,
     live,
     online,
+    pod_views,
     records,
     selectors,
     services,
@@ -673,6 +674,8 @@ def round_manage(request, pk, number, swap_form=None):
     tournament = _tournament(pk)
     _require(can_judge(request.user, tournament))
     round_ = _round(tournament, number)
+    if tournament.pods:
+        return pod_views.round_manage(request, tournament, round_, _roles(request, tournament))
     matches = _round_matches(round_)
     points = selectors.points_at_pairing(tournament, round_.number)
     registrations = [r for m in matches for r in (m.player_a, m.player_b) if r is not None]
@@ -698,6 +701,12 @@ def round_manage(request, pk, number, swap_form=None):
         and all(m.status == Match.Status.CONFIRMED for m in matches),
     )
     return render(request, "tournaments/round_manage.html", context)
+
+
+@staff_post(can_judge)
+def round_placings(request, tournament, number):
+    """Judges and organisers: one pod table's placings from the round's page."""
+    return pod_views.record_placings(request, tournament, _round(tournament, number))
 
 
 @staff_post(can_manage)
@@ -826,6 +835,10 @@ def pairings(request, pk, number):
     player's points when the round was paired. A fixed number of queries."""
     tournament = _visible_tournament(request, pk)
     round_ = _visible_round(request, tournament, number)
+    if tournament.pods:
+        context = _roles(request, tournament)
+        context["search_max"] = SEARCH_MAX
+        return pod_views.pairings(request, tournament, round_, context)
     matches = _round_matches(round_)
     points = selectors.points_at_pairing(tournament, round_.number)
     show_results = _results_visible(request, tournament)
@@ -906,6 +919,10 @@ def standings(request, pk):
     rounds = selectors.swiss_rounds(tournament)
     played = [number for _, number, _ in rounds]
     as_of_round = _requested_round(request, tournament, played)
+    if tournament.pods:
+        return pod_views.standings(
+            request, tournament, _roles(request, tournament), as_of_round, played
+        )
     table = selectors.standings(tournament, as_of_round=as_of_round, rounds=rounds)
     context = _roles(request, tournament)
     context["rows"] = standings_page.rows_html(
@@ -963,6 +980,8 @@ def standings_csv(request, pk):
     tournament = _visible_tournament(request, pk)
     _require(visibility.can_see_standings(request.user, tournament))
     as_of_round = _requested_round(request, tournament)
+    if tournament.pods:
+        return pod_views.standings_csv(tournament, as_of_round)
     return csv_exports.standings_csv(
         tournament, selectors.standings(tournament, as_of_round=as_of_round)
     )
@@ -984,6 +1003,8 @@ def pairings_csv(request, pk, number):
     tournament = _visible_tournament(request, pk)
     round_ = _visible_round(request, tournament, number)
     show_results = _results_visible(request, tournament)
+    if tournament.pods:
+        return csv_exports.pod_pairings_csv(tournament, round_, show_results=show_results)
     return csv_exports.pairings_csv(
         tournament, round_, _round_matches(round_), show_results=show_results
     )
@@ -993,6 +1014,11 @@ def print_pairings(request, pk, number):
     """Paper pairings boards: everyone by name, with table and opponent."""
     tournament = _visible_tournament(request, pk)
     round_ = _visible_round(request, tournament, number)
+    if tournament.pods:
+        # The tables page prints as the board (its search and links are not printed).
+        context = _roles(request, tournament)
+        context["search_max"] = SEARCH_MAX
+        return pod_views.pairings(request, tournament, round_, context)
     matches = _round_matches(round_)
     points = selectors.points_at_pairing(tournament, round_.number)
     rows = []

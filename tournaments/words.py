@@ -282,6 +282,11 @@ def audit_sentence(entry, objects: _Objects) -> str:
         return _registration_sentence(action, oid, after, objects)
     if action.startswith("round.") or action == "pairing.edited":
         return _round_sentence(action, oid, after, objects)
+    if action == "pod.placings":
+        where = {"t": after.get("table"), "n": after.get("round")}
+        if entry.before:
+            return _("Corrected the placings of table %(t)s in round %(n)s.") % where
+        return _("Entered the placings of table %(t)s in round %(n)s.") % where
     if action.startswith("result."):
         return _result_sentence(action, oid, after, objects)
     if action.startswith("clock."):

@@ -261,6 +261,7 @@ def test_superuser_changes_co_organisers_in_the_admin_and_it_is_audited(
         "match_minutes": event.match_minutes,
         "team_size": event.team_size,
         "game_minutes": event.game_minutes,
+        "pod_mode": event.pod_mode,
         "late_entry": event.late_entry,
         "percentage_floor": event.percentage_floor,
         "bracket_losers": event.bracket_losers,

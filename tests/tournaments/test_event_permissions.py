@@ -309,6 +309,7 @@ def _bodies(ev, actor) -> dict:
         "round-close": {},
         "round-repair": {"seed": "x"},
         "round-swap-players": {"first": first.pk, "second": second.pk, "reason": "x"},
+        "round-placings": {"table": 1, "placings": {str(first.pk): 1, str(second.pk): 2}},
         "match-report": {"games": ["b", "b"], "note": "x"},
         "match-confirm": {},
         "match-reject": {"note": "x"},
@@ -347,6 +348,7 @@ def _bodies(ev, actor) -> dict:
         "tournaments:co_organiser_action": {"username": actor.username},
         "tournaments:registration_action": {"reason": "x"},
         "tournaments:round_action": {"first": first.pk, "second": second.pk, "reason": "x"},
+        "tournaments:round_placings": {"table": 1, f"place_{first.pk}": 1},
         "tournaments:match": {
             "game_1": "b",
             "game_2": "b",

@@ -147,6 +147,7 @@ def test_the_admin_refuses_a_bad_order_too(admin_client, tournament, organiser):
         "match_minutes": tournament.match_minutes,
         "team_size": tournament.team_size,
         "game_minutes": tournament.game_minutes,
+        "pod_mode": tournament.pod_mode,
         "late_entry": tournament.late_entry,
         "percentage_floor": tournament.percentage_floor,
         "tiebreakers": '["match_points", "luck"]',

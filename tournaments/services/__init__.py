@@ -22,6 +22,7 @@ from tournaments.services.events import (
 )
 from tournaments.services.match_games import record_swap, start_game
 from tournaments.services.penalties import give_penalty
+from tournaments.services.pods import record_placings
 from tournaments.services.registration import (
     check_in,
     drop,
@@ -73,6 +74,7 @@ __all__ = [
     "publish_round",
     "start_round",
     "close_round",
+    "record_placings",
     "report_result",
     "record_system_result",
     "confirm_result",

@@ -59,6 +59,8 @@ EDITABLE_SETTINGS = (
     "late_entry",
     "bracket_losers",
     "round_one_seeding",
+    "pods",
+    "pod_mode",
     *CONVENTION_FIELDS,
     "tiebreakers",
     "publish_pairings",
@@ -122,6 +124,11 @@ def update_tournament(*, tournament, by, floor_judges=None, **changes) -> Tourna
                 ]
             }
         )
+    for field in ("pods", "pod_mode"):
+        if field in changes and changes[field] != getattr(tournament, field) and played:
+            raise ValidationError(
+                {field: [_("A round is paired: play in pods or in pairs can no longer change.")]}
+            )
     before = {field: _plain(getattr(tournament, field)) for field in changes}
     for field, value in changes.items():
         setattr(tournament, field, value)

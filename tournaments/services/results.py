@@ -20,6 +20,7 @@ from tournaments.models import (
     GameResult,
     Match,
     Penalty,
+    PodSeat,
     ResultSubmission,
     Round,
     Tournament,
@@ -389,6 +390,8 @@ def reject_result(*, submission: ResultSubmission, by, note: str = "") -> Result
 def refresh_round_status(round_: Round) -> None:
     """A round whose every match is confirmed is complete (and back if one is reopened)."""
     pending = round_.matches.exclude(status=Match.Status.CONFIRMED).exists()
+    # A round in pods has tables instead of matches: complete once every seat is placed.
+    pending = pending or PodSeat.objects.filter(round=round_, placing__isnull=True).exists()
     if not pending and round_.status in (Round.Status.PUBLISHED, Round.Status.IN_PROGRESS):
         round_.status = Round.Status.COMPLETE
         round_.save(update_fields=["status"])

@@ -39,6 +39,7 @@ from tournaments.services.guards import (
     require_manager,
 )
 from tournaments.services.phases import apply_phase_cut
+from tournaments.services.pods import seat_pod_round, tables_without_placings
 from tournaments.services.results import record_confirmed_result, refresh_round_status
 from tournaments.services.teams import drop_unconfirmed_teams
 from tournaments.services.topcut import advance_top_cut
@@ -85,6 +86,8 @@ def pair_next_round(
         # the last round closed moves it); fixed once this round is paired.
         apply_phase_cut(tournament, after_round=number - 1, by=by, always_log=False)
     seed = seed or secrets.token_hex(16)
+    if tournament.pods:
+        return seat_pod_round(tournament, number, seed, by)
     players = selectors.pairing_players(tournament, round_number=number)
     if len(players) < 2:
         raise ValidationError(_("At least two active players are needed to pair a round."))
@@ -438,6 +441,12 @@ def close_round(*, round_: Round, by) -> Round:
     round_ = locked_round(round_)
     require_manager(by, round_.tournament)
     refresh_round_status(round_)
+    if round_.status != Round.Status.COMPLETE and round_.tournament.pods:
+        tables = ", ".join(str(t) for t in tables_without_placings(round_))
+        raise ValidationError(
+            _("Round %(number)s still has tables without placings (tables %(tables)s).")
+            % {"number": round_.number, "tables": tables}
+        )
     if round_.status != Round.Status.COMPLETE:
         missing = round_.matches.exclude(status=Match.Status.CONFIRMED).values_list(
             "table", flat=True

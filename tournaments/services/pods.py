@@ -1,0 +1,149 @@
+"""Swiss pods: seating a round at tables (tournaments/pairing/pods.py) and the judges'
+placings per table (tournaments/pod_standings.py gives their rules and points)."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournaments import selectors
+from tournaments.audit import audit
+from tournaments.models import PodSeat, PodTable, Round
+from tournaments.pairing.pods import PodsRefused, pair_pods
+from tournaments.pod_standings import placing_errors
+from tournaments.services.guards import require_judge
+from tournaments.services.results import refresh_round_status
+
+# The round statuses in which a table's placings may be entered or corrected.
+OPEN_FOR_PLACINGS = (Round.Status.PUBLISHED, Round.Status.IN_PROGRESS, Round.Status.COMPLETE)
+
+
+def seat_pod_round(tournament, number: int, seed: str, by) -> Round:
+    """Seat round ``number`` of an event in pods as a draft. PodsRefused becomes a
+    ValidationError with the core's sentence (the caller's transaction writes nothing)."""
+    players = selectors.pod_pairing_players(tournament, round_number=number)
+    if len(players) < 2:
+        raise ValidationError(_("At least two active players are needed to pair a round."))
+    try:
+        result = pair_pods(players, number, seed, tournament.pod_mode)
+    except PodsRefused as refused:
+        raise ValidationError(str(refused)) from None
+    round_ = Round.objects.create(
+        tournament=tournament,
+        number=number,
+        stage=Round.Stage.SWISS,
+        pairing_seed=seed,
+        pairing_cost={
+            "repeats": result.cost.repeats,
+            "short_excess": result.cost.short_excess,
+            "spread": str(result.cost.spread),
+            "short_rank_offset": result.cost.short_rank_offset,
+            "method": result.method,
+        },
+    )
+    tables = PodTable.objects.bulk_create(
+        PodTable(round=round_, number=table.number, size=table.size) for table in result.tables
+    )
+    seats = [
+        PodSeat(table=row, round=round_, registration_id=pid, seat=seat)
+        for row, table in zip(tables, result.tables, strict=True)
+        for seat, pid in enumerate(table.player_ids, start=1)
+    ]
+    if result.bye is not None:
+        # A lone player: a table of one seat, placed first (a bye scores as a win).
+        bye = PodTable.objects.create(round=round_, number=len(tables) + 1, size=1)
+        seats.append(
+            PodSeat(table=bye, round=round_, registration_id=result.bye, seat=1, placing=1)
+        )
+    PodSeat.objects.bulk_create(seats)
+    audit(
+        tournament,
+        by,
+        "round.paired",
+        round_,
+        after={"number": number, "seed": seed, "cost": round_.pairing_cost, "pods": True},
+    )
+    return round_
+
+
+def placings_by_seat(table: PodTable, given: dict) -> dict[int, int]:
+    """The table's placings keyed by registration id, checked: every player at the table
+    exactly once, each a whole number, and the places the core's rules allow (1 to the
+    table's size; players sharing a place leave the places they cover empty: 1, 1, 3)."""
+    seated = [seat.registration_id for seat in table.seats.all()]
+    errors = []
+    cleaned: dict[int, int] = {}
+    for key, value in given.items():
+        try:
+            reg_id = int(key)
+        except (TypeError, ValueError):
+            errors.append(_("“%(value)s” is not a player at this table.") % {"value": key})
+            continue
+        if reg_id not in seated:
+            errors.append(_("“%(value)s” is not a player at this table.") % {"value": key})
+            continue
+        if isinstance(value, bool) or not isinstance(value, int):
+            try:
+                value = int(str(value).strip())
+            except ValueError:
+                errors.append(
+                    _("Every placing is a whole number from 1 to %(size)s.") % {"size": table.size}
+                )
+                continue
+        cleaned[reg_id] = value
+    if errors:
+        raise ValidationError(errors)
+    missing = [pid for pid in seated if pid not in cleaned]
+    if missing:
+        raise ValidationError(_("Give a placing for every player at the table."))
+    problems = placing_errors([cleaned[pid] for pid in seated])
+    if problems:
+        raise ValidationError(problems)
+    return cleaned
+
+
+@transaction.atomic
+def record_placings(*, table: PodTable, placings: dict, by) -> PodTable:
+    """A judge enters (or corrects, until the round closes) one table's placings:
+    ``placings`` maps each seated registration id to its place. Bad input changes nothing."""
+    round_ = Round.objects.select_for_update(of=("self",)).select_related("tournament")
+    round_ = round_.get(pk=table.round_id)
+    require_judge(by, round_.tournament)
+    if round_.status not in OPEN_FOR_PLACINGS:
+        if round_.status == Round.Status.DRAFT:
+            raise ValidationError(_("Publish the pairings before entering placings."))
+        raise ValidationError(_("This round is closed: its placings can no longer change."))
+    table = PodTable.objects.prefetch_related("seats").get(pk=table.pk)
+    if table.is_bye:
+        raise ValidationError(_("A bye has no placings to enter."))
+    cleaned = placings_by_seat(table, placings)
+    seats = list(table.seats.all())
+    before = {str(seat.registration_id): seat.placing for seat in seats}
+    for seat in seats:
+        seat.placing = cleaned[seat.registration_id]
+    PodSeat.objects.bulk_update(seats, ["placing"])
+    audit(
+        round_.tournament,
+        by,
+        "pod.placings",
+        table,
+        before=before if any(v is not None for v in before.values()) else None,
+        after={
+            "round": round_.number,
+            "table": table.number,
+            "placings": {str(pid): place for pid, place in cleaned.items()},
+        },
+    )
+    refresh_round_status(round_)
+    return table
+
+
+def tables_without_placings(round_: Round) -> list[int]:
+    return sorted(
+        set(
+            PodSeat.objects.filter(round=round_, placing__isnull=True).values_list(
+                "table__number", flat=True
+            )
+        )
+    )
