@@ -40,6 +40,9 @@ class GameRules:
     # ends it scored as it stands and it counts (docs/online-play.md). Registered dice
     # sets and the swap window between games go with ``needs_dice_set``.
     time_called_action: str = "sudden_death"
+    # Whether more than two at a table play each for themselves (Swiss pods). IRONDIE's
+    # larger tables are two teams (the team game), so its events pair two at a time.
+    free_for_all: bool = True
 
     def table_config(self, seats: int = 2) -> dict | None:
         """The engine config of an online game at a table of ``seats`` (a match: 2), or
@@ -69,6 +72,7 @@ GAMES: dict[str, GameRules] = {
         match_minutes=45,
         game_minutes=20,
         time_called_action="match_time_over",
+        free_for_all=False,
     ),
     "36d6": GameRules(
         label="36d6", needs_dice_set=False, games_to_win=1, match_minutes=35, game_minutes=35
@@ -117,8 +121,9 @@ POD_MODE_LABELS = {
 
 
 def most_seats(game: str) -> int:
-    """The most players the game's engine seats at one table (games.engines SEATS)."""
-    return ENGINES[game].SEATS[1]
+    """The most players who each play for themselves at one table of the game (the
+    engine's SEATS; 2 for a game whose larger tables are teams)."""
+    return ENGINES[game].SEATS[1] if GAMES[game].free_for_all else 2
 
 
 def pod_modes(game: str) -> list[str]:
