@@ -10,15 +10,19 @@ import random
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from rest_framework.test import APIClient
 
 from config.dbtime import db_now
+from games import enforcement
 from games import services as game_services
 from games.bots import bot_action
+from games.clocks import seat_deadlines
 from games.engines import engine_for
 from games.models import GameSession
 from games.selectors import game_state
 from players import services as player_services
 from players.demo import random_valid_set
+from tournaments import clocks as t_clocks
 from tournaments import selectors
 from tournaments import services as t_services
 from tournaments.match_rules import online_game_outcome
@@ -219,3 +223,101 @@ def test_the_other_team_never_sees_a_secret_split_nor_anyone_the_seed(
         assert seen["view"]["seed"] is None and session.seed not in str(seen)
     assert game_state(session, 0, now)["view"]["seed"] is None
     assert game_state(session, "judge", now)["view"]["seed"] == session.seed
+
+
+def test_clocks_run_per_decision_and_the_match_limit_ends_the_team_game(
+    make_player, organiser, judge
+):
+    event, round_ = _team_event(make_player, organiser, judge)
+    match = round_.matches.get()
+    users = _users(match)
+    session = open_match(match=match, by=users[0])
+    # Nobody readies: the swap window closes and the game starts by itself.
+    GameSession.objects.filter(pk=session.pk).update(
+        deadline_at=db_now() - datetime.timedelta(seconds=1)
+    )
+    assert enforcement.enforce_deadline(session.pk) == "started"
+    session.refresh_from_db()
+    assert session.status == GameSession.Status.ACTIVE
+    # Each member has their own decision clock; the overdue ones get the default.
+    deadlines = seat_deadlines(session)
+    assert len(deadlines) == 4 and all(deadlines)
+    late = [(d - datetime.timedelta(hours=1)).isoformat() for d in deadlines]
+    late[3] = deadlines[3].isoformat()  # seat 3 still has time
+    GameSession.objects.filter(pk=session.pk).update(
+        seat_deadlines=late, deadline_at=db_now() - datetime.timedelta(seconds=1)
+    )
+    assert enforcement.enforce_deadline(session.pk) == "default applied"
+    session.refresh_from_db()
+    state = game_services.state_of(session)
+    assert all(state.choices[seat] is not None for seat in (0, 1, 2))
+    assert state.choices[3] is None and IRONDIE.to_act(state) == {3}
+    # The game limit: sudden death from the next turn.
+    Match.objects.filter(pk=match.pk).update(
+        game_deadline_at=db_now() - datetime.timedelta(seconds=1)
+    )
+    assert t_clocks.enforce_game_deadline(match.pk) == "sudden death"
+    # The match limit: the team game ends unfinished and counts for nobody; the Swiss
+    # match is decided on the games won (none: a draw).
+    t_clocks.set_deadline(match, db_now() - datetime.timedelta(seconds=1))
+    assert t_clocks.enforce_match_deadline(match.pk) == "time called"
+    session.refresh_from_db()
+    assert session.status == GameSession.Status.FINISHED
+    assert session.result["reason"] == "match_time_over"
+    assert online_game_outcome(session.result) is None
+    match.refresh_from_db()
+    assert match.status == Match.Status.CONFIRMED and (match.games_a, match.games_b) == (0, 0)
+    assert match.winner_id is None
+
+
+def test_a_judge_pauses_and_awards_a_team_game(make_player, organiser, judge):
+    event, round_ = _team_event(make_player, organiser, judge)
+    match = round_.matches.get()
+    users = _users(match)
+    session = open_match(match=match, by=users[0])
+    for user in users:
+        game_services.mark_ready(session=session, by=user)
+    with pytest.raises(PermissionDenied):
+        game_services.pause_game(session=session, by=users[2])
+    game_services.pause_game(session=session, by=judge, reason="a die fell")
+    session.refresh_from_db()
+    assert session.status == GameSession.Status.PAUSED
+    game_services.resume_game(session=session, by=judge)
+    # Awarded to seat 3: team B (player B's team) wins game 1; game 2 opens.
+    game_services.award_game(session=session, by=judge, winner=3, reason="slow play")
+    session.refresh_from_db()
+    assert session.result["winning_team"] == 1 and online_game_outcome(session.result) == "b"
+    assert session.result["placings"] == [2, 1, 2, 1]
+    second = _open(match)
+    assert second.match_game.number == 2 and second.seat_count == 4
+    assert second.status == GameSession.Status.WAITING
+
+
+def test_members_open_and_ready_through_the_api(make_player, organiser, judge):
+    event, round_ = _team_event(make_player, organiser, judge)
+    match = round_.matches.get()
+    users = _users(match)
+    stranger = APIClient()
+    stranger.force_login(make_player("Stranger").user)
+    refused = stranger.post("/api/games/", {"match": match.pk}, format="json")
+    assert refused.status_code == 403 and not GameSession.objects.exists()
+    clients = []
+    for user in users:
+        client = APIClient()
+        client.force_login(user)
+        clients.append(client)
+    opened = clients[3].post("/api/games/", {"match": match.pk}, format="json")
+    assert opened.status_code in (200, 201), opened.json()
+    game = opened.json()
+    assert game["seat"] == 3 and game["match"] == match.pk and game["status"] == "waiting"
+    assert [p["name"] for p in game["players"]] == [
+        r.player.display_name for r in seat_registrations(match)
+    ]
+    assert game["view"] is None  # no sets shown before the start
+    assert stranger.post(f"/api/games/{game['id']}/ready/").status_code == 403
+    for client in clients:
+        answer = client.post(f"/api/games/{game['id']}/ready/")
+        assert answer.status_code == 200, answer.json()
+    started = clients[2].get(f"/api/games/{game['id']}/").json()
+    assert started["status"] == "active" and started["view"]["seats"] == 4
+    assert started["view"]["teams"] == [0, 1, 0, 1] and started["view"]["captains"] == [0, 1]
