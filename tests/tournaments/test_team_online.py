@@ -89,7 +89,7 @@ def _play(session, users, *, limit=None) -> int:
         if session.status != GameSession.Status.ACTIVE:
             return made
         state = game_services.state_of(session)
-        if state.turn >= IRONDIE.SIMULATED_LIMIT_TURN and not IRONDIE.sudden_death_active(state):
+        if state.turn >= IRONDIE.SIMULATED_LIMIT_TURN and state.sudden_death_from is None:
             game_services.switch_to_sudden_death(session, db_now(), note="game time limit")
             continue
         seat = min(IRONDIE.to_act(state))
