@@ -3,7 +3,9 @@
 A match played online has one game session per game (``MatchGame`` links them). Its
 players or judges open it (``open_match``); every later game opens by itself when the
 previous one ends and the match is not decided (``TournamentHost.on_game_over``), and
-the decided match gets its result through ``record_system_result``. The match clock
+the decided match gets its result through ``record_system_result``. A team match is
+played the same way, each game an IRONDIE team game with every member of both teams
+seated (``seat_registrations``; docs/online-play.md "Team matches"). The match clock
 (tournaments/clocks.py) tells the game in play when the game limit passes or time is
 called (``on_match_clock_event``, a listener of the clock). Games calls only
 ``TournamentHost``; both are registered in ``TournamentsConfig.ready``.
@@ -46,8 +48,9 @@ def _match_of(session) -> Match:
 
 @transaction.atomic
 def open_match(*, match: Match, by) -> GameSession:
-    """Play a match online: its players (or a judge) open it; the first game waits for
-    both players (or the swap window) and later games follow by themselves."""
+    """Play a match online: its players (a team match: any member of either team) or a
+    judge open it; the first game waits for every seated player (or the swap window)
+    and later games follow by themselves."""
     match = (
         Match.objects.select_for_update(of=("self",))
         .select_related("round__tournament", "player_a__player", "player_b__player")
@@ -240,7 +243,8 @@ class TournamentHost(SessionHost):
 
     def start(self, session, now) -> GameStart:
         """The game starts: the match marks it started (its game clock runs). IRONDIE:
-        the players' swaps for it are revealed (their playing sets are read now).
+        the players' swaps for it are revealed (their playing sets are read now); a
+        team match seats every member with their own set (``seat_registrations``).
         Another game: a two-seat game of the event's game, seat 0 player A."""
         link = session.match_game
         match = t_services.start_game(match=link.match, number=link.number, by=None, system=True)

@@ -321,3 +321,8 @@ def test_members_open_and_ready_through_the_api(make_player, organiser, judge):
     started = clients[2].get(f"/api/games/{game['id']}/").json()
     assert started["status"] == "active" and started["view"]["seats"] == 4
     assert started["view"]["teams"] == [0, 1, 0, 1] and started["view"]["captains"] == [0, 1]
+    # The play page draws the four boards for a member and a spectator alike.
+    for client in (clients[1], APIClient()):
+        html = client.get(f"/games/{game['id']}/").content.decode()
+        assert html.count('<section class="side ') == 4
+        assert GameSession.objects.get(pk=game["id"]).seed not in html
