@@ -59,6 +59,11 @@ class SessionHost:
         ``session.placings`` gives each seat's placing (1 first, ties shared): what a
         host of games of more than two seats records."""
 
+    def conceding_side(self, session, seat: int, *, whole_match: bool) -> str:
+        """The side ("a", "b") that concedes when ``seat`` does, or PermissionDenied when
+        that seat may not concede for its side. Sessions of no match: nothing to tell."""
+        return ""
+
     def check_concede_match(self, session) -> None:
         """Refuse a concession of the whole match when the session belongs to none."""
         raise ValidationError({"match": [_("Only a tournament game belongs to a match.")]})

@@ -144,6 +144,10 @@ def board_context(session, user) -> dict:
         else None,
     }
     if board is None:
+        if session.engine == "irondie" and session.seat_count > 2:
+            # A team game waiting to start (a tournament's team match): seat s plays for
+            # team s % 2, as the engine seats them once it starts.
+            context["team_names"] = [" & ".join(names[s::2]) for s in (0, 1)]
         return context
     engine = engine_for(session.engine)
     decision = board.get("decision") or {}

@@ -63,18 +63,18 @@ def match_is_over(
 
 
 def online_game_outcome(result: dict | None) -> str | None:
-    """What a finished two-seat online game counts as in its match: "a" (seat 0 won),
-    "b", "draw" (the engine placed both seats first: a 36d6 or Dice Forge game tied on
-    points) or None: not counted (IRONDIE's game stopped unfinished by the match limit,
-    docs/rules.md)."""
+    """What a finished online game counts as in its match: "a" (seat 0 won; a team
+    game: team 0, player A's team, won), "b", "draw" (the engine placed every seat
+    first: a 36d6 or Dice Forge game tied on points) or None: not counted (IRONDIE's
+    game stopped unfinished by the match limit, docs/rules.md)."""
     result = result or {}
     if result.get("reason") == "match_time_over":
         return None
-    winner = result.get("winner")
+    winner = result.get("winning_team", result.get("winner"))
     if winner in (0, 1) and not isinstance(winner, bool):
         return "ab"[winner]
     placings = result.get("placings")
-    if isinstance(placings, list) and len(placings) == 2 and placings[0] == placings[1]:
+    if isinstance(placings, list) and len(placings) >= 2 and len(set(placings)) == 1:
         return "draw"
     return None
 

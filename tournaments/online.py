@@ -3,7 +3,9 @@
 A match played online has one game session per game (``MatchGame`` links them). Its
 players or judges open it (``open_match``); every later game opens by itself when the
 previous one ends and the match is not decided (``TournamentHost.on_game_over``), and
-the decided match gets its result through ``record_system_result``. The match clock
+the decided match gets its result through ``record_system_result``. A team match is
+played the same way, each game an IRONDIE team game with every member of both teams
+seated (``seat_registrations``; docs/online-play.md "Team matches"). The match clock
 (tournaments/clocks.py) tells the game in play when the game limit passes or time is
 called (``on_match_clock_event``, a listener of the clock). Games calls only
 ``TournamentHost``; both are registered in ``TournamentsConfig.ready``.
@@ -29,7 +31,7 @@ from tournaments import clocks, permissions, selectors
 from tournaments import services as t_services
 from tournaments.games import rules_for
 from tournaments.match_rules import match_is_over, max_games
-from tournaments.models import Match, MatchGame, Round, Tournament
+from tournaments.models import Match, MatchGame, Registration, Round, Tournament
 from tournaments.services.match_games import match_games, numbered_match_games
 
 log = logging.getLogger(__name__)
@@ -46,18 +48,17 @@ def _match_of(session) -> Match:
 
 @transaction.atomic
 def open_match(*, match: Match, by) -> GameSession:
-    """Play a match online: its players (or a judge) open it; the first game waits for
-    both players (or the swap window) and later games follow by themselves."""
+    """Play a match online: its players (a team match: any member of either team) or a
+    judge open it; the first game waits for every seated player (or the swap window)
+    and later games follow by themselves."""
     match = (
         Match.objects.select_for_update(of=("self",))
         .select_related("round__tournament", "player_a__player", "player_b__player")
         .get(pk=match.pk)
     )
     tournament = match.round.tournament
-    mine = any(
-        r is not None and t_services.is_own_player(r.player, by)
-        for r in (match.player_a, match.player_b)
-    )
+    seated = seat_registrations(match)
+    mine = any(t_services.is_own_player(r.player, by) for r in seated)
     if not mine and not permissions.can_judge(by, tournament):
         raise PermissionDenied(
             _("Only the players of this match and its judges may open it online.")
@@ -71,19 +72,9 @@ def open_match(*, match: Match, by) -> GameSession:
         return existing
     if match.is_bye or match.status == Match.Status.CONFIRMED:
         raise ValidationError(_("This match is over."))
-    if tournament.is_team_event:
-        # The seam of the online team game (docs/events.md "Team events"): until the
-        # engine's team game is hosted here, team matches are played at the table and
-        # their results entered by the captains or a judge.
-        raise ValidationError(
-            _(
-                "Team matches are not played online yet: play at the table and let the "
-                "captains (or a judge) enter the result."
-            )
-        )
     if match.round.status not in (Round.Status.PUBLISHED, Round.Status.IN_PROGRESS):
         raise ValidationError(_("The round has not started."))
-    for registration in (match.player_a, match.player_b):
+    for registration in seated:
         if registration.player.user_id is None:
             raise ValidationError(
                 _("%(display_name)s has no account and cannot play online.")
@@ -92,18 +83,42 @@ def open_match(*, match: Match, by) -> GameSession:
     return _create_match_game(match, match.next_game, db_now())
 
 
+def seat_registrations(match: Match) -> list[Registration]:
+    """The registrations seated at an online game of ``match``, seat by seat: player A,
+    player B. A team match (docs/events.md "Team events"): every member of both teams,
+    alternating so that seat ``s`` is on team ``s % 2`` (team 0: player A's team) with
+    the captains (the pairing units) on seats 0 and 1, the engine's captain seats; the
+    other members follow in the order they were registered."""
+    sides = [match.player_a, match.player_b]
+    if not match.round.tournament.is_team_event or sides[1] is None:
+        return [r for r in sides if r is not None]
+    members: dict[int, list[Registration]] = {r.team_id: [] for r in sides}
+    for registration in (
+        Registration.objects.filter(team_id__in=list(members), pairing_unit=False)
+        .select_related("player")
+        .order_by("pk")
+    ):
+        members[registration.team_id].append(registration)
+    teams = [[side, *members[side.team_id]] for side in sides]
+    return [registration for pair in zip(*teams, strict=True) for registration in pair]
+
+
 def _create_match_game(match, number, now) -> GameSession:
     """Game ``number`` of the match, as a session of the event's game. The first game
     opens with the start window (both players ready); later games of a game with dice
     sets (IRONDIE) with the swap window, of other games at once."""
     game = match.round.tournament.game
+    seated = seat_registrations(match)
     session = game_services.create_hosted_session(
         GameSession.Kind.TOURNAMENT,
         engine=game,
-        user_0_id=match.player_a.player.user_id,
-        user_1_id=match.player_b.player.user_id,
-        name_0=match.player_a.player.display_name,
-        name_1=match.player_b.player.display_name,
+        user_0_id=seated[0].player.user_id,
+        user_1_id=seated[1].player.user_id,
+        name_0=seated[0].player.display_name,
+        name_1=seated[1].player.display_name,
+        extra_seats=[
+            {"user": r.player.user_id, "bot": "", "name": r.player.display_name} for r in seated[2:]
+        ],
     )
     MatchGame.objects.create(match=match, number=number, session=session)
     first = not MatchGame.objects.filter(match=match, number__lt=number).exists()
@@ -228,7 +243,8 @@ class TournamentHost(SessionHost):
 
     def start(self, session, now) -> GameStart:
         """The game starts: the match marks it started (its game clock runs). IRONDIE:
-        the players' swaps for it are revealed (their playing sets are read now).
+        the players' swaps for it are revealed (their playing sets are read now); a
+        team match seats every member with their own set (``seat_registrations``).
         Another game: a two-seat game of the event's game, seat 0 player A."""
         link = session.match_game
         match = t_services.start_game(match=link.match, number=link.number, by=None, system=True)
@@ -236,9 +252,10 @@ class TournamentHost(SessionHost):
         config = rules_for(match.round.tournament.game).table_config(seats=2)
         if config is not None:
             return GameStart(None, game_id, config=config)
+        # Each seat's registration (a team match: every member's own) with its swaps.
         sets = [
-            selectors.playing_set_for_game(match.player_a, match, link.number),
-            selectors.playing_set_for_game(match.player_b, match, link.number),
+            selectors.playing_set_for_game(registration, match, link.number)
+            for registration in seat_registrations(match)
         ]
         # The top-cut decider after time plays sudden death from its first turn
         # (docs/rules.md).
@@ -247,6 +264,16 @@ class TournamentHost(SessionHost):
 
     def on_game_over(self, session, now, *, conceded_by: str = "") -> None:
         _decide_match(session.match_game.match_id, now, conceded_by=conceded_by)
+
+    def conceding_side(self, session, seat: int, *, whole_match: bool) -> str:
+        """Player A's seat or team (seat ``s`` is on team ``s % 2``, seat_registrations)
+        concedes for "a". In a team match the game and the match are the team's: only
+        its captain (seats 0 and 1) concedes them."""
+        if seat >= 2:
+            raise PermissionDenied(
+                _("In a team match only the team's captain concedes for the team.")
+            )
+        return "ab"[seat]
 
     def check_concede_match(self, session) -> None:
         return None  # every tournament game belongs to a match

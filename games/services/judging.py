@@ -27,9 +27,10 @@ def concede(*, session: GameSession, by, whole_match: bool = False) -> GameSessi
     host = hosts.host_of(session)
     if whole_match:
         host.check_concede_match(session)
+    side = host.conceding_side(session, seat, whole_match=whole_match)
     if session.status == GameSession.Status.WAITING and whole_match:
         cancel_waiting(session, end_cause="conceded")
-        host.on_game_over(session, db_now(), conceded_by="ab"[seat])
+        host.on_game_over(session, db_now(), conceded_by=side)
         return session
     if session.is_over or session.status == GameSession.Status.WAITING:
         raise ValidationError(_("There is no game in play to concede."))
@@ -44,7 +45,7 @@ def concede(*, session: GameSession, by, whole_match: bool = False) -> GameSessi
     if write.state.over:
         session.end_cause = "conceded"
     run_bots_inline(write)  # a game of more seats goes on between the others
-    write.save(conceded_by="ab"[seat] if whole_match else "")
+    write.save(conceded_by=side if whole_match else "")
     return session
 
 

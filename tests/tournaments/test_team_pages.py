@@ -228,17 +228,19 @@ def test_a_member_sees_the_team_match_and_swaps_their_own_dice(event, people, or
     assert answer.status_code == 302
     swap = SetSwap.objects.get()
     assert swap.registration_id == member.pk and swap.match_id == match.pk
-    # The captain's page has the report form; online play waits for the team game.
+    # The captain's page has the report form; every member may play the match online
+    # (one game with all four seated, docs/online-play.md "Team matches").
     captain = _client(team.unit.player.user)
     assert 'id="result-form"' in captain.get(f"/tournaments/{event.pk}/my-match/").content.decode()
-    refused = captain.post(f"/tournaments/{event.pk}/my-match/", {"action": "play_online"})
-    assert not GameSession.objects.exists()
-    followed = (
-        captain.get(refused["Location"]).content.decode()
-        if refused.status_code == 302
-        else refused.content.decode()
-    )
-    assert "Team matches are not played online yet" in followed
+    assert 'id="play-online-form"' in page
+    opened = client.post(f"/tournaments/{event.pk}/my-match/", {"action": "play_online"})
+    session = GameSession.objects.get()
+    assert opened.status_code == 302 and opened["Location"] == f"/games/{session.pk}/"
+    again = captain.post(f"/tournaments/{event.pk}/my-match/", {"action": "play_online"})
+    assert again["Location"] == f"/games/{session.pk}/" and session.seat_count == 4
+    waiting = client.get(f"/games/{session.pk}/").content.decode()
+    assert "every player of both teams is ready" in waiting and "I am ready" in waiting
+    assert " &amp; " in waiting  # the two teams' names: their members
 
 
 def test_console_and_home_lead_to_the_teams(event, people, organiser):
