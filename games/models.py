@@ -8,10 +8,14 @@ The rules these rows obey live in games/services/ and games/clocks.py.
 """
 
 from django.conf import settings
-from django.db import models
+from django.db import connection, models
 from django.utils.translation import gettext_lazy as _
 
 from games.bots import shown_name
+from games.engines import ENGINES
+
+# Seats beyond the two columns that a game of the most seats fills (extra_seats).
+MOST_EXTRA_SEATS = max(engine.SEATS[1] for engine in ENGINES.values()) - 2
 
 
 class GameSession(models.Model):
@@ -193,11 +197,13 @@ class GameSession(models.Model):
     @classmethod
     def seated(cls, user) -> models.Q:
         """Sessions in which ``user`` has a seat (any seat: the columns or extra_seats)."""
-        return (
-            models.Q(user_0=user)
-            | models.Q(user_1=user)
-            | models.Q(extra_seats__contains=[{"user": user.pk}])
-        )
+        if connection.features.supports_json_field_contains:
+            extra = models.Q(extra_seats__contains=[{"user": user.pk}])
+        else:  # SQLite (the zero-setup run): each extra seat's key in turn
+            extra = models.Q()
+            for index in range(MOST_EXTRA_SEATS):
+                extra |= models.Q(**{f"extra_seats__{index}__user": user.pk})
+        return models.Q(user_0=user) | models.Q(user_1=user) | extra
 
     @property
     def shown_names(self) -> list[str]:

@@ -1,7 +1,9 @@
 """The README's first command: demo data, and web + worker + beat started and stopped together."""
 
+import http.cookiejar
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -9,6 +11,7 @@ import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -73,6 +76,31 @@ def _started(lines: list[str], name: str) -> list[dict]:
     return records
 
 
+def _signed_in_pages(base: str, username: str) -> dict[str, int]:
+    """Log in as a demo user and read the pages each role starts from: path -> status."""
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    login = opener.open(f"{base}/accounts/login/", timeout=10).read().decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login).group(1)
+    form = {"username": username, "password": "irondie-demo", "csrfmiddlewaretoken": token}
+    request = urllib.request.Request(
+        f"{base}/accounts/login/",
+        data=urllib.parse.urlencode(form).encode(),
+        headers={"Referer": f"{base}/accounts/login/"},
+    )
+    assert opener.open(request, timeout=10).geturl() != f"{base}/accounts/login/", username
+    statuses = {}
+    events = opener.open(f"{base}/tournaments/", timeout=10).read().decode()
+    event = re.search(r'href="(/tournaments/\d+/)"', events).group(1)
+    for path in ("/", "/games/", "/me/", "/tournaments/", event, f"{event}standings/"):
+        try:
+            with opener.open(f"{base}{path}", timeout=10) as response:
+                statuses[path] = response.status
+        except urllib.error.HTTPError as exc:
+            statuses[path] = exc.code
+    return statuses
+
+
 @pytest.mark.slow
 def test_serve_runs_web_worker_and_beat_restarts_a_dead_worker_and_stops_on_ctrl_c(tmp_path):
     port = _free_port()
@@ -111,6 +139,10 @@ def test_serve_runs_web_worker_and_beat_restarts_a_dead_worker_and_stops_on_ctrl
         assert body["checks"] == {"database": "ok", "broker": "ok", "worker": "ok", "beat": "ok"}
         status, page = _get(f"{base}/")
         assert status == 200 and "IRONDIE" in page
+        # Each role's pages on the embedded defaults (SQLite lacks some JSON lookups).
+        for username in ("player1", "organiser", "judge"):
+            statuses = _signed_in_pages(base, username)
+            assert set(statuses.values()) == {200}, (username, statuses)
         # DEBUG is off by default: WhiteNoise serves what serve collected.
         with urllib.request.urlopen(f"{base}/static/site.css", timeout=5) as css:
             assert css.headers["Content-Type"].startswith("text/css")
