@@ -327,6 +327,195 @@ def normalise_config(config: dict) -> dict:
     return {"game_id": game_id, "sets": canonical_sets, "sudden_death_turn": sudden_death_turn}
 
 
+# The fields of every IRONDIE game state, in the order of ``State.__slots__`` (the team
+# game's state adds its own after them); ``_STATE_LISTS``: those that are lists.
+_STATE_FIELDS = (
+    "config",
+    "table",
+    "info",
+    "cache",
+    "game_id",
+    "seed",
+    "commitment",
+    "zone",
+    "value",
+    "turn",
+    "phase",
+    "first_battle_done",
+    "sudden_death_from",
+    "advantage",
+    "choices",
+    "bonus_queue",
+    "attack_right",
+    "preferred",
+    "actor",
+    "attacker",
+    "step",
+    "defender_passed",
+    "duel_throws",
+    "damage",
+    "winner",
+    "end_reason",
+    "log",
+    "secret_log",
+    "rolls",
+    "roll_position",
+    "scripted_rolls",
+)
+_STATE_LISTS = (
+    "choices",
+    "bonus_queue",
+    "attack_right",
+    "duel_throws",
+    "damage",
+    "secret_log",
+    "scripted_rolls",
+)
+
+
+def _copy_fields(c, s) -> None:
+    """``_fork`` of any IRONDIE state: ``zone``, ``value``, ``log`` and ``rolls`` are
+    copied; the other lists are shared with ``s``, and the engine never edits them in
+    place (it assigns a new list), so ``s`` stays as it was."""
+    c.config = s.config
+    c.table = s.table
+    c.info = s.info
+    c.cache = s.cache
+    c.game_id = s.game_id
+    c.seed = s.seed
+    c.commitment = s.commitment
+    c.zone = s.zone.copy()
+    c.value = s.value.copy()
+    c.turn = s.turn
+    c.phase = s.phase
+    c.first_battle_done = s.first_battle_done
+    c.sudden_death_from = s.sudden_death_from
+    c.advantage = s.advantage
+    c.choices = s.choices
+    c.bonus_queue = s.bonus_queue
+    c.attack_right = s.attack_right
+    c.preferred = s.preferred
+    c.actor = s.actor
+    c.attacker = s.attacker
+    c.step = s.step
+    c.defender_passed = s.defender_passed
+    c.duel_throws = s.duel_throws
+    c.damage = s.damage
+    c.winner = s.winner
+    c.end_reason = s.end_reason
+    c.log = s.log.copy()
+    c.secret_log = s.secret_log
+    c.rolls = s.rolls.copy()
+    c.roll_position = s.roll_position
+    c.scripted_rolls = s.scripted_rolls
+
+
+def _fields_to_dict(s, fmt, extra: tuple = ()) -> dict:
+    """The JSON form of any IRONDIE state; ``extra`` (key, value) pairs follow "damage"."""
+    data = {
+        "format": fmt,
+        "config": s.config,
+        "seed": s.seed,
+        "commitment": s.commitment,
+        "zone": list(s.zone),
+        "value": list(s.value),
+        "turn": s.turn,
+        "phase": s.phase,
+        "first_battle_done": s.first_battle_done,
+        "sudden_death_from": s.sudden_death_from,
+        "advantage": s.advantage,
+        "choices": [_choice_to_json(c) for c in s.choices],
+        "bonus_queue": [list(b) for b in s.bonus_queue],
+        "attack_right": list(s.attack_right),
+        "preferred": s.preferred,
+        "actor": s.actor,
+        "attacker": s.attacker,
+        "step": s.step,
+        "defender_passed": s.defender_passed,
+        "duel_throws": [[d, list(t), z] for d, t, z in s.duel_throws],
+        "damage": list(s.damage),
+    }
+    data.update(extra)
+    data["winner"] = s.winner
+    data["end_reason"] = s.end_reason
+    data["log"] = [[actor, action] for actor, action in s.log]
+    data["secret_log"] = list(s.secret_log)
+    data["rolls"] = list(s.rolls)
+    data["roll_position"] = s.roll_position
+    data["scripted_rolls"] = list(s.scripted_rolls)
+    return data
+
+
+def _fields_from_dict(s, data: dict, config: dict, table) -> None:
+    """Fill every field of ``s`` from ``to_dict`` output (``config`` already checked)."""
+    s.config = config
+    s.table = table
+    s.info = table.dice
+    s.cache = None
+    s.game_id = config["game_id"]
+    s.seed = data["seed"]
+    s.commitment = data["commitment"]
+    s.zone = list(data["zone"])
+    s.value = list(data["value"])
+    s.turn = data["turn"]
+    s.phase = data["phase"]
+    s.first_battle_done = data["first_battle_done"]
+    s.sudden_death_from = data["sudden_death_from"]
+    s.advantage = data["advantage"]
+    s.choices = [_choice_from_json(c) for c in data["choices"]]
+    s.bonus_queue = [tuple(b) for b in data["bonus_queue"]]
+    s.attack_right = list(data["attack_right"])
+    s.preferred = data["preferred"]
+    s.actor = data["actor"]
+    s.attacker = data["attacker"]
+    s.step = data["step"]
+    s.defender_passed = data["defender_passed"]
+    s.duel_throws = [(d, tuple(t), z) for d, t, z in data["duel_throws"]]
+    s.damage = list(data["damage"])
+    s.winner = data["winner"]
+    s.end_reason = data["end_reason"]
+    s.log = [(actor, action) for actor, action in data["log"]]
+    s.secret_log = list(data["secret_log"])
+    s.rolls = list(data["rolls"])
+    s.roll_position = data["roll_position"]
+    s.scripted_rolls = list(data["scripted_rolls"])
+
+
+def _fields_at_start(s, config: dict, seed: str, table, seats: int) -> None:
+    """Every field of a new game of ``seats`` sets, before turn 1 starts."""
+    s.config = config
+    s.table = table
+    s.info = table.dice
+    s.cache = None
+    s.game_id = config["game_id"]
+    s.seed = seed
+    s.commitment = commitment(seed)
+    s.zone = [HAND] * (seats * DICE_PER_SET)
+    s.value = [0] * (seats * DICE_PER_SET)
+    s.turn = 0
+    s.phase = SPLIT
+    s.first_battle_done = False
+    s.sudden_death_from = config["sudden_death_turn"]
+    s.advantage = None
+    s.choices = [None] * seats
+    s.bonus_queue = []
+    s.attack_right = [False, False]
+    s.preferred = None
+    s.actor = None
+    s.attacker = None
+    s.step = 0
+    s.defender_passed = False
+    s.duel_throws = []
+    s.damage = [0, 0]
+    s.winner = None
+    s.end_reason = None
+    s.log = []
+    s.secret_log = []
+    s.rolls = []
+    s.roll_position = 0
+    s.scripted_rolls = []
+
+
 class State:
     """A game in progress. Treat as immutable: ``apply`` returns a new state.
 
@@ -335,91 +524,19 @@ class State:
     ``view()`` instead.
     """
 
-    __slots__ = (
-        "config",
-        "table",
-        "info",
-        "cache",
-        "game_id",
-        "seed",
-        "commitment",
-        "zone",
-        "value",
-        "turn",
-        "phase",
-        "first_battle_done",
-        "sudden_death_from",
-        "advantage",
-        "choices",
-        "bonus_queue",
-        "attack_right",
-        "preferred",
-        "actor",
-        "attacker",
-        "step",
-        "defender_passed",
-        "duel_throws",
-        "damage",
-        "winner",
-        "end_reason",
-        "log",
-        "secret_log",
-        "rolls",
-        "roll_position",
-        "scripted_rolls",
-    )
+    __slots__ = _STATE_FIELDS
 
     def clone(self) -> State:
         """A full copy: every list is the copy's own (tests and scenarios edit it)."""
         c = self._fork()
-        for name in (
-            "choices",
-            "bonus_queue",
-            "attack_right",
-            "duel_throws",
-            "damage",
-            "secret_log",
-            "scripted_rolls",
-        ):
+        for name in _STATE_LISTS:
             setattr(c, name, getattr(self, name).copy())
         return c
 
     def _fork(self) -> State:
-        """The copy ``apply`` works on. ``zone``, ``value``, ``log`` and ``rolls`` are
-        copied; the other lists are shared with this state, and the engine never edits
-        them in place (it assigns a new list), so this state stays as it was."""
+        """The copy ``apply`` works on (``_copy_fields``)."""
         c = State.__new__(State)
-        c.config = self.config
-        c.table = self.table
-        c.info = self.info
-        c.cache = self.cache
-        c.game_id = self.game_id
-        c.seed = self.seed
-        c.commitment = self.commitment
-        c.zone = self.zone.copy()
-        c.value = self.value.copy()
-        c.turn = self.turn
-        c.phase = self.phase
-        c.first_battle_done = self.first_battle_done
-        c.sudden_death_from = self.sudden_death_from
-        c.advantage = self.advantage
-        c.choices = self.choices
-        c.bonus_queue = self.bonus_queue
-        c.attack_right = self.attack_right
-        c.preferred = self.preferred
-        c.actor = self.actor
-        c.attacker = self.attacker
-        c.step = self.step
-        c.defender_passed = self.defender_passed
-        c.duel_throws = self.duel_throws
-        c.damage = self.damage
-        c.winner = self.winner
-        c.end_reason = self.end_reason
-        c.log = self.log.copy()
-        c.secret_log = self.secret_log
-        c.rolls = self.rolls.copy()
-        c.roll_position = self.roll_position
-        c.scripted_rolls = self.scripted_rolls
+        _copy_fields(c, self)
         return c
 
     @property
@@ -427,36 +544,7 @@ class State:
         return self.phase == OVER
 
     def to_dict(self) -> dict:
-        return {
-            "format": 1,
-            "config": self.config,
-            "seed": self.seed,
-            "commitment": self.commitment,
-            "zone": list(self.zone),
-            "value": list(self.value),
-            "turn": self.turn,
-            "phase": self.phase,
-            "first_battle_done": self.first_battle_done,
-            "sudden_death_from": self.sudden_death_from,
-            "advantage": self.advantage,
-            "choices": [_choice_to_json(c) for c in self.choices],
-            "bonus_queue": [list(b) for b in self.bonus_queue],
-            "attack_right": list(self.attack_right),
-            "preferred": self.preferred,
-            "actor": self.actor,
-            "attacker": self.attacker,
-            "step": self.step,
-            "defender_passed": self.defender_passed,
-            "duel_throws": [[d, list(t), z] for d, t, z in self.duel_throws],
-            "damage": list(self.damage),
-            "winner": self.winner,
-            "end_reason": self.end_reason,
-            "log": [[actor, action] for actor, action in self.log],
-            "secret_log": list(self.secret_log),
-            "rolls": list(self.rolls),
-            "roll_position": self.roll_position,
-            "scripted_rolls": list(self.scripted_rolls),
-        }
+        return _fields_to_dict(self, 1)
 
     @classmethod
     def from_dict(cls, data: dict) -> State:
@@ -466,37 +554,8 @@ class State:
         if data.get("format") != 1:
             raise ValueError("Unknown IRONDIE state format.")
         s = cls.__new__(cls)
-        s.config = normalise_config(data["config"])
-        s.table = _dice_table(s.config)
-        s.info = s.table.dice
-        s.cache = None
-        s.game_id = s.config["game_id"]
-        s.seed = data["seed"]
-        s.commitment = data["commitment"]
-        s.zone = list(data["zone"])
-        s.value = list(data["value"])
-        s.turn = data["turn"]
-        s.phase = data["phase"]
-        s.first_battle_done = data["first_battle_done"]
-        s.sudden_death_from = data["sudden_death_from"]
-        s.advantage = data["advantage"]
-        s.choices = [_choice_from_json(c) for c in data["choices"]]
-        s.bonus_queue = [tuple(b) for b in data["bonus_queue"]]
-        s.attack_right = list(data["attack_right"])
-        s.preferred = data["preferred"]
-        s.actor = data["actor"]
-        s.attacker = data["attacker"]
-        s.step = data["step"]
-        s.defender_passed = data["defender_passed"]
-        s.duel_throws = [(d, tuple(t), z) for d, t, z in data["duel_throws"]]
-        s.damage = list(data["damage"])
-        s.winner = data["winner"]
-        s.end_reason = data["end_reason"]
-        s.log = [(actor, action) for actor, action in data["log"]]
-        s.secret_log = list(data["secret_log"])
-        s.rolls = list(data["rolls"])
-        s.roll_position = data["roll_position"]
-        s.scripted_rolls = list(data["scripted_rolls"])
+        config = normalise_config(data["config"])
+        _fields_from_dict(s, data, config, _dice_table(config))
         return s
 
     def __eq__(self, other: object) -> bool:
@@ -536,37 +595,7 @@ def new_game(config: dict, seed: str) -> State:
         raise ConfigError(gettext_noop("The seed must be a non-empty string."))
     config = normalise_config(config)
     s = State.__new__(State)
-    s.config = config
-    s.table = _dice_table(config)
-    s.info = s.table.dice
-    s.cache = None
-    s.game_id = config["game_id"]
-    s.seed = seed
-    s.commitment = commitment(seed)
-    s.zone = [HAND] * DICE_COUNT
-    s.value = [0] * DICE_COUNT
-    s.turn = 0
-    s.phase = SPLIT
-    s.first_battle_done = False
-    s.sudden_death_from = config["sudden_death_turn"]
-    s.advantage = None
-    s.choices = [None, None]
-    s.bonus_queue = []
-    s.attack_right = [False, False]
-    s.preferred = None
-    s.actor = None
-    s.attacker = None
-    s.step = 0
-    s.defender_passed = False
-    s.duel_throws = []
-    s.damage = [0, 0]
-    s.winner = None
-    s.end_reason = None
-    s.log = []
-    s.secret_log = []
-    s.rolls = []
-    s.roll_position = 0
-    s.scripted_rolls = []
+    _fields_at_start(s, config, seed, _dice_table(config), len(PLAYERS))
     events: list[dict] = []
     _start_turn(s, events)
     _advance(s, events)

@@ -22,7 +22,6 @@ from collections.abc import Iterable
 from ..errors import Sentences, gettext_noop
 from . import engine as E
 from .dice import Die, playing_set_errors
-from .randomness import commitment
 
 HAND, BATTLE, CLASH, STORAGE, ABYSS = E.HAND, E.BATTLE, E.CLASH, E.STORAGE, E.ABYSS
 ATTACK, DEFENSE, LIFE = E.ATTACK, E.DEFENSE, E.LIFE
@@ -216,51 +215,9 @@ class TeamState:
     """A team game in progress; treat as immutable (``apply`` returns a new one).
     ``to_dict()`` is for the server and judges only (it holds the seed)."""
 
-    __slots__ = (
-        "config",
-        "table",
-        "info",
-        "cache",
-        "game_id",
-        "seed",
-        "commitment",
-        "zone",
-        "value",
-        "turn",
-        "phase",
-        "first_battle_done",
-        "sudden_death_from",
-        "advantage",
-        "choices",
-        "bonus_queue",
-        "attack_right",
-        "preferred",
-        "actor",
-        "attacker",
-        "step",
-        "defender_passed",
-        "duel_throws",
-        "damage",
-        "assigned",
-        "winner",
-        "end_reason",
-        "log",
-        "secret_log",
-        "rolls",
-        "roll_position",
-        "scripted_rolls",
-    )
+    __slots__ = (*E._STATE_FIELDS, "assigned")
 
-    _LISTS = (
-        "choices",
-        "bonus_queue",
-        "attack_right",
-        "duel_throws",
-        "damage",
-        "assigned",
-        "secret_log",
-        "scripted_rolls",
-    )
+    _LISTS = (*E._STATE_LISTS, "assigned")
 
     @property
     def seats(self) -> int:
@@ -271,42 +228,11 @@ class TeamState:
         return self.phase == OVER
 
     def _fork(self) -> TeamState:
-        """The copy ``apply`` works on: ``zone``, ``value``, ``log`` and ``rolls`` are
-        copied; the other lists are shared and never edited in place (the engine assigns
-        new ones), as in the two-player engine."""
+        """The copy ``apply`` works on (``engine._copy_fields``, and the same for
+        ``assigned``, which the engine also never edits in place)."""
         c = TeamState.__new__(TeamState)
-        c.config = self.config
-        c.table = self.table
-        c.info = self.info
-        c.cache = self.cache
-        c.game_id = self.game_id
-        c.seed = self.seed
-        c.commitment = self.commitment
-        c.zone = self.zone.copy()
-        c.value = self.value.copy()
-        c.turn = self.turn
-        c.phase = self.phase
-        c.first_battle_done = self.first_battle_done
-        c.sudden_death_from = self.sudden_death_from
-        c.advantage = self.advantage
-        c.choices = self.choices
-        c.bonus_queue = self.bonus_queue
-        c.attack_right = self.attack_right
-        c.preferred = self.preferred
-        c.actor = self.actor
-        c.attacker = self.attacker
-        c.step = self.step
-        c.defender_passed = self.defender_passed
-        c.duel_throws = self.duel_throws
-        c.damage = self.damage
+        E._copy_fields(c, self)
         c.assigned = self.assigned
-        c.winner = self.winner
-        c.end_reason = self.end_reason
-        c.log = self.log.copy()
-        c.secret_log = self.secret_log
-        c.rolls = self.rolls.copy()
-        c.roll_position = self.roll_position
-        c.scripted_rolls = self.scripted_rolls
         return c
 
     def clone(self) -> TeamState:
@@ -316,75 +242,18 @@ class TeamState:
         return c
 
     def to_dict(self) -> dict:
-        return {
-            "format": FORMAT,
-            "config": self.config,
-            "seed": self.seed,
-            "commitment": self.commitment,
-            "zone": list(self.zone),
-            "value": list(self.value),
-            "turn": self.turn,
-            "phase": self.phase,
-            "first_battle_done": self.first_battle_done,
-            "sudden_death_from": self.sudden_death_from,
-            "advantage": self.advantage,
-            "choices": [E._choice_to_json(c) for c in self.choices],
-            "bonus_queue": [list(b) for b in self.bonus_queue],
-            "attack_right": list(self.attack_right),
-            "preferred": self.preferred,
-            "actor": self.actor,
-            "attacker": self.attacker,
-            "step": self.step,
-            "defender_passed": self.defender_passed,
-            "duel_throws": [[d, list(t), z] for d, t, z in self.duel_throws],
-            "damage": list(self.damage),
-            "assigned": [[list(p) for p in part] for part in self.assigned],
-            "winner": self.winner,
-            "end_reason": self.end_reason,
-            "log": [[actor, action] for actor, action in self.log],
-            "secret_log": list(self.secret_log),
-            "rolls": list(self.rolls),
-            "roll_position": self.roll_position,
-            "scripted_rolls": list(self.scripted_rolls),
-        }
+        return E._fields_to_dict(
+            self, FORMAT, (("assigned", [[list(p) for p in part] for part in self.assigned]),)
+        )
 
     @classmethod
     def from_dict(cls, data: dict) -> TeamState:
         if data.get("format") != FORMAT:
             raise ValueError("Unknown IRONDIE team state format.")
         s = cls.__new__(cls)
-        s.config = normalise_config(data["config"])
-        s.table = _table(s.config)
-        s.info = s.table.dice
-        s.cache = None
-        s.game_id = s.config["game_id"]
-        s.seed = data["seed"]
-        s.commitment = data["commitment"]
-        s.zone = list(data["zone"])
-        s.value = list(data["value"])
-        s.turn = data["turn"]
-        s.phase = data["phase"]
-        s.first_battle_done = data["first_battle_done"]
-        s.sudden_death_from = data["sudden_death_from"]
-        s.advantage = data["advantage"]
-        s.choices = [E._choice_from_json(c) for c in data["choices"]]
-        s.bonus_queue = [tuple(b) for b in data["bonus_queue"]]
-        s.attack_right = list(data["attack_right"])
-        s.preferred = data["preferred"]
-        s.actor = data["actor"]
-        s.attacker = data["attacker"]
-        s.step = data["step"]
-        s.defender_passed = data["defender_passed"]
-        s.duel_throws = [(d, tuple(t), z) for d, t, z in data["duel_throws"]]
-        s.damage = list(data["damage"])
+        config = normalise_config(data["config"])
+        E._fields_from_dict(s, data, config, _table(config))
         s.assigned = [tuple(tuple(p) for p in part) for part in data["assigned"]]
-        s.winner = data["winner"]
-        s.end_reason = data["end_reason"]
-        s.log = [(actor, action) for actor, action in data["log"]]
-        s.secret_log = list(data["secret_log"])
-        s.rolls = list(data["rolls"])
-        s.roll_position = data["roll_position"]
-        s.scripted_rolls = list(data["scripted_rolls"])
         return s
 
     def __eq__(self, other: object) -> bool:
@@ -408,39 +277,9 @@ def new_game(config: dict, seed: str) -> TeamState:
         raise ConfigError(gettext_noop("The seed must be a non-empty string."))
     config = normalise_config(config)
     s = TeamState.__new__(TeamState)
-    s.config = config
-    s.table = _table(config)
-    s.info = s.table.dice
-    n = s.table.seats
-    s.cache = None
-    s.game_id = config["game_id"]
-    s.seed = seed
-    s.commitment = commitment(seed)
-    s.zone = [HAND] * (n * DICE_PER_SET)
-    s.value = [0] * (n * DICE_PER_SET)
-    s.turn = 0
-    s.phase = SPLIT
-    s.first_battle_done = False
-    s.sudden_death_from = config["sudden_death_turn"]
-    s.advantage = None
-    s.choices = [None] * n
-    s.bonus_queue = []
-    s.attack_right = [False, False]
-    s.preferred = None
-    s.actor = None
-    s.attacker = None
-    s.step = 0
-    s.defender_passed = False
-    s.duel_throws = []
-    s.damage = [0, 0]
+    table = _table(config)
+    E._fields_at_start(s, config, seed, table, table.seats)
     s.assigned = [(), ()]
-    s.winner = None
-    s.end_reason = None
-    s.log = []
-    s.secret_log = []
-    s.rolls = []
-    s.roll_position = 0
-    s.scripted_rolls = []
     events: list[dict] = []
     _start_turn(s, events)
     _advance(s, events)
