@@ -19,9 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..errors import Sentences, gettext_noop
+from ..errors import gettext_noop
 from . import engine as E
-from .dice import Die, playing_set_errors
 
 HAND, BATTLE, CLASH, STORAGE, ABYSS = E.HAND, E.BATTLE, E.CLASH, E.STORAGE, E.ABYSS
 ATTACK, DEFENSE, LIFE = E.ATTACK, E.DEFENSE, E.LIFE
@@ -72,55 +71,13 @@ def is_team_config(config) -> bool:
 
 def normalise_config(config: dict) -> dict:
     """Validate a team game config and return its canonical JSON form (ConfigError)."""
-    if not isinstance(config, dict):
-        raise ConfigError(gettext_noop("The config must be an object."))
-    unknown = set(config) - {"game_id", "sets", "sudden_death_turn"}
-    if unknown:
-        raise ConfigError(
-            gettext_noop("Unknown config keys: %(keys)s."), keys=", ".join(sorted(unknown))
-        )
-    sets = config.get("sets")
-    if not isinstance(sets, list | tuple) or len(sets) not in TEAM_SEAT_COUNTS:
-        raise ConfigError(
-            gettext_noop(
-                "A team game needs two teams of equal size: 'sets' must hold 4 or 6 playing sets."
-            )
-        )
-    canonical = []
-    for seat, dice in enumerate(sets):
-        quick = E._quick_set(dice)
-        if quick is not None:
-            canonical.append(quick)
-            continue
-        if not isinstance(dice, list | tuple):
-            raise ConfigError(
-                gettext_noop("Player %(player)s's set must be a list of dice."), player=seat
-            )
-        try:
-            parsed = [d if isinstance(d, Die) else Die.from_dict(d) for d in dice]
-        except ValueError as exc:
-            raise ConfigError(
-                gettext_noop("Player %(player)s's set: %(problems)s"), player=seat, problems=exc
-            ) from None
-        errors = playing_set_errors(parsed)
-        if errors:
-            raise ConfigError(
-                gettext_noop("Player %(player)s's set: %(problems)s"),
-                player=seat,
-                problems=Sentences(errors),
-            )
-        canonical.append([d.to_dict() for d in parsed])
-    game_id = config.get("game_id", "")
-    if not isinstance(game_id, str):
-        raise ConfigError(gettext_noop("'game_id' must be a string."))
-    sudden = config.get("sudden_death_turn")
-    if sudden is not None and (
-        not isinstance(sudden, int) or isinstance(sudden, bool) or sudden < 1
-    ):
-        raise ConfigError(
-            gettext_noop("'sudden_death_turn' must be null or a turn number (1 or more).")
-        )
-    return {"game_id": game_id, "sets": canonical, "sudden_death_turn": sudden}
+    return E._normalise_config(
+        config,
+        TEAM_SEAT_COUNTS,
+        gettext_noop(
+            "A team game needs two teams of equal size: 'sets' must hold 4 or 6 playing sets."
+        ),
+    )
 
 
 class TeamTable:
