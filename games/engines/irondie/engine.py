@@ -276,15 +276,15 @@ def _quick_set(dice) -> list[dict] | None:
 
 def normalise_config(config: dict) -> dict:
     """Validate a config and return its canonical JSON form (raises ConfigError)."""
-    return _normalise_config(
-        config, (2,), gettext_noop("'sets' must hold the two players' playing sets.")
-    )
+    sets = _config_sets(config)
+    if not isinstance(sets, list | tuple) or len(sets) != 2:
+        raise ConfigError(gettext_noop("'sets' must hold the two players' playing sets."))
+    return _canonical_config(config, sets)
 
 
-def _normalise_config(config: dict, set_counts: tuple[int, ...], count_message: str) -> dict:
-    """Any IRONDIE config: ``set_counts`` playing sets (else ``count_message``), each
-    checked with the rulebook's playing set rules, a string game id and the optional
-    sudden death turn."""
+def _config_sets(config) -> object:
+    """Any IRONDIE config is an object with only the known keys; its "sets" (each game
+    checks how many)."""
     if not isinstance(config, dict):
         raise ConfigError(gettext_noop("The config must be an object."))
     unknown = set(config) - {"game_id", "sets", "sudden_death_turn"}
@@ -292,9 +292,13 @@ def _normalise_config(config: dict, set_counts: tuple[int, ...], count_message: 
         raise ConfigError(
             gettext_noop("Unknown config keys: %(keys)s."), keys=", ".join(sorted(unknown))
         )
-    sets = config.get("sets")
-    if not isinstance(sets, list | tuple) or len(sets) not in set_counts:
-        raise ConfigError(count_message)
+    return config.get("sets")
+
+
+def _canonical_config(config: dict, sets) -> dict:
+    """The canonical form of any IRONDIE config whose keys and set count are checked:
+    each set checked with the rulebook's playing set rules, a string game id and the
+    optional sudden death turn."""
     canonical_sets = []
     for player, dice in enumerate(sets):
         quick = _quick_set(dice)

@@ -71,13 +71,14 @@ def is_team_config(config) -> bool:
 
 def normalise_config(config: dict) -> dict:
     """Validate a team game config and return its canonical JSON form (ConfigError)."""
-    return E._normalise_config(
-        config,
-        TEAM_SEAT_COUNTS,
-        gettext_noop(
-            "A team game needs two teams of equal size: 'sets' must hold 4 or 6 playing sets."
-        ),
-    )
+    sets = E._config_sets(config)
+    if not isinstance(sets, list | tuple) or len(sets) not in TEAM_SEAT_COUNTS:
+        raise ConfigError(
+            gettext_noop(
+                "A team game needs two teams of equal size: 'sets' must hold 4 or 6 playing sets."
+            )
+        )
+    return E._canonical_config(config, sets)
 
 
 class TeamTable:
