@@ -183,9 +183,13 @@ _OWNED_IDS = (
 class DiceTable:
     """Per game: every die's facts, the ids of each player's LIFE dice, and per die how it
     is thrown and which dice it may target wherever they are (``eligible[die]``, a set;
-    the throw options keep those in the right zone)."""
+    the throw options keep those in the right zone). The rules both IRONDIE games share
+    read a game's two sides from its table: ``side`` (per die), ``side_life`` (each
+    side's LIFE dice) and ``winner_key`` (the game over event's key for the winner); here
+    a side is a player."""
 
-    __slots__ = ("dice", "life_ids", "throw_mode", "eligible")
+    __slots__ = ("dice", "life_ids", "throw_mode", "eligible", "side", "side_life")
+    winner_key = "winner"
 
     def __init__(self, dice: tuple[DieInfo, ...]):
         self.dice = dice
@@ -193,6 +197,8 @@ class DiceTable:
         for d in dice:
             by_owner_class[d.owner][d.cls].append(d.id)
         self.life_ids = (tuple(by_owner_class[0][LIFE]), tuple(by_owner_class[1][LIFE]))
+        self.side = tuple(d.owner for d in dice)
+        self.side_life = self.life_ids
         pools: dict[tuple[int, int | None], frozenset[int]] = {}
         modes, eligible = [], []
         for d in dice:
@@ -1502,14 +1508,15 @@ def _resolve_end_turn(s: State, events: list) -> None:
 
 
 def _check_end(s: State, events: list) -> bool:
-    """End of the Game: after the first BATTLE phase, a player without LIFE dice in the
-    life zone loses at once; both at once: a roll-off."""
+    """End of the Game: after the first BATTLE phase, a side (a player; a team: all its
+    players' life zones) without LIFE dice in the life zone loses at once; both at once:
+    a roll-off."""
     if s.phase == OVER:
         return True
     if not s.first_battle_done:
         return False
     zone = s.zone
-    life0, life1 = s.table.life_ids
+    life0, life1 = s.table.side_life
     alive0 = alive1 = False
     for d in life0:
         if zone[d] == BATTLE:
@@ -1534,15 +1541,18 @@ def _finish(s: State, winner: int | None, reason: str, events: list) -> None:
     s.end_reason = reason
     s.actor = None
     s.bonus_queue = []
-    s.choices = [None, None]
+    s.choices = [None] * len(s.choices)
     s.secret_log = []
-    events.append({"type": "game_over", "winner": winner, "reason": reason, "seed": s.seed})
+    events.append(
+        {"type": "game_over", s.table.winner_key: winner, "reason": reason, "seed": s.seed}
+    )
 
 
 def _resolve_duel(s: State, events: list) -> None:
     """LIFO: the last throw resolves first; a throw whose die left the clash zone, or
-    whose targets all left their zone, has no effect."""
-    info, zone = s.info, s.zone
+    whose targets all left their zone, has no effect. Assault and Barrier add to their
+    own side's dice and subtract from the other side's."""
+    info, zone, side = s.info, s.zone, s.table.side
     for die, targets, target_zone in reversed(s.duel_throws):
         if zone[die] != CLASH:
             events.append({"type": "effect_skipped", "die": die, "why": "die_left_play"})
@@ -1583,7 +1593,7 @@ def _resolve_duel(s: State, events: list) -> None:
                 _move(s, die, ABYSS, events, "crusher_lost")
         elif kind in (ASSAULT, BARRIER):
             amount = value if won else 1
-            sign = 1 if info[target].owner == info[die].owner else -1
+            sign = 1 if side[target] == side[die] else -1
             _set_value(s, target, s.value[target] + sign * amount, events)
         elif kind == SHOOTER:
             _set_value(s, target, s.value[target] - (2 if won else 1), events)
@@ -1595,7 +1605,7 @@ def _resolve_duel(s: State, events: list) -> None:
         if _check_end(s, events):
             return
     value = s.value
-    for d in range(DICE_COUNT):
+    for d in range(len(zone)):
         if zone[d] == CLASH:
             s.cache = None
             zone[d] = STORAGE

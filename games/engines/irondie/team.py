@@ -97,7 +97,10 @@ class TeamTable:
         "modes",
         "eligible_order",
         "targets",
+        "side",
+        "side_life",
     )
+    winner_key = "winning_team"
 
     def __init__(self, config: dict):
         sets = config["sets"]
@@ -120,6 +123,8 @@ class TeamTable:
         self.team_life = tuple(
             tuple(d for d in self.team_ids[t] if infos[d].cls == LIFE) for t in TEAMS
         )
+        self.side = self.team
+        self.side_life = self.team_life
         eligible, ordered = [], []
         pools: dict[tuple, tuple[frozenset, tuple]] = {}
         everyone = tuple(range(len(infos)))
@@ -318,14 +323,6 @@ def _team_life(state: TeamState, team: int) -> list[int]:
     return [d for d in state.table.team_life[team] if z[d] == BATTLE]
 
 
-def _team_alive(state: TeamState, team: int) -> bool:
-    z = state.zone
-    for d in state.table.team_life[team]:  # noqa: SIM110 (a loop is faster here)
-        if z[d] == BATTLE:
-            return True
-    return False
-
-
 # ---------------------------------------------------------------------------
 # Legal actions
 
@@ -373,20 +370,9 @@ def _compute_throw_options(state: TeamState, team: int, first: bool) -> list:
     return options
 
 
-def _bonus_options(state: TeamState, owner: int, die: int) -> list[tuple]:
-    """The two-player rules over the owner's own dice (``engine._compute_bonus_options``
-    reads only the owner's nine dice), cached per zone layout."""
-    cache = state.cache
-    if cache is None:
-        cache = state.cache = [None, None, None, None, None]
-    by_die = cache[4]
-    if by_die is None:
-        by_die = cache[4] = {}
-    key = (owner, die)
-    options = by_die.get(key)
-    if options is None:
-        options = by_die[key] = E._compute_bonus_options(state, owner, die)
-    return options
+# The colour bonus options: the two-player rules over the owner's own dice, cached
+# per zone layout in the same slot.
+_bonus_options = E._bonus_options
 
 
 def _team_damage_total(state: TeamState, team: int) -> tuple[list[int], list[int], int]:
@@ -611,30 +597,6 @@ def _act_split(s: TeamState, seat: int, action: dict, events: list) -> dict:
     return {"kind": "split", "throw": ids}
 
 
-def _act_bonus(s: TeamState, seat: int, action: dict, events: list) -> dict:
-    rule = gettext_noop("Color Bonuses")
-    _expect(action, "bonus", ("targets",), rule)
-    targets = action["targets"]
-    if not isinstance(targets, list):
-        raise IllegalAction(
-            rule, gettext_noop("'targets' must list one die id (or null) per bonus part.")
-        )
-    die = s.bonus_queue[0][1]
-    chosen = tuple(targets)
-    if chosen not in _bonus_options(s, seat, die):
-        raise IllegalAction(
-            rule,
-            gettext_noop(
-                "Those are not allowed targets for this bonus (own dice in play, class and "
-                "colour per the colour table, not the die that rolled it, each part on a "
-                "different die)."
-            ),
-        )
-    s.bonus_queue = s.bonus_queue[1:]
-    _apply_bonus(s, seat, die, chosen, events)
-    return {"kind": "bonus", "targets": list(chosen)}
-
-
 def _parse_throw(s: TeamState, seat: int, action: dict, first: bool, rule: str) -> tuple:
     _expect(action, "throw", ("die", "targets"), rule)
     die = _die_id(s, action["die"], rule)
@@ -753,7 +715,7 @@ def _act_return(s: TeamState, seat: int, action: dict, events: list) -> dict:
 
 
 _ACTS = {
-    "bonus": _act_bonus,
+    "bonus": E._act_bonus,
     SPLIT: _act_split,
     OFFER: _act_offer,
     DUEL: _act_duel,
@@ -809,15 +771,14 @@ def enable_sudden_death(state: TeamState) -> tuple[TeamState, list[dict]]:
 # ---------------------------------------------------------------------------
 # The game flow
 
-
-def _apply_bonus(s: TeamState, owner: int, die: int, targets: tuple, events: list) -> None:
-    parts = E._BONUS_PARTS[s.info[die].colour]
-    events.append({"type": "bonus", "player": owner, "die": die, "targets": list(targets)})
-    for (amount, _classes, _relations), target in zip(parts, targets, strict=True):
-        if target is not None:
-            E._set_value(s, target, s.value[target] + amount, events)
-            if _check_end(s, events):
-                return
+# Shared with the two-player game, over the table's sides (``TeamTable.side``,
+# ``side_life``): a colour bonus, the end of the game, the duel's resolution.
+_apply_bonus, _check_end, _finish, _resolve_duel = (
+    E._apply_bonus,
+    E._check_end,
+    E._finish,
+    E._resolve_duel,
+)
 
 
 def _throw(s: TeamState, seat: int, die: int, targets: tuple, target_zone: int, events) -> None:
@@ -1003,97 +964,6 @@ def _resolve_end_turn(s: TeamState, events: list) -> None:
             events.append({"type": "move", "die": d, "to": "hand", "cause": "storage_to_hand"})
     s.choices = [None] * s.table.seats
     _start_turn(s, events)
-
-
-def _check_end(s: TeamState, events: list) -> bool:
-    """A team without a LIFE die in any of its players' life zones loses (after the
-    first BATTLE phase); both at once: a roll-off between the teams."""
-    if s.phase == OVER:
-        return True
-    if not s.first_battle_done:
-        return False
-    alive0, alive1 = _team_alive(s, 0), _team_alive(s, 1)
-    if alive0 and alive1:
-        return False
-    if alive0 or alive1:
-        _finish(s, 0 if alive0 else 1, "no_life_dice", events)
-    else:
-        _finish(s, E._roll_off(s, "end_of_game", events), "roll_off", events)
-    return True
-
-
-def _finish(s: TeamState, winner: int | None, reason: str, events: list) -> None:
-    s.phase = OVER
-    s.winner = winner
-    s.end_reason = reason
-    s.actor = None
-    s.bonus_queue = []
-    s.choices = [None] * s.table.seats
-    s.secret_log = []
-    events.append({"type": "game_over", "winning_team": winner, "reason": reason, "seed": s.seed})
-
-
-def _resolve_duel(s: TeamState, events: list) -> None:
-    """LIFO, as in the two-player game; Assault and Barrier add to their team's dice and
-    subtract from the other team's."""
-    info, zone, teams = s.info, s.zone, s.table.team
-    for die, targets, target_zone in reversed(s.duel_throws):
-        if zone[die] != CLASH:
-            events.append({"type": "effect_skipped", "die": die, "why": "die_left_play"})
-            continue
-        live = [t for t in targets if zone[t] == target_zone]
-        if not live:
-            events.append({"type": "effect_skipped", "die": die, "why": "target_left_play"})
-            continue
-        kind = info[die].type
-        value = s.value[die]
-        if kind in E._MULTI_TARGET:
-            for t in live:
-                won = value >= s.value[t]
-                events.append({"type": "compare", "die": die, "target": t, "won": won})
-                if won:
-                    E._set_value(s, t, s.value[t] - 2, events)
-            if _check_end(s, events):
-                return
-            continue
-        target = live[0]
-        if kind == E.REGENERATOR:
-            events.append({"type": "compare", "die": die, "target": target, "won": True})
-            s.cache = None
-            zone[target] = BATTLE
-            s.value[target] = value
-            events.append({"type": "move", "die": target, "to": "battle", "cause": "regenerated"})
-            events.append({"type": "value", "die": target, "value": value})
-            continue
-        won = E._wins(s, die, target)
-        events.append({"type": "compare", "die": die, "target": target, "won": won})
-        if kind == E.CRUSHER:
-            if won:
-                E._move(s, target, ABYSS, events, "crushed")
-            else:
-                E._move(s, die, ABYSS, events, "crusher_lost")
-        elif kind in (E.ASSAULT, E.BARRIER):
-            amount = value if won else 1
-            sign = 1 if teams[target] == teams[die] else -1
-            E._set_value(s, target, s.value[target] + sign * amount, events)
-        elif kind == E.SHOOTER:
-            E._set_value(s, target, s.value[target] - (2 if won else 1), events)
-        elif kind == E.ANNULATOR:
-            if won:
-                E._move(s, target, STORAGE, events, "annulled")
-        elif kind == E.POWER_BOOSTER:
-            E._set_value(s, target, s.value[target] + (3 if won else 1), events)
-        if _check_end(s, events):
-            return
-    value = s.value
-    for d in range(len(zone)):
-        if zone[d] == CLASH:
-            s.cache = None
-            zone[d] = STORAGE
-            value[d] = 0
-            events.append({"type": "move", "die": d, "to": "storage", "cause": "duel_over"})
-    s.duel_throws = []
-    events.append({"type": "duel_over"})
 
 
 def _advance(s: TeamState, events: list) -> None:
