@@ -1197,6 +1197,19 @@ _ACTS = {
 
 
 def _apply_system(state: State, action: dict) -> tuple[State, list[dict]]:
+    return _system_action(state, action, _forfeit_winner)
+
+
+def _forfeit_winner(s: State, loser, rule: str) -> int:
+    """The winner when ``loser`` forfeits (IllegalAction if it names no player)."""
+    if loser not in PLAYERS or isinstance(loser, bool):
+        raise IllegalAction(rule, gettext_noop("'player' must be 0 or 1."))
+    return 1 - loser
+
+
+def _system_action(state, action: dict, forfeit_winner) -> tuple:
+    """A "system" action of any IRONDIE game (sudden death, forfeit, match time over);
+    ``forfeit_winner(state, loser, rule)`` is the game's winning side of a forfeit."""
     rule = gettext_noop("Tournament Rules")
     if not isinstance(action, dict):
         raise IllegalAction(rule, gettext_noop("A system action must be an object with a 'kind'."))
@@ -1215,10 +1228,9 @@ def _apply_system(state: State, action: dict) -> tuple[State, list[dict]]:
     elif kind == "forfeit":
         _expect(action, "forfeit", ("player",), rule)
         loser = action["player"]
-        if loser not in PLAYERS or isinstance(loser, bool):
-            raise IllegalAction(rule, gettext_noop("'player' must be 0 or 1."))
+        winner = forfeit_winner(s, loser, rule)
         logged = {"kind": "forfeit", "player": loser}
-        _finish(s, 1 - loser, "forfeit", events)
+        _finish(s, winner, "forfeit", events)
     elif kind == "match_time_over":
         _expect(action, "match_time_over", (), rule)
         logged = {"kind": "match_time_over"}

@@ -725,43 +725,18 @@ _ACTS = {
 
 
 def _apply_system(state: TeamState, action: dict) -> tuple[TeamState, list[dict]]:
-    rule = gettext_noop("Tournament Rules")
-    if not isinstance(action, dict):
-        raise IllegalAction(rule, gettext_noop("A system action must be an object with a 'kind'."))
-    if state.phase == OVER:
-        raise IllegalAction(gettext_noop("End of the Game"), gettext_noop("The game is over."))
-    kind = action.get("kind")
-    s = state.clone()
-    events: list[dict] = []
-    if kind == "sudden_death":
-        _expect(action, "sudden_death", (), rule)
-        if s.sudden_death_from is not None and s.sudden_death_from <= s.turn + 1:
-            raise IllegalAction(rule, gettext_noop("Sudden death is already switched on."))
-        s.sudden_death_from = s.turn + 1
-        events.append({"type": "sudden_death_called", "from_turn": s.turn + 1})
-        logged = {"kind": "sudden_death"}
-    elif kind == "forfeit":
-        _expect(action, "forfeit", ("player",), rule)
-        loser = action["player"]
-        if type(loser) is not int or not 0 <= loser < s.table.seats:
-            raise IllegalAction(
-                rule,
-                gettext_noop("'player' must be a seat, 0 to %(last)s."),
-                last=s.table.seats - 1,
-            )
-        logged = {"kind": "forfeit", "player": loser}
-        _finish(s, 1 - team_of(loser), "forfeit", events)
-    elif kind == "match_time_over":
-        _expect(action, "match_time_over", (), rule)
-        logged = {"kind": "match_time_over"}
-        _finish(s, None, "match_time_over", events)
-    else:
+    return E._system_action(state, action, _forfeit_winner)
+
+
+def _forfeit_winner(s: TeamState, loser, rule: str) -> int:
+    """The other team wins when a seat forfeits (IllegalAction if ``loser`` is no seat)."""
+    if type(loser) is not int or not 0 <= loser < s.table.seats:
         raise IllegalAction(
             rule,
-            gettext_noop("System actions are 'sudden_death', 'forfeit' and 'match_time_over'."),
+            gettext_noop("'player' must be a seat, 0 to %(last)s."),
+            last=s.table.seats - 1,
         )
-    s.log.append((SYSTEM, logged))
-    return s, events
+    return 1 - team_of(loser)
 
 
 def enable_sudden_death(state: TeamState) -> tuple[TeamState, list[dict]]:
