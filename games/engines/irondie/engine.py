@@ -920,17 +920,24 @@ def default_action(state: State, player) -> dict | None:
 
 
 def _fewest_losses(state: State, player: int) -> tuple[tuple[int, int], ...]:
-    dice = sorted(_life_in_zone(state, player), key=lambda d: (-state.value[d], d))
+    dice = _life_in_zone(state, player)
     left = min(state.damage[player], sum(state.value[d] for d in dice))
+    return _spread_fewest_losses(state.value, dice, left)
+
+
+def _spread_fewest_losses(value: list[int], dice, left: int) -> tuple[tuple[int, int], ...]:
+    """``left`` points over ``dice`` losing the fewest LIFE dice: the highest dice
+    brought down to 1 first, then the smallest drained; (die, points) by id."""
+    dice = sorted(dice, key=lambda d: (-value[d], d))
     amounts = dict.fromkeys(dice, 0)
     for d in dice:
-        take = min(left, state.value[d] - 1)
+        take = min(left, value[d] - 1)
         amounts[d] += take
         left -= take
     for d in reversed(dice):
         if left == 0:
             break
-        take = min(left, state.value[d] - amounts[d])
+        take = min(left, value[d] - amounts[d])
         amounts[d] += take
         left -= take
     return tuple((d, a) for d, a in sorted(amounts.items()) if a)
@@ -1073,16 +1080,21 @@ def _parse_throw(s: State, player: int, action: dict, first: bool, rule: str) ->
     if option not in options:
         if s.info[die].owner != player or s.zone[die] != HAND:
             raise IllegalAction(rule, gettext_noop("Die %(die)s is not in your reserve."), die=die)
-        raise IllegalAction(
-            gettext_noop("Key Characteristics (Table 1)"),
-            gettext_noop(
-                "Die %(die)s cannot target %(targets)s now (see the Target column; later "
-                "throws of a duel target only dice in the clash zone)."
-            ),
-            die=die,
-            targets=targets,
-        )
+        raise _cannot_target(die, targets)
     return option
+
+
+def _cannot_target(die: int, targets: list) -> IllegalAction:
+    """The refusal of a throw from the reserve at targets its die may not have now."""
+    return IllegalAction(
+        gettext_noop("Key Characteristics (Table 1)"),
+        gettext_noop(
+            "Die %(die)s cannot target %(targets)s now (see the Target column; later "
+            "throws of a duel target only dice in the clash zone)."
+        ),
+        die=die,
+        targets=targets,
+    )
 
 
 def _act_offer(s: State, player: int, action: dict, events: list) -> dict:
@@ -1630,6 +1642,13 @@ def _resolve_duel(s: State, events: list) -> None:
 def _advance(s: State, events: list) -> None:
     """Run every automatic step until a player must decide or the game is over. A
     decision with a single possible outcome is taken automatically."""
+    _advance_game(s, events, _throw_options, _start_damage, _pass)
+
+
+def _advance_game(s, events: list, throw_options, start_damage, pass_throw) -> None:
+    """``_advance`` of any IRONDIE game, with the game's throw options of a side, start
+    of the damage phase and pass. A side's decisions are made by the seat with the
+    side's number (a player; a team's captain, ``team.captain``)."""
     while s.phase != OVER:
         if s.bonus_queue:
             owner, die = s.bonus_queue[0]
@@ -1648,23 +1667,23 @@ def _advance(s: State, events: list) -> None:
             events.append({"type": "battle_phase_over"})
             if _check_end(s, events):
                 return
-            if not sudden_death_active(s) and (_split_count(s, 0) or _split_count(s, 1)):
+            if not sudden_death_active(s) and HAND in s.zone:
                 s.phase = OFFER
                 s.attack_right = [True, True]
                 s.preferred = s.advantage
                 events.append({"type": "clash_started"})
             else:
                 events.append({"type": "clash_skipped"})
-                _start_damage(s, events)
+                start_damage(s, events)
             continue
         if phase == OFFER:
             for candidate in (s.preferred, 1 - s.preferred):
-                if s.attack_right[candidate] and _throw_options(s, candidate, True):
+                if s.attack_right[candidate] and throw_options(s, candidate, True):
                     s.actor = candidate
                     return
             events.append({"type": "clash_over"})
             s.attack_right = [False, False]
-            _start_damage(s, events)
+            start_damage(s, events)
             continue
         if phase == DUEL:
             step = s.step
@@ -1678,10 +1697,10 @@ def _advance(s: State, events: list) -> None:
                 s.actor = None
                 continue
             actor = s.attacker if step == ATTACKER_SECOND else 1 - s.attacker
-            if _throw_options(s, actor, False):
+            if throw_options(s, actor, False):
                 s.actor = actor
                 return
-            _pass(s, actor, events, forced=True)
+            pass_throw(s, actor, events, forced=True)
             continue
         return  # a simultaneous phase waiting for choices
 
@@ -1702,6 +1721,18 @@ def _die_view(s: State, d: int) -> dict:
         "class": CLASS_NAMES[info.cls],
         "zone": ZONE_NAMES[z],
         "value": s.value[d] if z in (BATTLE, CLASH) else None,
+    }
+
+
+def _duel_view(s) -> dict | None:
+    """The duel in progress as every viewer sees it (None outside a duel)."""
+    if s.phase != DUEL:
+        return None
+    return {
+        "attacker": s.attacker,
+        "step": _STEP_NAMES.get(s.step),
+        "defender_passed_first": s.defender_passed,
+        "throws": [{"die": d, "targets": list(t)} for d, t, _z in s.duel_throws],
     }
 
 
@@ -1737,14 +1768,7 @@ def view(state: State, viewer) -> dict:
         for i, (actor, action) in enumerate(s.log)
         if i not in secret or judge or actor == viewer
     ]
-    duel = None
-    if s.phase == DUEL:
-        duel = {
-            "attacker": s.attacker,
-            "step": _STEP_NAMES.get(s.step),
-            "defender_passed_first": s.defender_passed,
-            "throws": [{"die": d, "targets": list(t)} for d, t, _z in s.duel_throws],
-        }
+    duel = _duel_view(s)
     return {
         "game": "irondie",
         "viewer": viewer,

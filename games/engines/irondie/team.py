@@ -478,20 +478,7 @@ def _fewest_losses(state: TeamState, team: int) -> tuple[tuple[int, int], ...]:
     for d, a in state.assigned[team]:
         left -= a
         last = d
-    dice = [d for d in dice if d > last]
-    dice = sorted(dice, key=lambda d: (-state.value[d], d))
-    amounts = dict.fromkeys(dice, 0)
-    for d in dice:
-        take = min(left, state.value[d] - 1)
-        amounts[d] += take
-        left -= take
-    for d in reversed(dice):
-        if left == 0:
-            break
-        take = min(left, state.value[d] - amounts[d])
-        amounts[d] += take
-        left -= take
-    return tuple((d, a) for d, a in sorted(amounts.items()) if a)
+    return E._spread_fewest_losses(state.value, [d for d in dice if d > last], left)
 
 
 def random_action(state: TeamState, seat, rng) -> dict | None:
@@ -610,15 +597,7 @@ def _parse_throw(s: TeamState, seat: int, action: dict, first: bool, rule: str) 
             raise IllegalAction(
                 rule, gettext_noop("Die %(die)s is not in your team's reserve."), die=die
             )
-        raise IllegalAction(
-            gettext_noop("Key Characteristics (Table 1)"),
-            gettext_noop(
-                "Die %(die)s cannot target %(targets)s now (see the Target column; later "
-                "throws of a duel target only dice in the clash zone)."
-            ),
-            die=die,
-            targets=targets,
-        )
+        raise E._cannot_target(die, targets)
     return option
 
 
@@ -942,61 +921,9 @@ def _resolve_end_turn(s: TeamState, events: list) -> None:
 
 
 def _advance(s: TeamState, events: list) -> None:
-    """Run every automatic step until a seat must decide or the game is over."""
-    while s.phase != OVER:
-        if s.bonus_queue:
-            owner, die = s.bonus_queue[0]
-            options = _bonus_options(s, owner, die)
-            if len(options) > 1:
-                return
-            s.bonus_queue = s.bonus_queue[1:]
-            if options:
-                _apply_bonus(s, owner, die, options[0], events)
-            else:
-                events.append({"type": "bonus_lapsed", "player": owner, "die": die})
-            continue
-        phase = s.phase
-        if phase == BATTLE_BONUS:
-            s.first_battle_done = True
-            events.append({"type": "battle_phase_over"})
-            if _check_end(s, events):
-                return
-            if not sudden_death_active(s) and HAND in s.zone:
-                s.phase = OFFER
-                s.attack_right = [True, True]
-                s.preferred = s.advantage
-                events.append({"type": "clash_started"})
-            else:
-                events.append({"type": "clash_skipped"})
-                _start_damage(s, events)
-            continue
-        if phase == OFFER:
-            for team in (s.preferred, 1 - s.preferred):
-                if s.attack_right[team] and _throw_options(s, team, True):
-                    s.actor = captain(team)
-                    return
-            events.append({"type": "clash_over"})
-            s.attack_right = [False, False]
-            _start_damage(s, events)
-            continue
-        if phase == DUEL:
-            step = s.step
-            if step == RESOLVE:
-                _resolve_duel(s, events)
-                if s.phase == OVER:
-                    return
-                s.phase = OFFER
-                s.preferred = 1 - s.attacker
-                s.step = 0
-                s.actor = None
-                continue
-            team = s.attacker if step == ATTACKER_SECOND else 1 - s.attacker
-            if _throw_options(s, team, False):
-                s.actor = captain(team)
-                return
-            _pass(s, captain(team), events, forced=True)
-            continue
-        return
+    """Run every automatic step until a seat must decide or the game is over (the
+    two-player flow; a team's decisions fall to its captain)."""
+    E._advance_game(s, events, _throw_options, _start_damage, _pass)
 
 
 # ---------------------------------------------------------------------------
@@ -1065,14 +992,7 @@ def view(state: TeamState, viewer) -> dict:
         for i, (actor, action) in enumerate(s.log)
         if i not in secret or _sees_choice_of(viewer, actor)
     ]
-    duel = None
-    if s.phase == DUEL:
-        duel = {
-            "attacker": s.attacker,
-            "step": E._STEP_NAMES.get(s.step),
-            "defender_passed_first": s.defender_passed,
-            "throws": [{"die": d, "targets": list(t)} for d, t, _z in s.duel_throws],
-        }
+    duel = E._duel_view(s)
     return {
         "game": "irondie",
         "viewer": viewer,
