@@ -392,10 +392,13 @@ _STATE_LISTS = (
 )
 
 
-def _copy_fields(c, s) -> None:
-    """``_fork`` of any IRONDIE state: ``zone``, ``value``, ``log`` and ``rolls`` are
-    copied; the other lists are shared with ``s``, and the engine never edits them in
-    place (it assigns a new list), so ``s`` stays as it was."""
+def _fork_state(s):
+    """The copy ``apply`` works on, for any IRONDIE state (the team game's copies its
+    own fields after this). ``zone``, ``value``, ``log`` and ``rolls`` are copied; the
+    other lists are shared with ``s``, and the engine never edits them in place (it
+    assigns a new list), so ``s`` stays as it was."""
+    cls = type(s)
+    c = cls.__new__(cls)
     c.config = s.config
     c.table = s.table
     c.info = s.info
@@ -427,6 +430,7 @@ def _copy_fields(c, s) -> None:
     c.rolls = s.rolls.copy()
     c.roll_position = s.roll_position
     c.scripted_rolls = s.scripted_rolls
+    return c
 
 
 def _fields_to_dict(s, fmt, extra: tuple = ()) -> dict:
@@ -552,11 +556,7 @@ class State:
             setattr(c, name, getattr(self, name).copy())
         return c
 
-    def _fork(self) -> State:
-        """The copy ``apply`` works on (``_copy_fields``)."""
-        c = State.__new__(State)
-        _copy_fields(c, self)
-        return c
+    _fork = _fork_state  # the copy ``apply`` works on
 
     @property
     def over(self) -> bool:
@@ -1639,16 +1639,18 @@ def _resolve_duel(s: State, events: list) -> None:
     events.append({"type": "duel_over"})
 
 
-def _advance(s: State, events: list) -> None:
+def _advance(
+    s: State,
+    events: list,
+    throw_options=_throw_options,
+    start_damage=_start_damage,
+    pass_throw=_pass,
+) -> None:
     """Run every automatic step until a player must decide or the game is over. A
-    decision with a single possible outcome is taken automatically."""
-    _advance_game(s, events, _throw_options, _start_damage, _pass)
-
-
-def _advance_game(s, events: list, throw_options, start_damage, pass_throw) -> None:
-    """``_advance`` of any IRONDIE game, with the game's throw options of a side, start
-    of the damage phase and pass. A side's decisions are made by the seat with the
-    side's number (a player; a team's captain, ``team.captain``)."""
+    decision with a single possible outcome is taken automatically. The team game
+    passes its own throw options of a side, start of the damage phase and pass; a
+    side's decisions are made by the seat with the side's number (a player; a team's
+    captain, ``team.captain``)."""
     while s.phase != OVER:
         if s.bonus_queue:
             owner, die = s.bonus_queue[0]

@@ -191,10 +191,9 @@ class TeamState:
         return self.phase == OVER
 
     def _fork(self) -> TeamState:
-        """The copy ``apply`` works on (``engine._copy_fields``, and the same for
+        """The copy ``apply`` works on (``engine._fork_state``, and the same for
         ``assigned``, which the engine also never edits in place)."""
-        c = TeamState.__new__(TeamState)
-        E._copy_fields(c, self)
+        c = E._fork_state(self)
         c.assigned = self.assigned
         return c
 
@@ -923,7 +922,7 @@ def _resolve_end_turn(s: TeamState, events: list) -> None:
 def _advance(s: TeamState, events: list) -> None:
     """Run every automatic step until a seat must decide or the game is over (the
     two-player flow; a team's decisions fall to its captain)."""
-    E._advance_game(s, events, _throw_options, _start_damage, _pass)
+    E._advance(s, events, _throw_options, _start_damage, _pass)
 
 
 # ---------------------------------------------------------------------------
