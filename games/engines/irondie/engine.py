@@ -1421,15 +1421,7 @@ def _battle_throw(s: State, events: list) -> None:
         for d in s.table.life_ids[p]:
             if zone[d] == BATTLE:
                 life[p] += value[d]
-    if reserve[0] != reserve[1]:
-        s.advantage = 0 if reserve[0] > reserve[1] else 1
-        basis = "reserve"
-    elif life[0] != life[1]:
-        s.advantage = 0 if life[0] > life[1] else 1
-        basis = "life_points"
-    else:
-        s.advantage = _roll_off(s, "advantage", events)
-        basis = "roll_off"
+    s.advantage, basis = _advantage(s, reserve, life, events)
     events.append({"type": "advantage", "player": s.advantage, "basis": basis})
     s.phase = BATTLE_BONUS
     # Colour bonuses in ADVANTAGE order, each player's dice by id (a split lists them
@@ -1447,6 +1439,22 @@ def _battle_throw(s: State, events: list) -> None:
         s.bonus_queue = [*s.bonus_queue, *queue]
 
 
+def _advantage(s, reserve: list[int], life: list[int], events: list) -> tuple[int, str]:
+    """The ADVANTAGE side and why: more dice left in reserve, else more life points in
+    the life zone, else a roll-off. ``reserve`` and ``life`` per side."""
+    if reserve[0] != reserve[1]:
+        return (0 if reserve[0] > reserve[1] else 1), "reserve"
+    if life[0] != life[1]:
+        return (0 if life[0] > life[1] else 1), "life_points"
+    return _roll_off(s, "advantage", events), "roll_off"
+
+
+def _damage_dealt(attack: list[int], defense: list[int]) -> list[int]:
+    """The damage each side receives: the other side's attack above its own defense."""
+    a0, a1 = attack[1] - defense[0], attack[0] - defense[1]
+    return [a0 if a0 > 0 else 0, a1 if a1 > 0 else 0]
+
+
 def _start_damage(s: State, events: list) -> None:
     s.phase = DAMAGE
     s.actor = None
@@ -1460,8 +1468,7 @@ def _start_damage(s: State, events: list) -> None:
                 attack[info.owner] += value[d]
             elif info.cls == DEFENSE:
                 defense[info.owner] += value[d]
-    a0, a1 = attack[1] - defense[0], attack[0] - defense[1]
-    s.damage = damage = [a0 if a0 > 0 else 0, a1 if a1 > 0 else 0]
+    s.damage = damage = _damage_dealt(attack, defense)
     events.append({"type": "damage", "attack": attack, "defense": defense, "damage": damage[:]})
     choices = [None, None]
     for p in PLAYERS:
@@ -1494,18 +1501,35 @@ def _resolve_damage(s: State, events: list) -> None:
             )
         for d, a in amounts:
             _set_value(s, d, s.value[d] - a, events)
-    zone, value, info = s.zone, s.value, s.info
-    for d in range(DICE_COUNT):
-        if zone[d] == BATTLE and info[d].cls != LIFE:
-            s.cache = None
-            zone[d] = STORAGE
-            value[d] = 0
-            events.append({"type": "move", "die": d, "to": "storage", "cause": "damage_phase_over"})
+    _clear_battle_zones(s, events)
     s.choices = [None, None]
     s.damage = [0, 0]
     if _check_end(s, events):
         return
     _start_end_turn(s, events)
+
+
+def _clear_battle_zones(s, events: list) -> None:
+    """End of the damage phase: every ATTACK and DEFENSE die in a battle zone goes to
+    storage."""
+    zone, value, info = s.zone, s.value, s.info
+    for d in range(len(zone)):
+        if zone[d] == BATTLE and info[d].cls != LIFE:
+            s.cache = None
+            zone[d] = STORAGE
+            value[d] = 0
+            events.append({"type": "move", "die": d, "to": "storage", "cause": "damage_phase_over"})
+
+
+def _storage_to_hand(s, events: list) -> None:
+    """End of turn: every die in storage goes back to its owner's hand."""
+    zone, value = s.zone, s.value
+    for d in range(len(zone)):
+        if zone[d] == STORAGE:
+            s.cache = None
+            zone[d] = HAND
+            value[d] = 0
+            events.append({"type": "move", "die": d, "to": "hand", "cause": "storage_to_hand"})
 
 
 def _start_end_turn(s: State, events: list) -> None:
@@ -1520,13 +1544,7 @@ def _resolve_end_turn(s: State, events: list) -> None:
         (die,) = s.choices[player]
         if die is not None:
             _move(s, die, HAND, events, "returned_at_end_of_turn")
-    zone, value = s.zone, s.value
-    for d in range(DICE_COUNT):
-        if zone[d] == STORAGE:
-            s.cache = None
-            zone[d] = HAND
-            value[d] = 0
-            events.append({"type": "move", "die": d, "to": "hand", "cause": "storage_to_hand"})
+    _storage_to_hand(s, events)
     s.choices = [None, None]
     _start_turn(s, events)
 

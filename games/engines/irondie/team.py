@@ -817,15 +817,7 @@ def _battle_throw(s: TeamState, events: list) -> None:
             reserve[s.table.team[d]] += 1
         elif zone[d] == BATTLE and info[d].cls == LIFE:
             life[s.table.team[d]] += value[d]
-    if reserve[0] != reserve[1]:
-        s.advantage = 0 if reserve[0] > reserve[1] else 1
-        basis = "reserve"
-    elif life[0] != life[1]:
-        s.advantage = 0 if life[0] > life[1] else 1
-        basis = "life_points"
-    else:
-        s.advantage = E._roll_off(s, "advantage", events)
-        basis = "roll_off"
+    s.advantage, basis = E._advantage(s, reserve, life, events)
     events.append({"type": "advantage", "team": s.advantage, "basis": basis})
     s.phase = BATTLE_BONUS
     # Colour bonuses: the ADVANTAGE team first, each team's seats in order, each
@@ -854,7 +846,7 @@ def _start_damage(s: TeamState, events: list) -> None:
                 attack[teams[d]] += value[d]
             elif cls == DEFENSE:
                 defense[teams[d]] += value[d]
-    damage = [max(0, attack[1] - defense[0]), max(0, attack[0] - defense[1])]
+    damage = E._damage_dealt(attack, defense)
     s.damage = damage
     events.append({"type": "damage", "attack": attack, "defense": defense, "damage": damage[:]})
     choices: list = [()] * s.table.seats
@@ -883,13 +875,7 @@ def _resolve_damage(s: TeamState, events: list) -> None:
             )
         for d, a in amounts:
             E._set_value(s, d, s.value[d] - a, events)
-    zone, value, info = s.zone, s.value, s.info
-    for d in range(len(zone)):
-        if zone[d] == BATTLE and info[d].cls != LIFE:
-            s.cache = None
-            zone[d] = STORAGE
-            value[d] = 0
-            events.append({"type": "move", "die": d, "to": "storage", "cause": "damage_phase_over"})
+    E._clear_battle_zones(s, events)
     s.choices = [None] * s.table.seats
     s.damage = [0, 0]
     s.assigned = [(), ()]
@@ -908,13 +894,7 @@ def _resolve_end_turn(s: TeamState, events: list) -> None:
         (die,) = s.choices[seat]
         if die is not None:
             E._move(s, die, HAND, events, "returned_at_end_of_turn")
-    zone, value = s.zone, s.value
-    for d in range(len(zone)):
-        if zone[d] == STORAGE:
-            s.cache = None
-            zone[d] = HAND
-            value[d] = 0
-            events.append({"type": "move", "die": d, "to": "hand", "cause": "storage_to_hand"})
+    E._storage_to_hand(s, events)
     s.choices = [None] * s.table.seats
     _start_turn(s, events)
 
