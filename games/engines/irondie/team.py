@@ -10,8 +10,10 @@ distribution are decided by its captain (its first seat), who may throw any team
 member's reserve dice. Seats alternate between the teams: seat ``s`` is on team
 ``s % 2``; seat 0 captains team 0 and seat 1 team 1.
 
-The rules the two games share (values, limits, comparisons, colour bonus tables, the
-roll stream) come from ``engine``; the two-player game itself is untouched. Dice are
+Every rule the two games share is one copy in ``engine`` and called from here: values,
+limits, comparisons, the config check, the state's fields and JSON form, the ADVANTAGE,
+damage arithmetic, colour bonuses, the duel's effects, the end of the game and the
+automatic flow (the tables name each game's two sides: ``side``, ``side_life``). Dice are
 named by id: seat ``s`` owns ids ``9 * s`` to ``9 * s + 8`` in its set's order.
 """
 
