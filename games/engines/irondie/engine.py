@@ -397,7 +397,7 @@ def _fork_state(s):
     own fields after this). ``zone``, ``value``, ``log`` and ``rolls`` are copied; the
     other lists are shared with ``s``, and the engine never edits them in place (it
     assigns a new list), so ``s`` stays as it was."""
-    cls = type(s)
+    cls = s.__class__
     c = cls.__new__(cls)
     c.config = s.config
     c.table = s.table
