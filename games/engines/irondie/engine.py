@@ -1097,6 +1097,26 @@ def _cannot_target(die: int, targets: list) -> IllegalAction:
     )
 
 
+def _throw(s: State, player: int, die: int, targets: tuple, target_zone: int, events) -> None:
+    s.cache = None
+    s.zone[die] = CLASH
+    rolled = _roll(s)
+    s.value[die] = rolled
+    s.duel_throws = [*s.duel_throws, (die, targets, target_zone)]
+    events.append(
+        {"type": "throw", "player": player, "die": die, "targets": list(targets), "value": rolled}
+    )
+    if rolled == 1 or (rolled == 2 and s.info[die].rare):
+        s.bonus_queue = [*s.bonus_queue, (player, die)]
+
+
+def _pass(s: State, player: int, events: list, forced: bool) -> None:
+    if s.step == RESPONSE:
+        s.defender_passed = True
+    events.append({"type": "pass", "player": player, "step": _STEP_NAMES[s.step], "forced": forced})
+    s.step += 1
+
+
 def _act_offer(s: State, player: int, action: dict, events: list) -> dict:
     rule = gettext_noop("Phase 2: Clash, Alternation of duels")
     if action.get("kind") == "decline":
@@ -1108,24 +1128,40 @@ def _act_offer(s: State, player: int, action: dict, events: list) -> dict:
         events.append({"type": "attack_declined", "player": player})
         return {"kind": "decline"}
     die, targets = _parse_throw(s, player, action, True, rule)
+    return _open_duel(s, player, player, die, targets, events)
+
+
+def _open_duel(s, player: int, side: int, die: int, targets: tuple, events, throw=_throw) -> dict:
+    """``player`` (deciding for ``side``) opens a duel with the attacker's throw: at the
+    battle zone, or the storage for a Regenerator. The team game passes its ``throw``."""
     s.phase = DUEL
-    s.attacker = player
+    s.attacker = side
     s.step = RESPONSE
     s.defender_passed = False
     s.duel_throws = []
-    events.append({"type": "duel_started", "attacker": player})
-    _throw(s, player, die, targets, STORAGE if s.info[die].type == REGENERATOR else BATTLE, events)
+    events.append({"type": "duel_started", "attacker": side})
+    throw(s, player, die, targets, STORAGE if s.info[die].type == REGENERATOR else BATTLE, events)
     return {"kind": "throw", "die": die, "targets": list(targets)}
 
 
-def _act_duel(s: State, player: int, action: dict, events: list) -> dict:
+def _act_duel(
+    s: State,
+    player: int,
+    action: dict,
+    events: list,
+    parse_throw=_parse_throw,
+    throw=_throw,
+    pass_throw=_pass,
+) -> dict:
+    """A later throw of a duel, or a pass (the team game passes its own parse, throw
+    and pass)."""
     rule = gettext_noop("Phase 2: Clash, Order of conducting a duel")
     if action.get("kind") == "pass":
         _expect(action, "pass", (), rule)
-        _pass(s, player, events, forced=False)
+        pass_throw(s, player, events, forced=False)
         return {"kind": "pass"}
-    die, targets = _parse_throw(s, player, action, False, rule)
-    _throw(s, player, die, targets, CLASH, events)
+    die, targets = parse_throw(s, player, action, False, rule)
+    throw(s, player, die, targets, CLASH, events)
     s.step += 1
     return {"kind": "throw", "die": die, "targets": list(targets)}
 
@@ -1351,26 +1387,6 @@ def _apply_bonus(s: State, owner: int, die: int, targets: tuple, events: list) -
             _set_value(s, target, s.value[target] + amount, events)
             if _check_end(s, events):
                 return
-
-
-def _throw(s: State, player: int, die: int, targets: tuple, target_zone: int, events) -> None:
-    s.cache = None
-    s.zone[die] = CLASH
-    rolled = _roll(s)
-    s.value[die] = rolled
-    s.duel_throws = [*s.duel_throws, (die, targets, target_zone)]
-    events.append(
-        {"type": "throw", "player": player, "die": die, "targets": list(targets), "value": rolled}
-    )
-    if rolled == 1 or (rolled == 2 and s.info[die].rare):
-        s.bonus_queue = [*s.bonus_queue, (player, die)]
-
-
-def _pass(s: State, player: int, events: list, forced: bool) -> None:
-    if s.step == RESPONSE:
-        s.defender_passed = True
-    events.append({"type": "pass", "player": player, "step": _STEP_NAMES[s.step], "forced": forced})
-    s.step += 1
 
 
 def _start_turn(s: State, events: list) -> None:

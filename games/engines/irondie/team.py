@@ -614,26 +614,11 @@ def _act_offer(s: TeamState, seat: int, action: dict, events: list) -> dict:
         events.append({"type": "attack_declined", "player": seat, "team": team})
         return {"kind": "decline"}
     die, targets = _parse_throw(s, seat, action, True, rule)
-    s.phase = DUEL
-    s.attacker = team
-    s.step = RESPONSE
-    s.defender_passed = False
-    s.duel_throws = []
-    events.append({"type": "duel_started", "attacker": team})
-    _throw(s, seat, die, targets, STORAGE if s.info[die].type == E.REGENERATOR else BATTLE, events)
-    return {"kind": "throw", "die": die, "targets": list(targets)}
+    return E._open_duel(s, seat, team, die, targets, events, _throw)
 
 
 def _act_duel(s: TeamState, seat: int, action: dict, events: list) -> dict:
-    rule = gettext_noop("Phase 2: Clash, Order of conducting a duel")
-    if action.get("kind") == "pass":
-        _expect(action, "pass", (), rule)
-        _pass(s, seat, events, forced=False)
-        return {"kind": "pass"}
-    die, targets = _parse_throw(s, seat, action, False, rule)
-    _throw(s, seat, die, targets, CLASH, events)
-    s.step += 1
-    return {"kind": "throw", "die": die, "targets": list(targets)}
+    return E._act_duel(s, seat, action, events, _parse_throw, _throw, _pass)
 
 
 def _act_damage(s: TeamState, seat: int, action: dict, events: list) -> dict:
