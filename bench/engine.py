@@ -71,6 +71,7 @@ def run_random(games: int, seed: int) -> None:
     E.new_game(cfgs[0], "warm-up")
     decisions = turns = sudden = 0
     start = time.perf_counter()
+    cpu_start = time.process_time()
     for i, cfg in enumerate(cfgs):
         bots = (RandomBot(seed * 1_000_003 + 2 * i), RandomBot(seed * 1_000_003 + 2 * i + 1))
         state, made = play_game(cfg, f"seed-{seed}-{i}", bots)
@@ -78,8 +79,10 @@ def run_random(games: int, seed: int) -> None:
         turns += state.turn
         sudden += state.sudden_death_from is not None
     elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu_start
     print(f"random vs random, {games} full games, one core, Python {sys.version.split()[0]}")
     print(f"  games/second:       {games / elapsed:,.0f}")
+    print(f"  games/CPU second:   {games / cpu:,.0f} (this process's CPU time: a loaded machine)")
     print(f"  decisions/second:   {decisions / elapsed:,.0f}")
     print(f"  mean decisions/game {decisions / games:.1f}")
     print(f"  mean turns/game     {turns / games:.2f}")

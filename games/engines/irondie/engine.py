@@ -183,9 +183,13 @@ _OWNED_IDS = (
 class DiceTable:
     """Per game: every die's facts, the ids of each player's LIFE dice, and per die how it
     is thrown and which dice it may target wherever they are (``eligible[die]``, a set;
-    the throw options keep those in the right zone)."""
+    the throw options keep those in the right zone). The rules both IRONDIE games share
+    read a game's two sides from its table: ``side`` (per die), ``side_life`` (each
+    side's LIFE dice) and ``winner_key`` (the game over event's key for the winner); here
+    a side is a player."""
 
-    __slots__ = ("dice", "life_ids", "throw_mode", "eligible")
+    __slots__ = ("dice", "life_ids", "throw_mode", "eligible", "side", "side_life")
+    winner_key = "winner"
 
     def __init__(self, dice: tuple[DieInfo, ...]):
         self.dice = dice
@@ -193,6 +197,8 @@ class DiceTable:
         for d in dice:
             by_owner_class[d.owner][d.cls].append(d.id)
         self.life_ids = (tuple(by_owner_class[0][LIFE]), tuple(by_owner_class[1][LIFE]))
+        self.side = tuple(d.owner for d in dice)
+        self.side_life = self.life_ids
         pools: dict[tuple[int, int | None], frozenset[int]] = {}
         modes, eligible = [], []
         for d in dice:
@@ -276,6 +282,15 @@ def _quick_set(dice) -> list[dict] | None:
 
 def normalise_config(config: dict) -> dict:
     """Validate a config and return its canonical JSON form (raises ConfigError)."""
+    sets = _config_sets(config)
+    if not isinstance(sets, list | tuple) or len(sets) != 2:
+        raise ConfigError(gettext_noop("'sets' must hold the two players' playing sets."))
+    return _canonical_config(config, sets)
+
+
+def _config_sets(config) -> object:
+    """Any IRONDIE config is an object with only the known keys; its "sets" (each game
+    checks how many)."""
     if not isinstance(config, dict):
         raise ConfigError(gettext_noop("The config must be an object."))
     unknown = set(config) - {"game_id", "sets", "sudden_death_turn"}
@@ -283,9 +298,13 @@ def normalise_config(config: dict) -> dict:
         raise ConfigError(
             gettext_noop("Unknown config keys: %(keys)s."), keys=", ".join(sorted(unknown))
         )
-    sets = config.get("sets")
-    if not isinstance(sets, list | tuple) or len(sets) != 2:
-        raise ConfigError(gettext_noop("'sets' must hold the two players' playing sets."))
+    return config.get("sets")
+
+
+def _canonical_config(config: dict, sets) -> dict:
+    """The canonical form of any IRONDIE config whose keys and set count are checked:
+    each set checked with the rulebook's playing set rules, a string game id and the
+    optional sudden death turn."""
     canonical_sets = []
     for player, dice in enumerate(sets):
         quick = _quick_set(dice)
@@ -327,6 +346,199 @@ def normalise_config(config: dict) -> dict:
     return {"game_id": game_id, "sets": canonical_sets, "sudden_death_turn": sudden_death_turn}
 
 
+# The fields of every IRONDIE game state, in the order of ``State.__slots__`` (the team
+# game's state adds its own after them); ``_STATE_LISTS``: those that are lists.
+_STATE_FIELDS = (
+    "config",
+    "table",
+    "info",
+    "cache",
+    "game_id",
+    "seed",
+    "commitment",
+    "zone",
+    "value",
+    "turn",
+    "phase",
+    "first_battle_done",
+    "sudden_death_from",
+    "advantage",
+    "choices",
+    "bonus_queue",
+    "attack_right",
+    "preferred",
+    "actor",
+    "attacker",
+    "step",
+    "defender_passed",
+    "duel_throws",
+    "damage",
+    "winner",
+    "end_reason",
+    "log",
+    "secret_log",
+    "rolls",
+    "roll_position",
+    "scripted_rolls",
+)
+_STATE_LISTS = (
+    "choices",
+    "bonus_queue",
+    "attack_right",
+    "duel_throws",
+    "damage",
+    "secret_log",
+    "scripted_rolls",
+)
+
+
+def _fork_state(s):
+    """The copy ``apply`` works on, for any IRONDIE state (the team game's copies its
+    own fields after this). ``zone``, ``value``, ``log`` and ``rolls`` are copied; the
+    other lists are shared with ``s``, and the engine never edits them in place (it
+    assigns a new list), so ``s`` stays as it was."""
+    cls = s.__class__
+    c = cls.__new__(cls)
+    c.config = s.config
+    c.table = s.table
+    c.info = s.info
+    c.cache = s.cache
+    c.game_id = s.game_id
+    c.seed = s.seed
+    c.commitment = s.commitment
+    c.zone = s.zone.copy()
+    c.value = s.value.copy()
+    c.turn = s.turn
+    c.phase = s.phase
+    c.first_battle_done = s.first_battle_done
+    c.sudden_death_from = s.sudden_death_from
+    c.advantage = s.advantage
+    c.choices = s.choices
+    c.bonus_queue = s.bonus_queue
+    c.attack_right = s.attack_right
+    c.preferred = s.preferred
+    c.actor = s.actor
+    c.attacker = s.attacker
+    c.step = s.step
+    c.defender_passed = s.defender_passed
+    c.duel_throws = s.duel_throws
+    c.damage = s.damage
+    c.winner = s.winner
+    c.end_reason = s.end_reason
+    c.log = s.log.copy()
+    c.secret_log = s.secret_log
+    c.rolls = s.rolls.copy()
+    c.roll_position = s.roll_position
+    c.scripted_rolls = s.scripted_rolls
+    return c
+
+
+def _fields_to_dict(s, fmt, extra: tuple = ()) -> dict:
+    """The JSON form of any IRONDIE state; ``extra`` (key, value) pairs follow "damage"."""
+    data = {
+        "format": fmt,
+        "config": s.config,
+        "seed": s.seed,
+        "commitment": s.commitment,
+        "zone": list(s.zone),
+        "value": list(s.value),
+        "turn": s.turn,
+        "phase": s.phase,
+        "first_battle_done": s.first_battle_done,
+        "sudden_death_from": s.sudden_death_from,
+        "advantage": s.advantage,
+        "choices": [_choice_to_json(c) for c in s.choices],
+        "bonus_queue": [list(b) for b in s.bonus_queue],
+        "attack_right": list(s.attack_right),
+        "preferred": s.preferred,
+        "actor": s.actor,
+        "attacker": s.attacker,
+        "step": s.step,
+        "defender_passed": s.defender_passed,
+        "duel_throws": [[d, list(t), z] for d, t, z in s.duel_throws],
+        "damage": list(s.damage),
+    }
+    data.update(extra)
+    data["winner"] = s.winner
+    data["end_reason"] = s.end_reason
+    data["log"] = [[actor, action] for actor, action in s.log]
+    data["secret_log"] = list(s.secret_log)
+    data["rolls"] = list(s.rolls)
+    data["roll_position"] = s.roll_position
+    data["scripted_rolls"] = list(s.scripted_rolls)
+    return data
+
+
+def _fields_from_dict(s, data: dict, config: dict, table) -> None:
+    """Fill every field of ``s`` from ``to_dict`` output (``config`` already checked)."""
+    s.config = config
+    s.table = table
+    s.info = table.dice
+    s.cache = None
+    s.game_id = config["game_id"]
+    s.seed = data["seed"]
+    s.commitment = data["commitment"]
+    s.zone = list(data["zone"])
+    s.value = list(data["value"])
+    s.turn = data["turn"]
+    s.phase = data["phase"]
+    s.first_battle_done = data["first_battle_done"]
+    s.sudden_death_from = data["sudden_death_from"]
+    s.advantage = data["advantage"]
+    s.choices = [_choice_from_json(c) for c in data["choices"]]
+    s.bonus_queue = [tuple(b) for b in data["bonus_queue"]]
+    s.attack_right = list(data["attack_right"])
+    s.preferred = data["preferred"]
+    s.actor = data["actor"]
+    s.attacker = data["attacker"]
+    s.step = data["step"]
+    s.defender_passed = data["defender_passed"]
+    s.duel_throws = [(d, tuple(t), z) for d, t, z in data["duel_throws"]]
+    s.damage = list(data["damage"])
+    s.winner = data["winner"]
+    s.end_reason = data["end_reason"]
+    s.log = [(actor, action) for actor, action in data["log"]]
+    s.secret_log = list(data["secret_log"])
+    s.rolls = list(data["rolls"])
+    s.roll_position = data["roll_position"]
+    s.scripted_rolls = list(data["scripted_rolls"])
+
+
+def _fields_at_start(s, config: dict, seed: str, table, seats: int) -> None:
+    """Every field of a new game of ``seats`` sets, before turn 1 starts."""
+    s.config = config
+    s.table = table
+    s.info = table.dice
+    s.cache = None
+    s.game_id = config["game_id"]
+    s.seed = seed
+    s.commitment = commitment(seed)
+    s.zone = [HAND] * (seats * DICE_PER_SET)
+    s.value = [0] * (seats * DICE_PER_SET)
+    s.turn = 0
+    s.phase = SPLIT
+    s.first_battle_done = False
+    s.sudden_death_from = config["sudden_death_turn"]
+    s.advantage = None
+    s.choices = [None] * seats
+    s.bonus_queue = []
+    s.attack_right = [False, False]
+    s.preferred = None
+    s.actor = None
+    s.attacker = None
+    s.step = 0
+    s.defender_passed = False
+    s.duel_throws = []
+    s.damage = [0, 0]
+    s.winner = None
+    s.end_reason = None
+    s.log = []
+    s.secret_log = []
+    s.rolls = []
+    s.roll_position = 0
+    s.scripted_rolls = []
+
+
 class State:
     """A game in progress. Treat as immutable: ``apply`` returns a new state.
 
@@ -335,128 +547,23 @@ class State:
     ``view()`` instead.
     """
 
-    __slots__ = (
-        "config",
-        "table",
-        "info",
-        "cache",
-        "game_id",
-        "seed",
-        "commitment",
-        "zone",
-        "value",
-        "turn",
-        "phase",
-        "first_battle_done",
-        "sudden_death_from",
-        "advantage",
-        "choices",
-        "bonus_queue",
-        "attack_right",
-        "preferred",
-        "actor",
-        "attacker",
-        "step",
-        "defender_passed",
-        "duel_throws",
-        "damage",
-        "winner",
-        "end_reason",
-        "log",
-        "secret_log",
-        "rolls",
-        "roll_position",
-        "scripted_rolls",
-    )
+    __slots__ = _STATE_FIELDS
 
     def clone(self) -> State:
         """A full copy: every list is the copy's own (tests and scenarios edit it)."""
         c = self._fork()
-        for name in (
-            "choices",
-            "bonus_queue",
-            "attack_right",
-            "duel_throws",
-            "damage",
-            "secret_log",
-            "scripted_rolls",
-        ):
+        for name in _STATE_LISTS:
             setattr(c, name, getattr(self, name).copy())
         return c
 
-    def _fork(self) -> State:
-        """The copy ``apply`` works on. ``zone``, ``value``, ``log`` and ``rolls`` are
-        copied; the other lists are shared with this state, and the engine never edits
-        them in place (it assigns a new list), so this state stays as it was."""
-        c = State.__new__(State)
-        c.config = self.config
-        c.table = self.table
-        c.info = self.info
-        c.cache = self.cache
-        c.game_id = self.game_id
-        c.seed = self.seed
-        c.commitment = self.commitment
-        c.zone = self.zone.copy()
-        c.value = self.value.copy()
-        c.turn = self.turn
-        c.phase = self.phase
-        c.first_battle_done = self.first_battle_done
-        c.sudden_death_from = self.sudden_death_from
-        c.advantage = self.advantage
-        c.choices = self.choices
-        c.bonus_queue = self.bonus_queue
-        c.attack_right = self.attack_right
-        c.preferred = self.preferred
-        c.actor = self.actor
-        c.attacker = self.attacker
-        c.step = self.step
-        c.defender_passed = self.defender_passed
-        c.duel_throws = self.duel_throws
-        c.damage = self.damage
-        c.winner = self.winner
-        c.end_reason = self.end_reason
-        c.log = self.log.copy()
-        c.secret_log = self.secret_log
-        c.rolls = self.rolls.copy()
-        c.roll_position = self.roll_position
-        c.scripted_rolls = self.scripted_rolls
-        return c
+    _fork = _fork_state  # the copy ``apply`` works on
 
     @property
     def over(self) -> bool:
         return self.phase == OVER
 
     def to_dict(self) -> dict:
-        return {
-            "format": 1,
-            "config": self.config,
-            "seed": self.seed,
-            "commitment": self.commitment,
-            "zone": list(self.zone),
-            "value": list(self.value),
-            "turn": self.turn,
-            "phase": self.phase,
-            "first_battle_done": self.first_battle_done,
-            "sudden_death_from": self.sudden_death_from,
-            "advantage": self.advantage,
-            "choices": [_choice_to_json(c) for c in self.choices],
-            "bonus_queue": [list(b) for b in self.bonus_queue],
-            "attack_right": list(self.attack_right),
-            "preferred": self.preferred,
-            "actor": self.actor,
-            "attacker": self.attacker,
-            "step": self.step,
-            "defender_passed": self.defender_passed,
-            "duel_throws": [[d, list(t), z] for d, t, z in self.duel_throws],
-            "damage": list(self.damage),
-            "winner": self.winner,
-            "end_reason": self.end_reason,
-            "log": [[actor, action] for actor, action in self.log],
-            "secret_log": list(self.secret_log),
-            "rolls": list(self.rolls),
-            "roll_position": self.roll_position,
-            "scripted_rolls": list(self.scripted_rolls),
-        }
+        return _fields_to_dict(self, 1)
 
     @classmethod
     def from_dict(cls, data: dict) -> State:
@@ -466,37 +573,8 @@ class State:
         if data.get("format") != 1:
             raise ValueError("Unknown IRONDIE state format.")
         s = cls.__new__(cls)
-        s.config = normalise_config(data["config"])
-        s.table = _dice_table(s.config)
-        s.info = s.table.dice
-        s.cache = None
-        s.game_id = s.config["game_id"]
-        s.seed = data["seed"]
-        s.commitment = data["commitment"]
-        s.zone = list(data["zone"])
-        s.value = list(data["value"])
-        s.turn = data["turn"]
-        s.phase = data["phase"]
-        s.first_battle_done = data["first_battle_done"]
-        s.sudden_death_from = data["sudden_death_from"]
-        s.advantage = data["advantage"]
-        s.choices = [_choice_from_json(c) for c in data["choices"]]
-        s.bonus_queue = [tuple(b) for b in data["bonus_queue"]]
-        s.attack_right = list(data["attack_right"])
-        s.preferred = data["preferred"]
-        s.actor = data["actor"]
-        s.attacker = data["attacker"]
-        s.step = data["step"]
-        s.defender_passed = data["defender_passed"]
-        s.duel_throws = [(d, tuple(t), z) for d, t, z in data["duel_throws"]]
-        s.damage = list(data["damage"])
-        s.winner = data["winner"]
-        s.end_reason = data["end_reason"]
-        s.log = [(actor, action) for actor, action in data["log"]]
-        s.secret_log = list(data["secret_log"])
-        s.rolls = list(data["rolls"])
-        s.roll_position = data["roll_position"]
-        s.scripted_rolls = list(data["scripted_rolls"])
+        config = normalise_config(data["config"])
+        _fields_from_dict(s, data, config, _dice_table(config))
         return s
 
     def __eq__(self, other: object) -> bool:
@@ -536,37 +614,7 @@ def new_game(config: dict, seed: str) -> State:
         raise ConfigError(gettext_noop("The seed must be a non-empty string."))
     config = normalise_config(config)
     s = State.__new__(State)
-    s.config = config
-    s.table = _dice_table(config)
-    s.info = s.table.dice
-    s.cache = None
-    s.game_id = config["game_id"]
-    s.seed = seed
-    s.commitment = commitment(seed)
-    s.zone = [HAND] * DICE_COUNT
-    s.value = [0] * DICE_COUNT
-    s.turn = 0
-    s.phase = SPLIT
-    s.first_battle_done = False
-    s.sudden_death_from = config["sudden_death_turn"]
-    s.advantage = None
-    s.choices = [None, None]
-    s.bonus_queue = []
-    s.attack_right = [False, False]
-    s.preferred = None
-    s.actor = None
-    s.attacker = None
-    s.step = 0
-    s.defender_passed = False
-    s.duel_throws = []
-    s.damage = [0, 0]
-    s.winner = None
-    s.end_reason = None
-    s.log = []
-    s.secret_log = []
-    s.rolls = []
-    s.roll_position = 0
-    s.scripted_rolls = []
+    _fields_at_start(s, config, seed, _dice_table(config), len(PLAYERS))
     events: list[dict] = []
     _start_turn(s, events)
     _advance(s, events)
@@ -872,17 +920,24 @@ def default_action(state: State, player) -> dict | None:
 
 
 def _fewest_losses(state: State, player: int) -> tuple[tuple[int, int], ...]:
-    dice = sorted(_life_in_zone(state, player), key=lambda d: (-state.value[d], d))
+    dice = _life_in_zone(state, player)
     left = min(state.damage[player], sum(state.value[d] for d in dice))
+    return _spread_fewest_losses(state.value, dice, left)
+
+
+def _spread_fewest_losses(value: list[int], dice, left: int) -> tuple[tuple[int, int], ...]:
+    """``left`` points over ``dice`` losing the fewest LIFE dice: the highest dice
+    brought down to 1 first, then the smallest drained; (die, points) by id."""
+    dice = sorted(dice, key=lambda d: (-value[d], d))
     amounts = dict.fromkeys(dice, 0)
     for d in dice:
-        take = min(left, state.value[d] - 1)
+        take = min(left, value[d] - 1)
         amounts[d] += take
         left -= take
     for d in reversed(dice):
         if left == 0:
             break
-        take = min(left, state.value[d] - amounts[d])
+        take = min(left, value[d] - amounts[d])
         amounts[d] += take
         left -= take
     return tuple((d, a) for d, a in sorted(amounts.items()) if a)
@@ -1025,16 +1080,41 @@ def _parse_throw(s: State, player: int, action: dict, first: bool, rule: str) ->
     if option not in options:
         if s.info[die].owner != player or s.zone[die] != HAND:
             raise IllegalAction(rule, gettext_noop("Die %(die)s is not in your reserve."), die=die)
-        raise IllegalAction(
-            gettext_noop("Key Characteristics (Table 1)"),
-            gettext_noop(
-                "Die %(die)s cannot target %(targets)s now (see the Target column; later "
-                "throws of a duel target only dice in the clash zone)."
-            ),
-            die=die,
-            targets=targets,
-        )
+        raise _cannot_target(die, targets)
     return option
+
+
+def _cannot_target(die: int, targets: list) -> IllegalAction:
+    """The refusal of a throw from the reserve at targets its die may not have now."""
+    return IllegalAction(
+        gettext_noop("Key Characteristics (Table 1)"),
+        gettext_noop(
+            "Die %(die)s cannot target %(targets)s now (see the Target column; later "
+            "throws of a duel target only dice in the clash zone)."
+        ),
+        die=die,
+        targets=targets,
+    )
+
+
+def _throw(s: State, player: int, die: int, targets: tuple, target_zone: int, events) -> None:
+    s.cache = None
+    s.zone[die] = CLASH
+    rolled = _roll(s)
+    s.value[die] = rolled
+    s.duel_throws = [*s.duel_throws, (die, targets, target_zone)]
+    events.append(
+        {"type": "throw", "player": player, "die": die, "targets": list(targets), "value": rolled}
+    )
+    if rolled == 1 or (rolled == 2 and s.info[die].rare):
+        s.bonus_queue = [*s.bonus_queue, (player, die)]
+
+
+def _pass(s: State, player: int, events: list, forced: bool) -> None:
+    if s.step == RESPONSE:
+        s.defender_passed = True
+    events.append({"type": "pass", "player": player, "step": _STEP_NAMES[s.step], "forced": forced})
+    s.step += 1
 
 
 def _act_offer(s: State, player: int, action: dict, events: list) -> dict:
@@ -1048,24 +1128,40 @@ def _act_offer(s: State, player: int, action: dict, events: list) -> dict:
         events.append({"type": "attack_declined", "player": player})
         return {"kind": "decline"}
     die, targets = _parse_throw(s, player, action, True, rule)
+    return _open_duel(s, player, player, die, targets, events)
+
+
+def _open_duel(s, player: int, side: int, die: int, targets: tuple, events, throw=_throw) -> dict:
+    """``player`` (deciding for ``side``) opens a duel with the attacker's throw: at the
+    battle zone, or the storage for a Regenerator. The team game passes its ``throw``."""
     s.phase = DUEL
-    s.attacker = player
+    s.attacker = side
     s.step = RESPONSE
     s.defender_passed = False
     s.duel_throws = []
-    events.append({"type": "duel_started", "attacker": player})
-    _throw(s, player, die, targets, STORAGE if s.info[die].type == REGENERATOR else BATTLE, events)
+    events.append({"type": "duel_started", "attacker": side})
+    throw(s, player, die, targets, STORAGE if s.info[die].type == REGENERATOR else BATTLE, events)
     return {"kind": "throw", "die": die, "targets": list(targets)}
 
 
-def _act_duel(s: State, player: int, action: dict, events: list) -> dict:
+def _act_duel(
+    s: State,
+    player: int,
+    action: dict,
+    events: list,
+    parse_throw=_parse_throw,
+    throw=_throw,
+    pass_throw=_pass,
+) -> dict:
+    """A later throw of a duel, or a pass (the team game passes its own parse, throw
+    and pass)."""
     rule = gettext_noop("Phase 2: Clash, Order of conducting a duel")
     if action.get("kind") == "pass":
         _expect(action, "pass", (), rule)
-        _pass(s, player, events, forced=False)
+        pass_throw(s, player, events, forced=False)
         return {"kind": "pass"}
-    die, targets = _parse_throw(s, player, action, False, rule)
-    _throw(s, player, die, targets, CLASH, events)
+    die, targets = parse_throw(s, player, action, False, rule)
+    throw(s, player, die, targets, CLASH, events)
     s.step += 1
     return {"kind": "throw", "die": die, "targets": list(targets)}
 
@@ -1149,6 +1245,19 @@ _ACTS = {
 
 
 def _apply_system(state: State, action: dict) -> tuple[State, list[dict]]:
+    return _system_action(state, action, _forfeit_winner)
+
+
+def _forfeit_winner(s: State, loser, rule: str) -> int:
+    """The winner when ``loser`` forfeits (IllegalAction if it names no player)."""
+    if loser not in PLAYERS or isinstance(loser, bool):
+        raise IllegalAction(rule, gettext_noop("'player' must be 0 or 1."))
+    return 1 - loser
+
+
+def _system_action(state, action: dict, forfeit_winner) -> tuple:
+    """A "system" action of any IRONDIE game (sudden death, forfeit, match time over);
+    ``forfeit_winner(state, loser, rule)`` is the game's winning side of a forfeit."""
     rule = gettext_noop("Tournament Rules")
     if not isinstance(action, dict):
         raise IllegalAction(rule, gettext_noop("A system action must be an object with a 'kind'."))
@@ -1167,10 +1276,9 @@ def _apply_system(state: State, action: dict) -> tuple[State, list[dict]]:
     elif kind == "forfeit":
         _expect(action, "forfeit", ("player",), rule)
         loser = action["player"]
-        if loser not in PLAYERS or isinstance(loser, bool):
-            raise IllegalAction(rule, gettext_noop("'player' must be 0 or 1."))
+        winner = forfeit_winner(s, loser, rule)
         logged = {"kind": "forfeit", "player": loser}
-        _finish(s, 1 - loser, "forfeit", events)
+        _finish(s, winner, "forfeit", events)
     elif kind == "match_time_over":
         _expect(action, "match_time_over", (), rule)
         logged = {"kind": "match_time_over"}
@@ -1281,26 +1389,6 @@ def _apply_bonus(s: State, owner: int, die: int, targets: tuple, events: list) -
                 return
 
 
-def _throw(s: State, player: int, die: int, targets: tuple, target_zone: int, events) -> None:
-    s.cache = None
-    s.zone[die] = CLASH
-    rolled = _roll(s)
-    s.value[die] = rolled
-    s.duel_throws = [*s.duel_throws, (die, targets, target_zone)]
-    events.append(
-        {"type": "throw", "player": player, "die": die, "targets": list(targets), "value": rolled}
-    )
-    if rolled == 1 or (rolled == 2 and s.info[die].rare):
-        s.bonus_queue = [*s.bonus_queue, (player, die)]
-
-
-def _pass(s: State, player: int, events: list, forced: bool) -> None:
-    if s.step == RESPONSE:
-        s.defender_passed = True
-    events.append({"type": "pass", "player": player, "step": _STEP_NAMES[s.step], "forced": forced})
-    s.step += 1
-
-
 def _start_turn(s: State, events: list) -> None:
     s.turn += 1
     s.phase = SPLIT
@@ -1349,15 +1437,7 @@ def _battle_throw(s: State, events: list) -> None:
         for d in s.table.life_ids[p]:
             if zone[d] == BATTLE:
                 life[p] += value[d]
-    if reserve[0] != reserve[1]:
-        s.advantage = 0 if reserve[0] > reserve[1] else 1
-        basis = "reserve"
-    elif life[0] != life[1]:
-        s.advantage = 0 if life[0] > life[1] else 1
-        basis = "life_points"
-    else:
-        s.advantage = _roll_off(s, "advantage", events)
-        basis = "roll_off"
+    s.advantage, basis = _advantage(s, reserve, life, events)
     events.append({"type": "advantage", "player": s.advantage, "basis": basis})
     s.phase = BATTLE_BONUS
     # Colour bonuses in ADVANTAGE order, each player's dice by id (a split lists them
@@ -1375,6 +1455,22 @@ def _battle_throw(s: State, events: list) -> None:
         s.bonus_queue = [*s.bonus_queue, *queue]
 
 
+def _advantage(s, reserve: list[int], life: list[int], events: list) -> tuple[int, str]:
+    """The ADVANTAGE side and why: more dice left in reserve, else more life points in
+    the life zone, else a roll-off. ``reserve`` and ``life`` per side."""
+    if reserve[0] != reserve[1]:
+        return (0 if reserve[0] > reserve[1] else 1), "reserve"
+    if life[0] != life[1]:
+        return (0 if life[0] > life[1] else 1), "life_points"
+    return _roll_off(s, "advantage", events), "roll_off"
+
+
+def _damage_dealt(attack: list[int], defense: list[int]) -> list[int]:
+    """The damage each side receives: the other side's attack above its own defense."""
+    a0, a1 = attack[1] - defense[0], attack[0] - defense[1]
+    return [a0 if a0 > 0 else 0, a1 if a1 > 0 else 0]
+
+
 def _start_damage(s: State, events: list) -> None:
     s.phase = DAMAGE
     s.actor = None
@@ -1388,8 +1484,7 @@ def _start_damage(s: State, events: list) -> None:
                 attack[info.owner] += value[d]
             elif info.cls == DEFENSE:
                 defense[info.owner] += value[d]
-    a0, a1 = attack[1] - defense[0], attack[0] - defense[1]
-    s.damage = damage = [a0 if a0 > 0 else 0, a1 if a1 > 0 else 0]
+    s.damage = damage = _damage_dealt(attack, defense)
     events.append({"type": "damage", "attack": attack, "defense": defense, "damage": damage[:]})
     choices = [None, None]
     for p in PLAYERS:
@@ -1422,18 +1517,35 @@ def _resolve_damage(s: State, events: list) -> None:
             )
         for d, a in amounts:
             _set_value(s, d, s.value[d] - a, events)
-    zone, value, info = s.zone, s.value, s.info
-    for d in range(DICE_COUNT):
-        if zone[d] == BATTLE and info[d].cls != LIFE:
-            s.cache = None
-            zone[d] = STORAGE
-            value[d] = 0
-            events.append({"type": "move", "die": d, "to": "storage", "cause": "damage_phase_over"})
+    _clear_battle_zones(s, events)
     s.choices = [None, None]
     s.damage = [0, 0]
     if _check_end(s, events):
         return
     _start_end_turn(s, events)
+
+
+def _clear_battle_zones(s, events: list) -> None:
+    """End of the damage phase: every ATTACK and DEFENSE die in a battle zone goes to
+    storage."""
+    zone, value, info = s.zone, s.value, s.info
+    for d in range(len(zone)):
+        if zone[d] == BATTLE and info[d].cls != LIFE:
+            s.cache = None
+            zone[d] = STORAGE
+            value[d] = 0
+            events.append({"type": "move", "die": d, "to": "storage", "cause": "damage_phase_over"})
+
+
+def _storage_to_hand(s, events: list) -> None:
+    """End of turn: every die in storage goes back to its owner's hand."""
+    zone, value = s.zone, s.value
+    for d in range(len(zone)):
+        if zone[d] == STORAGE:
+            s.cache = None
+            zone[d] = HAND
+            value[d] = 0
+            events.append({"type": "move", "die": d, "to": "hand", "cause": "storage_to_hand"})
 
 
 def _start_end_turn(s: State, events: list) -> None:
@@ -1448,26 +1560,21 @@ def _resolve_end_turn(s: State, events: list) -> None:
         (die,) = s.choices[player]
         if die is not None:
             _move(s, die, HAND, events, "returned_at_end_of_turn")
-    zone, value = s.zone, s.value
-    for d in range(DICE_COUNT):
-        if zone[d] == STORAGE:
-            s.cache = None
-            zone[d] = HAND
-            value[d] = 0
-            events.append({"type": "move", "die": d, "to": "hand", "cause": "storage_to_hand"})
+    _storage_to_hand(s, events)
     s.choices = [None, None]
     _start_turn(s, events)
 
 
 def _check_end(s: State, events: list) -> bool:
-    """End of the Game: after the first BATTLE phase, a player without LIFE dice in the
-    life zone loses at once; both at once: a roll-off."""
+    """End of the Game: after the first BATTLE phase, a side (a player; a team: all its
+    players' life zones) without LIFE dice in the life zone loses at once; both at once:
+    a roll-off."""
     if s.phase == OVER:
         return True
     if not s.first_battle_done:
         return False
     zone = s.zone
-    life0, life1 = s.table.life_ids
+    life0, life1 = s.table.side_life
     alive0 = alive1 = False
     for d in life0:
         if zone[d] == BATTLE:
@@ -1492,15 +1599,18 @@ def _finish(s: State, winner: int | None, reason: str, events: list) -> None:
     s.end_reason = reason
     s.actor = None
     s.bonus_queue = []
-    s.choices = [None, None]
+    s.choices = [None] * len(s.choices)
     s.secret_log = []
-    events.append({"type": "game_over", "winner": winner, "reason": reason, "seed": s.seed})
+    events.append(
+        {"type": "game_over", s.table.winner_key: winner, "reason": reason, "seed": s.seed}
+    )
 
 
 def _resolve_duel(s: State, events: list) -> None:
     """LIFO: the last throw resolves first; a throw whose die left the clash zone, or
-    whose targets all left their zone, has no effect."""
-    info, zone = s.info, s.zone
+    whose targets all left their zone, has no effect. Assault and Barrier add to their
+    own side's dice and subtract from the other side's."""
+    info, zone, side = s.info, s.zone, s.table.side
     for die, targets, target_zone in reversed(s.duel_throws):
         if zone[die] != CLASH:
             events.append({"type": "effect_skipped", "die": die, "why": "die_left_play"})
@@ -1541,7 +1651,7 @@ def _resolve_duel(s: State, events: list) -> None:
                 _move(s, die, ABYSS, events, "crusher_lost")
         elif kind in (ASSAULT, BARRIER):
             amount = value if won else 1
-            sign = 1 if info[target].owner == info[die].owner else -1
+            sign = 1 if side[target] == side[die] else -1
             _set_value(s, target, s.value[target] + sign * amount, events)
         elif kind == SHOOTER:
             _set_value(s, target, s.value[target] - (2 if won else 1), events)
@@ -1553,7 +1663,7 @@ def _resolve_duel(s: State, events: list) -> None:
         if _check_end(s, events):
             return
     value = s.value
-    for d in range(DICE_COUNT):
+    for d in range(len(zone)):
         if zone[d] == CLASH:
             s.cache = None
             zone[d] = STORAGE
@@ -1563,9 +1673,18 @@ def _resolve_duel(s: State, events: list) -> None:
     events.append({"type": "duel_over"})
 
 
-def _advance(s: State, events: list) -> None:
+def _advance(
+    s: State,
+    events: list,
+    throw_options=_throw_options,
+    start_damage=_start_damage,
+    pass_throw=_pass,
+) -> None:
     """Run every automatic step until a player must decide or the game is over. A
-    decision with a single possible outcome is taken automatically."""
+    decision with a single possible outcome is taken automatically. The team game
+    passes its own throw options of a side, start of the damage phase and pass; a
+    side's decisions are made by the seat with the side's number (a player; a team's
+    captain, ``team.captain``)."""
     while s.phase != OVER:
         if s.bonus_queue:
             owner, die = s.bonus_queue[0]
@@ -1584,23 +1703,23 @@ def _advance(s: State, events: list) -> None:
             events.append({"type": "battle_phase_over"})
             if _check_end(s, events):
                 return
-            if not sudden_death_active(s) and (_split_count(s, 0) or _split_count(s, 1)):
+            if not sudden_death_active(s) and HAND in s.zone:
                 s.phase = OFFER
                 s.attack_right = [True, True]
                 s.preferred = s.advantage
                 events.append({"type": "clash_started"})
             else:
                 events.append({"type": "clash_skipped"})
-                _start_damage(s, events)
+                start_damage(s, events)
             continue
         if phase == OFFER:
             for candidate in (s.preferred, 1 - s.preferred):
-                if s.attack_right[candidate] and _throw_options(s, candidate, True):
+                if s.attack_right[candidate] and throw_options(s, candidate, True):
                     s.actor = candidate
                     return
             events.append({"type": "clash_over"})
             s.attack_right = [False, False]
-            _start_damage(s, events)
+            start_damage(s, events)
             continue
         if phase == DUEL:
             step = s.step
@@ -1614,10 +1733,10 @@ def _advance(s: State, events: list) -> None:
                 s.actor = None
                 continue
             actor = s.attacker if step == ATTACKER_SECOND else 1 - s.attacker
-            if _throw_options(s, actor, False):
+            if throw_options(s, actor, False):
                 s.actor = actor
                 return
-            _pass(s, actor, events, forced=True)
+            pass_throw(s, actor, events, forced=True)
             continue
         return  # a simultaneous phase waiting for choices
 
@@ -1638,6 +1757,18 @@ def _die_view(s: State, d: int) -> dict:
         "class": CLASS_NAMES[info.cls],
         "zone": ZONE_NAMES[z],
         "value": s.value[d] if z in (BATTLE, CLASH) else None,
+    }
+
+
+def _duel_view(s) -> dict | None:
+    """The duel in progress as every viewer sees it (None outside a duel)."""
+    if s.phase != DUEL:
+        return None
+    return {
+        "attacker": s.attacker,
+        "step": _STEP_NAMES.get(s.step),
+        "defender_passed_first": s.defender_passed,
+        "throws": [{"die": d, "targets": list(t)} for d, t, _z in s.duel_throws],
     }
 
 
@@ -1673,14 +1804,7 @@ def view(state: State, viewer) -> dict:
         for i, (actor, action) in enumerate(s.log)
         if i not in secret or judge or actor == viewer
     ]
-    duel = None
-    if s.phase == DUEL:
-        duel = {
-            "attacker": s.attacker,
-            "step": _STEP_NAMES.get(s.step),
-            "defender_passed_first": s.defender_passed,
-            "throws": [{"die": d, "targets": list(t)} for d, t, _z in s.duel_throws],
-        }
+    duel = _duel_view(s)
     return {
         "game": "irondie",
         "viewer": viewer,

@@ -10,8 +10,10 @@ distribution are decided by its captain (its first seat), who may throw any team
 member's reserve dice. Seats alternate between the teams: seat ``s`` is on team
 ``s % 2``; seat 0 captains team 0 and seat 1 team 1.
 
-The rules the two games share (values, limits, comparisons, colour bonus tables, the
-roll stream) come from ``engine``; the two-player game itself is untouched. Dice are
+Every rule the two games share is one copy in ``engine`` and called from here: values,
+limits, comparisons, the config check, the state's fields and JSON form, the ADVANTAGE,
+damage arithmetic, colour bonuses, the duel's effects, the end of the game and the
+automatic flow (the tables name each game's two sides: ``side``, ``side_life``). Dice are
 named by id: seat ``s`` owns ids ``9 * s`` to ``9 * s + 8`` in its set's order.
 """
 
@@ -19,10 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..errors import Sentences, gettext_noop
+from ..errors import gettext_noop
 from . import engine as E
-from .dice import Die, playing_set_errors
-from .randomness import commitment
 
 HAND, BATTLE, CLASH, STORAGE, ABYSS = E.HAND, E.BATTLE, E.CLASH, E.STORAGE, E.ABYSS
 ATTACK, DEFENSE, LIFE = E.ATTACK, E.DEFENSE, E.LIFE
@@ -73,55 +73,14 @@ def is_team_config(config) -> bool:
 
 def normalise_config(config: dict) -> dict:
     """Validate a team game config and return its canonical JSON form (ConfigError)."""
-    if not isinstance(config, dict):
-        raise ConfigError(gettext_noop("The config must be an object."))
-    unknown = set(config) - {"game_id", "sets", "sudden_death_turn"}
-    if unknown:
-        raise ConfigError(
-            gettext_noop("Unknown config keys: %(keys)s."), keys=", ".join(sorted(unknown))
-        )
-    sets = config.get("sets")
+    sets = E._config_sets(config)
     if not isinstance(sets, list | tuple) or len(sets) not in TEAM_SEAT_COUNTS:
         raise ConfigError(
             gettext_noop(
                 "A team game needs two teams of equal size: 'sets' must hold 4 or 6 playing sets."
             )
         )
-    canonical = []
-    for seat, dice in enumerate(sets):
-        quick = E._quick_set(dice)
-        if quick is not None:
-            canonical.append(quick)
-            continue
-        if not isinstance(dice, list | tuple):
-            raise ConfigError(
-                gettext_noop("Player %(player)s's set must be a list of dice."), player=seat
-            )
-        try:
-            parsed = [d if isinstance(d, Die) else Die.from_dict(d) for d in dice]
-        except ValueError as exc:
-            raise ConfigError(
-                gettext_noop("Player %(player)s's set: %(problems)s"), player=seat, problems=exc
-            ) from None
-        errors = playing_set_errors(parsed)
-        if errors:
-            raise ConfigError(
-                gettext_noop("Player %(player)s's set: %(problems)s"),
-                player=seat,
-                problems=Sentences(errors),
-            )
-        canonical.append([d.to_dict() for d in parsed])
-    game_id = config.get("game_id", "")
-    if not isinstance(game_id, str):
-        raise ConfigError(gettext_noop("'game_id' must be a string."))
-    sudden = config.get("sudden_death_turn")
-    if sudden is not None and (
-        not isinstance(sudden, int) or isinstance(sudden, bool) or sudden < 1
-    ):
-        raise ConfigError(
-            gettext_noop("'sudden_death_turn' must be null or a turn number (1 or more).")
-        )
-    return {"game_id": game_id, "sets": canonical, "sudden_death_turn": sudden}
+    return E._canonical_config(config, sets)
 
 
 class TeamTable:
@@ -140,7 +99,10 @@ class TeamTable:
         "modes",
         "eligible_order",
         "targets",
+        "side",
+        "side_life",
     )
+    winner_key = "winning_team"
 
     def __init__(self, config: dict):
         sets = config["sets"]
@@ -163,6 +125,8 @@ class TeamTable:
         self.team_life = tuple(
             tuple(d for d in self.team_ids[t] if infos[d].cls == LIFE) for t in TEAMS
         )
+        self.side = self.team
+        self.side_life = self.team_life
         eligible, ordered = [], []
         pools: dict[tuple, tuple[frozenset, tuple]] = {}
         everyone = tuple(range(len(infos)))
@@ -216,51 +180,9 @@ class TeamState:
     """A team game in progress; treat as immutable (``apply`` returns a new one).
     ``to_dict()`` is for the server and judges only (it holds the seed)."""
 
-    __slots__ = (
-        "config",
-        "table",
-        "info",
-        "cache",
-        "game_id",
-        "seed",
-        "commitment",
-        "zone",
-        "value",
-        "turn",
-        "phase",
-        "first_battle_done",
-        "sudden_death_from",
-        "advantage",
-        "choices",
-        "bonus_queue",
-        "attack_right",
-        "preferred",
-        "actor",
-        "attacker",
-        "step",
-        "defender_passed",
-        "duel_throws",
-        "damage",
-        "assigned",
-        "winner",
-        "end_reason",
-        "log",
-        "secret_log",
-        "rolls",
-        "roll_position",
-        "scripted_rolls",
-    )
+    __slots__ = (*E._STATE_FIELDS, "assigned")
 
-    _LISTS = (
-        "choices",
-        "bonus_queue",
-        "attack_right",
-        "duel_throws",
-        "damage",
-        "assigned",
-        "secret_log",
-        "scripted_rolls",
-    )
+    _LISTS = (*E._STATE_LISTS, "assigned")
 
     @property
     def seats(self) -> int:
@@ -271,42 +193,10 @@ class TeamState:
         return self.phase == OVER
 
     def _fork(self) -> TeamState:
-        """The copy ``apply`` works on: ``zone``, ``value``, ``log`` and ``rolls`` are
-        copied; the other lists are shared and never edited in place (the engine assigns
-        new ones), as in the two-player engine."""
-        c = TeamState.__new__(TeamState)
-        c.config = self.config
-        c.table = self.table
-        c.info = self.info
-        c.cache = self.cache
-        c.game_id = self.game_id
-        c.seed = self.seed
-        c.commitment = self.commitment
-        c.zone = self.zone.copy()
-        c.value = self.value.copy()
-        c.turn = self.turn
-        c.phase = self.phase
-        c.first_battle_done = self.first_battle_done
-        c.sudden_death_from = self.sudden_death_from
-        c.advantage = self.advantage
-        c.choices = self.choices
-        c.bonus_queue = self.bonus_queue
-        c.attack_right = self.attack_right
-        c.preferred = self.preferred
-        c.actor = self.actor
-        c.attacker = self.attacker
-        c.step = self.step
-        c.defender_passed = self.defender_passed
-        c.duel_throws = self.duel_throws
-        c.damage = self.damage
+        """The copy ``apply`` works on (``engine._fork_state``, and the same for
+        ``assigned``, which the engine also never edits in place)."""
+        c = E._fork_state(self)
         c.assigned = self.assigned
-        c.winner = self.winner
-        c.end_reason = self.end_reason
-        c.log = self.log.copy()
-        c.secret_log = self.secret_log
-        c.rolls = self.rolls.copy()
-        c.roll_position = self.roll_position
-        c.scripted_rolls = self.scripted_rolls
         return c
 
     def clone(self) -> TeamState:
@@ -316,75 +206,18 @@ class TeamState:
         return c
 
     def to_dict(self) -> dict:
-        return {
-            "format": FORMAT,
-            "config": self.config,
-            "seed": self.seed,
-            "commitment": self.commitment,
-            "zone": list(self.zone),
-            "value": list(self.value),
-            "turn": self.turn,
-            "phase": self.phase,
-            "first_battle_done": self.first_battle_done,
-            "sudden_death_from": self.sudden_death_from,
-            "advantage": self.advantage,
-            "choices": [E._choice_to_json(c) for c in self.choices],
-            "bonus_queue": [list(b) for b in self.bonus_queue],
-            "attack_right": list(self.attack_right),
-            "preferred": self.preferred,
-            "actor": self.actor,
-            "attacker": self.attacker,
-            "step": self.step,
-            "defender_passed": self.defender_passed,
-            "duel_throws": [[d, list(t), z] for d, t, z in self.duel_throws],
-            "damage": list(self.damage),
-            "assigned": [[list(p) for p in part] for part in self.assigned],
-            "winner": self.winner,
-            "end_reason": self.end_reason,
-            "log": [[actor, action] for actor, action in self.log],
-            "secret_log": list(self.secret_log),
-            "rolls": list(self.rolls),
-            "roll_position": self.roll_position,
-            "scripted_rolls": list(self.scripted_rolls),
-        }
+        return E._fields_to_dict(
+            self, FORMAT, (("assigned", [[list(p) for p in part] for part in self.assigned]),)
+        )
 
     @classmethod
     def from_dict(cls, data: dict) -> TeamState:
         if data.get("format") != FORMAT:
             raise ValueError("Unknown IRONDIE team state format.")
         s = cls.__new__(cls)
-        s.config = normalise_config(data["config"])
-        s.table = _table(s.config)
-        s.info = s.table.dice
-        s.cache = None
-        s.game_id = s.config["game_id"]
-        s.seed = data["seed"]
-        s.commitment = data["commitment"]
-        s.zone = list(data["zone"])
-        s.value = list(data["value"])
-        s.turn = data["turn"]
-        s.phase = data["phase"]
-        s.first_battle_done = data["first_battle_done"]
-        s.sudden_death_from = data["sudden_death_from"]
-        s.advantage = data["advantage"]
-        s.choices = [E._choice_from_json(c) for c in data["choices"]]
-        s.bonus_queue = [tuple(b) for b in data["bonus_queue"]]
-        s.attack_right = list(data["attack_right"])
-        s.preferred = data["preferred"]
-        s.actor = data["actor"]
-        s.attacker = data["attacker"]
-        s.step = data["step"]
-        s.defender_passed = data["defender_passed"]
-        s.duel_throws = [(d, tuple(t), z) for d, t, z in data["duel_throws"]]
-        s.damage = list(data["damage"])
+        config = normalise_config(data["config"])
+        E._fields_from_dict(s, data, config, _table(config))
         s.assigned = [tuple(tuple(p) for p in part) for part in data["assigned"]]
-        s.winner = data["winner"]
-        s.end_reason = data["end_reason"]
-        s.log = [(actor, action) for actor, action in data["log"]]
-        s.secret_log = list(data["secret_log"])
-        s.rolls = list(data["rolls"])
-        s.roll_position = data["roll_position"]
-        s.scripted_rolls = list(data["scripted_rolls"])
         return s
 
     def __eq__(self, other: object) -> bool:
@@ -408,39 +241,9 @@ def new_game(config: dict, seed: str) -> TeamState:
         raise ConfigError(gettext_noop("The seed must be a non-empty string."))
     config = normalise_config(config)
     s = TeamState.__new__(TeamState)
-    s.config = config
-    s.table = _table(config)
-    s.info = s.table.dice
-    n = s.table.seats
-    s.cache = None
-    s.game_id = config["game_id"]
-    s.seed = seed
-    s.commitment = commitment(seed)
-    s.zone = [HAND] * (n * DICE_PER_SET)
-    s.value = [0] * (n * DICE_PER_SET)
-    s.turn = 0
-    s.phase = SPLIT
-    s.first_battle_done = False
-    s.sudden_death_from = config["sudden_death_turn"]
-    s.advantage = None
-    s.choices = [None] * n
-    s.bonus_queue = []
-    s.attack_right = [False, False]
-    s.preferred = None
-    s.actor = None
-    s.attacker = None
-    s.step = 0
-    s.defender_passed = False
-    s.duel_throws = []
-    s.damage = [0, 0]
+    table = _table(config)
+    E._fields_at_start(s, config, seed, table, table.seats)
     s.assigned = [(), ()]
-    s.winner = None
-    s.end_reason = None
-    s.log = []
-    s.secret_log = []
-    s.rolls = []
-    s.roll_position = 0
-    s.scripted_rolls = []
     events: list[dict] = []
     _start_turn(s, events)
     _advance(s, events)
@@ -521,14 +324,6 @@ def _team_life(state: TeamState, team: int) -> list[int]:
     return [d for d in state.table.team_life[team] if z[d] == BATTLE]
 
 
-def _team_alive(state: TeamState, team: int) -> bool:
-    z = state.zone
-    for d in state.table.team_life[team]:  # noqa: SIM110 (a loop is faster here)
-        if z[d] == BATTLE:
-            return True
-    return False
-
-
 # ---------------------------------------------------------------------------
 # Legal actions
 
@@ -576,20 +371,9 @@ def _compute_throw_options(state: TeamState, team: int, first: bool) -> list:
     return options
 
 
-def _bonus_options(state: TeamState, owner: int, die: int) -> list[tuple]:
-    """The two-player rules over the owner's own dice (``engine._compute_bonus_options``
-    reads only the owner's nine dice), cached per zone layout."""
-    cache = state.cache
-    if cache is None:
-        cache = state.cache = [None, None, None, None, None]
-    by_die = cache[4]
-    if by_die is None:
-        by_die = cache[4] = {}
-    key = (owner, die)
-    options = by_die.get(key)
-    if options is None:
-        options = by_die[key] = E._compute_bonus_options(state, owner, die)
-    return options
+# The colour bonus options: the two-player rules over the owner's own dice, cached
+# per zone layout in the same slot.
+_bonus_options = E._bonus_options
 
 
 def _team_damage_total(state: TeamState, team: int) -> tuple[list[int], list[int], int]:
@@ -695,20 +479,7 @@ def _fewest_losses(state: TeamState, team: int) -> tuple[tuple[int, int], ...]:
     for d, a in state.assigned[team]:
         left -= a
         last = d
-    dice = [d for d in dice if d > last]
-    dice = sorted(dice, key=lambda d: (-state.value[d], d))
-    amounts = dict.fromkeys(dice, 0)
-    for d in dice:
-        take = min(left, state.value[d] - 1)
-        amounts[d] += take
-        left -= take
-    for d in reversed(dice):
-        if left == 0:
-            break
-        take = min(left, state.value[d] - amounts[d])
-        amounts[d] += take
-        left -= take
-    return tuple((d, a) for d, a in sorted(amounts.items()) if a)
+    return E._spread_fewest_losses(state.value, [d for d in dice if d > last], left)
 
 
 def random_action(state: TeamState, seat, rng) -> dict | None:
@@ -814,30 +585,6 @@ def _act_split(s: TeamState, seat: int, action: dict, events: list) -> dict:
     return {"kind": "split", "throw": ids}
 
 
-def _act_bonus(s: TeamState, seat: int, action: dict, events: list) -> dict:
-    rule = gettext_noop("Color Bonuses")
-    _expect(action, "bonus", ("targets",), rule)
-    targets = action["targets"]
-    if not isinstance(targets, list):
-        raise IllegalAction(
-            rule, gettext_noop("'targets' must list one die id (or null) per bonus part.")
-        )
-    die = s.bonus_queue[0][1]
-    chosen = tuple(targets)
-    if chosen not in _bonus_options(s, seat, die):
-        raise IllegalAction(
-            rule,
-            gettext_noop(
-                "Those are not allowed targets for this bonus (own dice in play, class and "
-                "colour per the colour table, not the die that rolled it, each part on a "
-                "different die)."
-            ),
-        )
-    s.bonus_queue = s.bonus_queue[1:]
-    _apply_bonus(s, seat, die, chosen, events)
-    return {"kind": "bonus", "targets": list(chosen)}
-
-
 def _parse_throw(s: TeamState, seat: int, action: dict, first: bool, rule: str) -> tuple:
     _expect(action, "throw", ("die", "targets"), rule)
     die = _die_id(s, action["die"], rule)
@@ -851,15 +598,7 @@ def _parse_throw(s: TeamState, seat: int, action: dict, first: bool, rule: str) 
             raise IllegalAction(
                 rule, gettext_noop("Die %(die)s is not in your team's reserve."), die=die
             )
-        raise IllegalAction(
-            gettext_noop("Key Characteristics (Table 1)"),
-            gettext_noop(
-                "Die %(die)s cannot target %(targets)s now (see the Target column; later "
-                "throws of a duel target only dice in the clash zone)."
-            ),
-            die=die,
-            targets=targets,
-        )
+        raise E._cannot_target(die, targets)
     return option
 
 
@@ -875,26 +614,11 @@ def _act_offer(s: TeamState, seat: int, action: dict, events: list) -> dict:
         events.append({"type": "attack_declined", "player": seat, "team": team})
         return {"kind": "decline"}
     die, targets = _parse_throw(s, seat, action, True, rule)
-    s.phase = DUEL
-    s.attacker = team
-    s.step = RESPONSE
-    s.defender_passed = False
-    s.duel_throws = []
-    events.append({"type": "duel_started", "attacker": team})
-    _throw(s, seat, die, targets, STORAGE if s.info[die].type == E.REGENERATOR else BATTLE, events)
-    return {"kind": "throw", "die": die, "targets": list(targets)}
+    return E._open_duel(s, seat, team, die, targets, events, _throw)
 
 
 def _act_duel(s: TeamState, seat: int, action: dict, events: list) -> dict:
-    rule = gettext_noop("Phase 2: Clash, Order of conducting a duel")
-    if action.get("kind") == "pass":
-        _expect(action, "pass", (), rule)
-        _pass(s, seat, events, forced=False)
-        return {"kind": "pass"}
-    die, targets = _parse_throw(s, seat, action, False, rule)
-    _throw(s, seat, die, targets, CLASH, events)
-    s.step += 1
-    return {"kind": "throw", "die": die, "targets": list(targets)}
+    return E._act_duel(s, seat, action, events, _parse_throw, _throw, _pass)
 
 
 def _act_damage(s: TeamState, seat: int, action: dict, events: list) -> dict:
@@ -956,7 +680,7 @@ def _act_return(s: TeamState, seat: int, action: dict, events: list) -> dict:
 
 
 _ACTS = {
-    "bonus": _act_bonus,
+    "bonus": E._act_bonus,
     SPLIT: _act_split,
     OFFER: _act_offer,
     DUEL: _act_duel,
@@ -966,43 +690,18 @@ _ACTS = {
 
 
 def _apply_system(state: TeamState, action: dict) -> tuple[TeamState, list[dict]]:
-    rule = gettext_noop("Tournament Rules")
-    if not isinstance(action, dict):
-        raise IllegalAction(rule, gettext_noop("A system action must be an object with a 'kind'."))
-    if state.phase == OVER:
-        raise IllegalAction(gettext_noop("End of the Game"), gettext_noop("The game is over."))
-    kind = action.get("kind")
-    s = state.clone()
-    events: list[dict] = []
-    if kind == "sudden_death":
-        _expect(action, "sudden_death", (), rule)
-        if s.sudden_death_from is not None and s.sudden_death_from <= s.turn + 1:
-            raise IllegalAction(rule, gettext_noop("Sudden death is already switched on."))
-        s.sudden_death_from = s.turn + 1
-        events.append({"type": "sudden_death_called", "from_turn": s.turn + 1})
-        logged = {"kind": "sudden_death"}
-    elif kind == "forfeit":
-        _expect(action, "forfeit", ("player",), rule)
-        loser = action["player"]
-        if type(loser) is not int or not 0 <= loser < s.table.seats:
-            raise IllegalAction(
-                rule,
-                gettext_noop("'player' must be a seat, 0 to %(last)s."),
-                last=s.table.seats - 1,
-            )
-        logged = {"kind": "forfeit", "player": loser}
-        _finish(s, 1 - team_of(loser), "forfeit", events)
-    elif kind == "match_time_over":
-        _expect(action, "match_time_over", (), rule)
-        logged = {"kind": "match_time_over"}
-        _finish(s, None, "match_time_over", events)
-    else:
+    return E._system_action(state, action, _forfeit_winner)
+
+
+def _forfeit_winner(s: TeamState, loser, rule: str) -> int:
+    """The other team wins when a seat forfeits (IllegalAction if ``loser`` is no seat)."""
+    if type(loser) is not int or not 0 <= loser < s.table.seats:
         raise IllegalAction(
             rule,
-            gettext_noop("System actions are 'sudden_death', 'forfeit' and 'match_time_over'."),
+            gettext_noop("'player' must be a seat, 0 to %(last)s."),
+            last=s.table.seats - 1,
         )
-    s.log.append((SYSTEM, logged))
-    return s, events
+    return 1 - team_of(loser)
 
 
 def enable_sudden_death(state: TeamState) -> tuple[TeamState, list[dict]]:
@@ -1012,15 +711,14 @@ def enable_sudden_death(state: TeamState) -> tuple[TeamState, list[dict]]:
 # ---------------------------------------------------------------------------
 # The game flow
 
-
-def _apply_bonus(s: TeamState, owner: int, die: int, targets: tuple, events: list) -> None:
-    parts = E._BONUS_PARTS[s.info[die].colour]
-    events.append({"type": "bonus", "player": owner, "die": die, "targets": list(targets)})
-    for (amount, _classes, _relations), target in zip(parts, targets, strict=True):
-        if target is not None:
-            E._set_value(s, target, s.value[target] + amount, events)
-            if _check_end(s, events):
-                return
+# Shared with the two-player game, over the table's sides (``TeamTable.side``,
+# ``side_life``): a colour bonus, the end of the game, the duel's resolution.
+_apply_bonus, _check_end, _finish, _resolve_duel = (
+    E._apply_bonus,
+    E._check_end,
+    E._finish,
+    E._resolve_duel,
+)
 
 
 def _throw(s: TeamState, seat: int, die: int, targets: tuple, target_zone: int, events) -> None:
@@ -1106,15 +804,7 @@ def _battle_throw(s: TeamState, events: list) -> None:
             reserve[s.table.team[d]] += 1
         elif zone[d] == BATTLE and info[d].cls == LIFE:
             life[s.table.team[d]] += value[d]
-    if reserve[0] != reserve[1]:
-        s.advantage = 0 if reserve[0] > reserve[1] else 1
-        basis = "reserve"
-    elif life[0] != life[1]:
-        s.advantage = 0 if life[0] > life[1] else 1
-        basis = "life_points"
-    else:
-        s.advantage = E._roll_off(s, "advantage", events)
-        basis = "roll_off"
+    s.advantage, basis = E._advantage(s, reserve, life, events)
     events.append({"type": "advantage", "team": s.advantage, "basis": basis})
     s.phase = BATTLE_BONUS
     # Colour bonuses: the ADVANTAGE team first, each team's seats in order, each
@@ -1143,7 +833,7 @@ def _start_damage(s: TeamState, events: list) -> None:
                 attack[teams[d]] += value[d]
             elif cls == DEFENSE:
                 defense[teams[d]] += value[d]
-    damage = [max(0, attack[1] - defense[0]), max(0, attack[0] - defense[1])]
+    damage = E._damage_dealt(attack, defense)
     s.damage = damage
     events.append({"type": "damage", "attack": attack, "defense": defense, "damage": damage[:]})
     choices: list = [()] * s.table.seats
@@ -1172,13 +862,7 @@ def _resolve_damage(s: TeamState, events: list) -> None:
             )
         for d, a in amounts:
             E._set_value(s, d, s.value[d] - a, events)
-    zone, value, info = s.zone, s.value, s.info
-    for d in range(len(zone)):
-        if zone[d] == BATTLE and info[d].cls != LIFE:
-            s.cache = None
-            zone[d] = STORAGE
-            value[d] = 0
-            events.append({"type": "move", "die": d, "to": "storage", "cause": "damage_phase_over"})
+    E._clear_battle_zones(s, events)
     s.choices = [None] * s.table.seats
     s.damage = [0, 0]
     s.assigned = [(), ()]
@@ -1197,164 +881,15 @@ def _resolve_end_turn(s: TeamState, events: list) -> None:
         (die,) = s.choices[seat]
         if die is not None:
             E._move(s, die, HAND, events, "returned_at_end_of_turn")
-    zone, value = s.zone, s.value
-    for d in range(len(zone)):
-        if zone[d] == STORAGE:
-            s.cache = None
-            zone[d] = HAND
-            value[d] = 0
-            events.append({"type": "move", "die": d, "to": "hand", "cause": "storage_to_hand"})
+    E._storage_to_hand(s, events)
     s.choices = [None] * s.table.seats
     _start_turn(s, events)
 
 
-def _check_end(s: TeamState, events: list) -> bool:
-    """A team without a LIFE die in any of its players' life zones loses (after the
-    first BATTLE phase); both at once: a roll-off between the teams."""
-    if s.phase == OVER:
-        return True
-    if not s.first_battle_done:
-        return False
-    alive0, alive1 = _team_alive(s, 0), _team_alive(s, 1)
-    if alive0 and alive1:
-        return False
-    if alive0 or alive1:
-        _finish(s, 0 if alive0 else 1, "no_life_dice", events)
-    else:
-        _finish(s, E._roll_off(s, "end_of_game", events), "roll_off", events)
-    return True
-
-
-def _finish(s: TeamState, winner: int | None, reason: str, events: list) -> None:
-    s.phase = OVER
-    s.winner = winner
-    s.end_reason = reason
-    s.actor = None
-    s.bonus_queue = []
-    s.choices = [None] * s.table.seats
-    s.secret_log = []
-    events.append({"type": "game_over", "winning_team": winner, "reason": reason, "seed": s.seed})
-
-
-def _resolve_duel(s: TeamState, events: list) -> None:
-    """LIFO, as in the two-player game; Assault and Barrier add to their team's dice and
-    subtract from the other team's."""
-    info, zone, teams = s.info, s.zone, s.table.team
-    for die, targets, target_zone in reversed(s.duel_throws):
-        if zone[die] != CLASH:
-            events.append({"type": "effect_skipped", "die": die, "why": "die_left_play"})
-            continue
-        live = [t for t in targets if zone[t] == target_zone]
-        if not live:
-            events.append({"type": "effect_skipped", "die": die, "why": "target_left_play"})
-            continue
-        kind = info[die].type
-        value = s.value[die]
-        if kind in E._MULTI_TARGET:
-            for t in live:
-                won = value >= s.value[t]
-                events.append({"type": "compare", "die": die, "target": t, "won": won})
-                if won:
-                    E._set_value(s, t, s.value[t] - 2, events)
-            if _check_end(s, events):
-                return
-            continue
-        target = live[0]
-        if kind == E.REGENERATOR:
-            events.append({"type": "compare", "die": die, "target": target, "won": True})
-            s.cache = None
-            zone[target] = BATTLE
-            s.value[target] = value
-            events.append({"type": "move", "die": target, "to": "battle", "cause": "regenerated"})
-            events.append({"type": "value", "die": target, "value": value})
-            continue
-        won = E._wins(s, die, target)
-        events.append({"type": "compare", "die": die, "target": target, "won": won})
-        if kind == E.CRUSHER:
-            if won:
-                E._move(s, target, ABYSS, events, "crushed")
-            else:
-                E._move(s, die, ABYSS, events, "crusher_lost")
-        elif kind in (E.ASSAULT, E.BARRIER):
-            amount = value if won else 1
-            sign = 1 if teams[target] == teams[die] else -1
-            E._set_value(s, target, s.value[target] + sign * amount, events)
-        elif kind == E.SHOOTER:
-            E._set_value(s, target, s.value[target] - (2 if won else 1), events)
-        elif kind == E.ANNULATOR:
-            if won:
-                E._move(s, target, STORAGE, events, "annulled")
-        elif kind == E.POWER_BOOSTER:
-            E._set_value(s, target, s.value[target] + (3 if won else 1), events)
-        if _check_end(s, events):
-            return
-    value = s.value
-    for d in range(len(zone)):
-        if zone[d] == CLASH:
-            s.cache = None
-            zone[d] = STORAGE
-            value[d] = 0
-            events.append({"type": "move", "die": d, "to": "storage", "cause": "duel_over"})
-    s.duel_throws = []
-    events.append({"type": "duel_over"})
-
-
 def _advance(s: TeamState, events: list) -> None:
-    """Run every automatic step until a seat must decide or the game is over."""
-    while s.phase != OVER:
-        if s.bonus_queue:
-            owner, die = s.bonus_queue[0]
-            options = _bonus_options(s, owner, die)
-            if len(options) > 1:
-                return
-            s.bonus_queue = s.bonus_queue[1:]
-            if options:
-                _apply_bonus(s, owner, die, options[0], events)
-            else:
-                events.append({"type": "bonus_lapsed", "player": owner, "die": die})
-            continue
-        phase = s.phase
-        if phase == BATTLE_BONUS:
-            s.first_battle_done = True
-            events.append({"type": "battle_phase_over"})
-            if _check_end(s, events):
-                return
-            if not sudden_death_active(s) and HAND in s.zone:
-                s.phase = OFFER
-                s.attack_right = [True, True]
-                s.preferred = s.advantage
-                events.append({"type": "clash_started"})
-            else:
-                events.append({"type": "clash_skipped"})
-                _start_damage(s, events)
-            continue
-        if phase == OFFER:
-            for team in (s.preferred, 1 - s.preferred):
-                if s.attack_right[team] and _throw_options(s, team, True):
-                    s.actor = captain(team)
-                    return
-            events.append({"type": "clash_over"})
-            s.attack_right = [False, False]
-            _start_damage(s, events)
-            continue
-        if phase == DUEL:
-            step = s.step
-            if step == RESOLVE:
-                _resolve_duel(s, events)
-                if s.phase == OVER:
-                    return
-                s.phase = OFFER
-                s.preferred = 1 - s.attacker
-                s.step = 0
-                s.actor = None
-                continue
-            team = s.attacker if step == ATTACKER_SECOND else 1 - s.attacker
-            if _throw_options(s, team, False):
-                s.actor = captain(team)
-                return
-            _pass(s, captain(team), events, forced=True)
-            continue
-        return
+    """Run every automatic step until a seat must decide or the game is over (the
+    two-player flow; a team's decisions fall to its captain)."""
+    E._advance(s, events, _throw_options, _start_damage, _pass)
 
 
 # ---------------------------------------------------------------------------
@@ -1423,14 +958,7 @@ def view(state: TeamState, viewer) -> dict:
         for i, (actor, action) in enumerate(s.log)
         if i not in secret or _sees_choice_of(viewer, actor)
     ]
-    duel = None
-    if s.phase == DUEL:
-        duel = {
-            "attacker": s.attacker,
-            "step": E._STEP_NAMES.get(s.step),
-            "defender_passed_first": s.defender_passed,
-            "throws": [{"die": d, "targets": list(t)} for d, t, _z in s.duel_throws],
-        }
+    duel = E._duel_view(s)
     return {
         "game": "irondie",
         "viewer": viewer,
