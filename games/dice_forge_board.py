@@ -21,16 +21,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games.d36_board import SEAT_COLOURS
-from games.engines.dice_forge.engine import (
-    CONVERTING,
-    FORGING_CARDS,
-    MIRROR,
-    POOLS,
-    SHIP,
-    SHIP_DISCOUNT,
-    TRITON_GAINS,
-    X3,
-)
+from games.engines import engine_for
+
+# The Sanctuary, the special faces and the cards' numbers, as the engine has them.
+_ENGINE = engine_for("dice-forge")
+CONVERTING, FORGING_CARDS, POOLS = _ENGINE.CONVERTING, _ENGINE.FORGING_CARDS, _ENGINE.POOLS
+MIRROR, SHIP, X3 = _ENGINE.MIRROR, _ENGINE.SHIP, _ENGINE.X3
+SHIP_DISCOUNT, TRITON_GAINS = _ENGINE.SHIP_DISCOUNT, _ENGINE.TRITON_GAINS
 
 RESOURCES = ("gold", "sun", "moon", "glory")
 RESOURCE_WORDS = {

@@ -7,12 +7,23 @@ docs/rules-dice-forge.md every ruling.
 
 from ..seeded import commitment, new_seed
 from .bots import HeuristicBot, RandomBot
+
+# What the play page draws beyond the view (games/dice_forge_board.py): the Sanctuary's
+# prices, the special faces and the cards' conversions.
 from .engine import (
+    CONVERTING,
+    FORGING_CARDS,
     GAME,
     JUDGE,
+    MIRROR,
+    POOLS,
     SEATS,
+    SHIP,
+    SHIP_DISCOUNT,
     SPECTATOR,
     SYSTEM,
+    TRITON_GAINS,
+    X3,
     ConfigError,
     IllegalAction,
     State,
@@ -43,6 +54,14 @@ SIMULATED_LIMIT_TURN = 10_000
 
 __all__ = [
     "BOTS",
+    "CONVERTING",
+    "FORGING_CARDS",
+    "MIRROR",
+    "POOLS",
+    "SHIP",
+    "SHIP_DISCOUNT",
+    "TRITON_GAINS",
+    "X3",
     "GAME",
     "JUDGE",
     "SEATS",
