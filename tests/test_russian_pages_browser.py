@@ -71,6 +71,7 @@ def read(page) -> str:
 
 
 def log_in(page, base, username, next_url):
+    page.goto("about:blank")  # no live poll of the last page answers after
     page.context.clear_cookies()
     page.goto(f"{base}/accounts/login/?next={next_url}")
     page.fill("input[name=username]", username)
@@ -181,6 +182,7 @@ def test_the_main_pages_of_every_role_read_in_russian(live_server, page, event):
     switch_to_russian(page)
     match.player_b.player.refresh_from_db()
     assert match.player_b.player.language == "ru"
+    page.goto("about:blank")  # no live poll of the last page answers after
     page.context.clear_cookies()
     log_in(page, base, opponent, f"/tournaments/{pk}/my-match/")
     assert page.locator("html").get_attribute("lang") == "ru"

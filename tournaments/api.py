@@ -467,16 +467,16 @@ class TournamentViewSet(
             "as_of_round": None,
             "rows": [],
         }
-        if not tournament.pods:
-            answer["detail"] = NOT_PODS
-            return tournament, answer
         if not visibility.can_see_standings(request.user, tournament):
             answer.update(published=False, detail=STANDINGS_HIDDEN)
             return tournament, answer
-        try:
+        try:  # a wrong ?round= is a 400 whatever the event (as the two-player standings)
             as_of_round = selectors.requested_round(tournament, request.query_params.get("round"))
         except ValueError as error:
             raise ValidationError({"round": [str(error)]}) from None
+        if not tournament.pods:
+            answer["detail"] = NOT_PODS
+            return tournament, answer
         rows = selectors.pod_standings_rows(tournament, as_of_round=as_of_round)
         answer.update(as_of_round=as_of_round, rows=rows)
         return tournament, answer

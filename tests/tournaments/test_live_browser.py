@@ -3,22 +3,13 @@ without a reload (tournaments/live.py, templates/live.js.html)."""
 
 import pytest
 
+from tests.tournaments.test_pages_browser import log_in
 from tournaments import clocks, services
 from tournaments.models import Match
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 LIVE_MS = 2000  # the promise: live within 2 s
-
-
-def log_in(page, base, username, next_url):
-    page.context.clear_cookies()
-    page.goto(f"{base}/accounts/login/?next={next_url}")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", "correct-horse-9")
-    page.click("main button[type=submit]")
-    # Not the login page itself, whose ?next= ends with the same path.
-    page.wait_for_url(lambda url: "/accounts/login/" not in url and url.endswith(next_url))
 
 
 def mark(page):

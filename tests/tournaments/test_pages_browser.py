@@ -15,6 +15,10 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 def log_in(page, base, username, next_url):
+    # Leave the page first: a live page's poll still in flight would answer with the
+    # last user's cookies after they are cleared, and the login form's token would no
+    # longer match ("Form expired").
+    page.goto("about:blank")
     page.context.clear_cookies()
     page.goto(f"{base}/accounts/login/?next={next_url}")
     page.fill("input[name=username]", username)
@@ -23,15 +27,16 @@ def log_in(page, base, username, next_url):
     arrived = lambda url: "/accounts/login/" not in url and url.endswith(next_url)  # noqa: E731
     page.click("main button[type=submit]")
     try:
-        page.wait_for_url(arrived, timeout=7000)
+        page.wait_for_url(arrived, timeout=20000)
     except PlaywrightTimeout:
         # Still on the login page: say what it shows (a refusal fails here, readably).
         shown = page.locator("main").inner_text()
         assert "correct username" not in shown and "locked" not in shown.lower(), shown[:500]
-        # No refusal shown: the click was lost; submit once more.
-        page.fill("input[name=password]", "correct-horse-9")
-        page.locator("input[name=password]").press("Enter")
-        page.wait_for_url(arrived)
+        # No refusal: the answer may have come while nothing watched. Never submit the
+        # form again (a login that went through has rotated its token: "Form expired");
+        # open the page instead, which shows whether the login went through.
+        page.goto(f"{base}{next_url}")
+        assert arrived(page.url), f"not logged in as {username}: {page.url}"
 
 
 def test_organiser_pairs_and_publishes_player_reports_opponent_confirms(

@@ -98,6 +98,9 @@ def test_a_two_player_event_answers_no_pods(tournament, organiser):
     assert body["pods"] is False and body["rows"] == []
     csv_answer = api_as(organiser).get(f"/api/tournaments/{tournament.pk}/pod-standings/csv/")
     assert csv_answer.status_code == 404
+    # a wrong ?round= is refused there too, as on the two-player standings
+    wrong = api_as(organiser).get(f"/api/tournaments/{tournament.pk}/pod-standings/?round=x")
+    assert wrong.status_code == 400 and "round" in wrong.json()["errors"]
 
 
 def test_hidden_standings_and_results_stay_hidden(pod_event, organiser, judge, enter, client):
