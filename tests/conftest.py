@@ -76,6 +76,19 @@ VALID_ADDITIONAL = [
 ]
 
 
+def random_dice_set(player, rng, name="Main"):
+    """A valid random dice set of ``player``'s (9 playing + 3 additional), drawn from ``rng``."""
+    from players import services as player_services
+    from players.demo import random_valid_set
+
+    return player_services.create_dice_set(
+        player=player,
+        name=name,
+        playing_dice=[d.to_dict() for d in random_valid_set(rng)],
+        additional_dice=[d.to_dict() for d in random_valid_set(rng)[:3]],
+    )
+
+
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     """Tests create many users; the production hasher is slow on purpose."""

@@ -5,8 +5,7 @@ import random
 
 import pytest
 
-from players import services as player_services
-from players.demo import random_valid_set
+from tests.conftest import random_dice_set
 from tournaments import services
 from tournaments.models import Tournament
 
@@ -31,13 +30,7 @@ def register_players(make_player, organiser):
         registrations = []
         for i in range(count):
             player = make_player(f"{prefix} {i + 1:02d}")
-            dice = random_valid_set(rng)
-            dice_set = player_services.create_dice_set(
-                player=player,
-                name="Main",
-                playing_dice=[d.to_dict() for d in dice],
-                additional_dice=[d.to_dict() for d in random_valid_set(rng)[:3]],
-            )
+            dice_set = random_dice_set(player, rng)
             registrations.append(
                 services.register(
                     tournament=tournament, player=player, dice_set=dice_set, by=player.user

@@ -8,9 +8,8 @@ import random
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from players import services as player_services
-from players.demo import random_valid_set
 from players.models import Rating as PlayerRating
+from tests.conftest import random_dice_set
 from tournaments import selectors, services
 from tournaments.models import Match, Registration, Round, SetSwap, Team, Tournament
 
@@ -36,12 +35,7 @@ def member(make_player):
 
     def make(name):
         player = make_player(name)
-        dice_set = player_services.create_dice_set(
-            player=player,
-            name="Main",
-            playing_dice=[d.to_dict() for d in random_valid_set(rng)],
-            additional_dice=[d.to_dict() for d in random_valid_set(rng)[:3]],
-        )
+        dice_set = random_dice_set(player, rng)
         return player, dice_set
 
     return make

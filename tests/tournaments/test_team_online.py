@@ -20,8 +20,7 @@ from games.clocks import seat_deadlines
 from games.engines import engine_for
 from games.models import GameSession
 from games.selectors import game_state
-from players import services as player_services
-from players.demo import random_valid_set
+from tests.conftest import random_dice_set
 from tournaments import clocks as t_clocks
 from tournaments import selectors
 from tournaments import services as t_services
@@ -47,12 +46,7 @@ def _team_event(make_player, organiser, judge, teams=2):
         members = []
         for m in range(2):
             player = make_player(f"T{t + 1} M{m + 1}")
-            dice_set = player_services.create_dice_set(
-                player=player,
-                name="Main",
-                playing_dice=[d.to_dict() for d in random_valid_set(rng)],
-                additional_dice=[d.to_dict() for d in random_valid_set(rng)[:3]],
-            )
+            dice_set = random_dice_set(player, rng)
             members.append((player, dice_set))
         t_services.register_team(
             tournament=event,

@@ -11,8 +11,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from games.models import GameSession
-from players import services as player_services
-from players.demo import random_valid_set
+from tests.conftest import random_dice_set
 from tournaments import services
 from tournaments.models import Registration, SetSwap, Team, Tournament
 
@@ -37,12 +36,7 @@ def people(make_player):
     made = []
     for i in range(12):
         player = make_player(f"Q{i:02d}")
-        dice_set = player_services.create_dice_set(
-            player=player,
-            name="Main",
-            playing_dice=[d.to_dict() for d in random_valid_set(rng)],
-            additional_dice=[d.to_dict() for d in random_valid_set(rng)[:3]],
-        )
+        dice_set = random_dice_set(player, rng)
         made.append((player, dice_set))
     return made
 
