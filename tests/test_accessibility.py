@@ -42,6 +42,13 @@ OWN_CHECKS = """() => {
 SYMBOL_HEIGHTS = """() => [...document.querySelectorAll(
   "#game .die:not(.small) svg.die > g, #game .pick svg.die > g, .die-pick svg.die > g"
 )].map(g => [g.closest("svg").getAttribute("aria-label"), g.getBoundingClientRect().height])"""
+# Nothing may make the whole page scroll sideways on the phone: a wide table scrolls in
+# its own box (.scroll). Returns what sticks out, empty when the page fits.
+TOO_WIDE = """() => document.documentElement.scrollWidth <= window.innerWidth + 1 ? [] :
+  [...document.querySelectorAll("main *")]
+    .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
+    .map(e => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (e.className ? "." + e.className : ""))
+    .slice(0, 6)"""
 MIN_SYMBOL_PX = 14  # the outline of a stroked symbol (the annulator) adds about 2 px
 
 
@@ -109,6 +116,7 @@ def demo(settings):
                 f"/tournaments/{pk}/",
                 f"/tournaments/{pk}/rounds/3/",
                 f"/tournaments/{pk}/standings/",
+                f"/tournaments/{pk}/standings/{pending.player_a_id}/",
                 f"/tournaments/{cup.pk}/bracket/",
                 f"/tournaments/{pk}/sets/",
                 "/accounts/login/",
@@ -150,6 +158,7 @@ def demo(settings):
                 f"/tournaments/{pk}/console/",
                 f"/tournaments/{pk}/edit/",
                 f"/tournaments/{pk}/rounds/3/manage/",
+                f"/tournaments/{pk}/rounds/3/slips/",
                 f"/tournaments/{open_event.pk}/console/",
                 f"/tournaments/{cup.pk}/console/",
                 "/tournaments/new/",
@@ -197,6 +206,9 @@ def test_main_pages_have_no_serious_violations(role, live_server, page, demo):
         if serious:
             problems.append(report(path, serious))
         problems += [f"{path}: {problem}" for problem in page.evaluate(OWN_CHECKS)]
+        wide = page.evaluate(TOO_WIDE)
+        if wide:
+            problems.append(f"{path}: wider than the phone: {', '.join(wide)}")
         symbols = page.evaluate(SYMBOL_HEIGHTS)
         measured += len(symbols)
         problems += [
