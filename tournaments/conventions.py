@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournaments.models import Tournament
 from tournaments.standings import MTR_FLOOR, PRESETS, StandingsConventions
@@ -25,6 +26,13 @@ PERCENTAGE_CONVENTION_FIELDS = (
     "standings_decimals",
 )
 CONVENTION_FIELDS = ("percentage_floor", *PERCENTAGE_CONVENTION_FIELDS, "swiss_phases")
+
+# What the event form calls each preset (the API takes the names themselves).
+PRESET_LABELS = {
+    "mtr": gettext_lazy("Tournament rules as written (floor 0.33, 4 decimals)"),
+    "melee-2024": gettext_lazy("Melee.gg, 2024 (drawn games give no game point, 6 decimals)"),
+    "melee-2025": gettext_lazy("Melee.gg, 2025 (own GW% not floored, 8 decimals)"),
+}
 
 
 def _optional_fraction(text: str) -> Fraction | None:

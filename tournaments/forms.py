@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from players.forms import DiceSetForm
 from players.models import DiceSet, Player
 from players.roles import JUDGE_GROUP, ORGANISER_GROUP
-from tournaments.conventions import PERCENTAGE_CONVENTION_FIELDS, preset_settings
+from tournaments.conventions import PERCENTAGE_CONVENTION_FIELDS, PRESET_LABELS, preset_settings
 from tournaments.games import FORMAT_SETTINGS, FORMATS, GAMES, rules_for
 from tournaments.match_rules import max_games
 from tournaments.models import (
@@ -173,7 +173,8 @@ class TournamentForm(forms.ModelForm):
             self.fields[name].required = False
         self.fields["standings_preset"] = forms.ChoiceField(
             label=_("Standings preset"),
-            choices=[("", _("Keep the conventions below"))] + [(name, name) for name in PRESETS],
+            choices=[("", _("Keep the conventions below"))]
+            + [(name, PRESET_LABELS.get(name, name)) for name in PRESETS],
             required=False,
             help_text=_("Sets the floor and every standings convention below at once."),
         )

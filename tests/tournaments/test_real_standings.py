@@ -351,3 +351,15 @@ def test_the_settings_form_applies_a_preset(client, organiser, tournament):
         "standings_preset"
         in client.post(f"/tournaments/{tournament.pk}/edit/", data).context["form"].errors
     )
+
+
+@pytest.mark.django_db
+def test_the_event_form_names_every_preset_in_words(organiser, tournament):
+    """The form offers each preset under a name a person understands, not its code."""
+    from tournaments.forms import TournamentForm
+    from tournaments.standings import PRESETS
+
+    choices = dict(TournamentForm(instance=tournament).fields["standings_preset"].choices)
+    assert set(PRESETS) <= set(choices)
+    for name in PRESETS:
+        assert str(choices[name]) != name and len(str(choices[name])) > 20, choices[name]
