@@ -610,6 +610,19 @@ TIEBREAK_LABELS = {
 }
 
 
+# How a pod seating was shown optimal (tournaments/pairing/pods.py PodResult.method).
+POD_PROOF_LABELS = {
+    "lower_bound": gettext_noop("optimal: it meets the lower bound"),
+    "window": gettext_noop("optimal: proved by windows"),
+    "exact": gettext_noop("optimal: exhaustive search"),
+}
+
+
+def pod_proof_label(method: str) -> str:
+    """How a pod seating was proved optimal, in the reader's language (the code if new)."""
+    return _(POD_PROOF_LABELS[method]) if method in POD_PROOF_LABELS else method
+
+
 def tiebreak_label(name: str) -> str:
     """A tiebreak system's name in the reader's language (the code if unknown)."""
     return _(TIEBREAK_LABELS[name]) if name in TIEBREAK_LABELS else name

@@ -153,10 +153,16 @@ def test_the_pages_show_tables_placings_and_pod_standings(
     assert f'class="mine" aria-current="true" data-table="{my_table}"' in page
     assert "Your table: <strong" in page and page.count('<ol class="seats">') == 2
     assert all(e.player.display_name in page for e in entries)
+    home = client.get(reverse("tournaments:home", args=[pod_event.pk])).content.decode()
+    assert "Swiss pods (tables of 4 and 3)" in home
     # The judge's round page: a placings form per table; bad input is shown in words.
     client.force_login(judge)
     manage = reverse("tournaments:round_manage", args=[pod_event.pk, 1])
-    assert client.get(manage).content.decode().count('name="table"') == 2
+    manage_page = client.get(manage).content.decode()
+    assert manage_page.count('name="table"') == 2
+    # How the seating was proved optimal, in words (never the stored code).
+    method = round_.pairing_cost["method"]
+    assert method not in manage_page and "optimal:" in manage_page, method
     table = round_.pod_tables.first()
     ids = [s.registration_id for s in table.seats.all()]
     url = reverse("tournaments:round_placings", args=[pod_event.pk, 1])

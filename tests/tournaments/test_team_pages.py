@@ -95,6 +95,8 @@ def test_organiser_registers_a_team_on_the_page(event, people, organiser):
     assert team.unit.player == people[0][0] and team.members.count() == 2
     shown = client.get(url).content.decode()
     assert "Reds" in shown and "Q01" in shown
+    home = client.get(f"/tournaments/{event.pk}/").content.decode()
+    assert f"teams of {event.team_size}" in home
 
 
 def test_page_errors_are_shown_and_change_nothing(event, people, organiser):

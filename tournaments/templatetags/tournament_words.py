@@ -35,3 +35,9 @@ def reason_text(text):
 def note_text(note):
     """``{{ entry.reason|note_text }}``: the server's own notes in the reader's language."""
     return words.note_in_words(note)
+
+
+@register.filter
+def pod_proof(method):
+    """``{{ round.pairing_cost.method|pod_proof }}``: how a pod seating was proved optimal."""
+    return words.pod_proof_label(method)
