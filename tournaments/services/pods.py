@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import selectors
 from tournaments.audit import audit
-from tournaments.models import PodSeat, PodTable, Round
+from tournaments.models import PodReport, PodSeat, PodTable, Round
 from tournaments.pairing.pods import PodsRefused, pair_pods
 from tournaments.pod_standings import placing_errors
 from tournaments.services.guards import require_judge
@@ -123,6 +123,15 @@ def record_placings(*, table: PodTable, placings: dict, by) -> PodTable:
     for seat in seats:
         seat.placing = cleaned[seat.registration_id]
     PodSeat.objects.bulk_update(seats, ["placing"])
+    # The judge's entry settles whatever the players reported (services/pod_reports.py).
+    settled = list(
+        PodReport.objects.filter(table=table, status__in=PodReport.OPEN).values_list(
+            "number", flat=True
+        )
+    )
+    PodReport.objects.filter(table=table, status__in=PodReport.OPEN).update(
+        status=PodReport.Status.SUPERSEDED
+    )
     audit(
         round_.tournament,
         by,
@@ -133,6 +142,7 @@ def record_placings(*, table: PodTable, placings: dict, by) -> PodTable:
             "round": round_.number,
             "table": table.number,
             "placings": {str(pid): place for pid, place in cleaned.items()},
+            **({"settled_reports": settled} if settled else {}),
         },
     )
     refresh_round_status(round_)
