@@ -19,16 +19,35 @@ from tournaments.services.results import refresh_round_status
 OPEN_FOR_PLACINGS = (Round.Status.PUBLISHED, Round.Status.IN_PROGRESS, Round.Status.COMPLETE)
 
 
-def seat_pod_round(tournament, number: int, seed: str, by) -> Round:
+def seat_pod_round(tournament, number: int, seed: str, by, *, work_limit=None) -> Round:
     """Seat round ``number`` of an event in pods as a draft. PodsRefused becomes a
-    ValidationError with the core's sentence (the caller's transaction writes nothing)."""
+    ValidationError with the core's sentence (the caller's transaction writes nothing);
+    a seating that would pass ``work_limit`` raises PairingDeferred (the caller hands it
+    to a background job, docs/pairing.md "Background pairing")."""
     players = selectors.pod_pairing_players(tournament, round_number=number)
+    result = pod_seating(tournament, players, number, seed, work_limit=work_limit)
+    return store_pod_round(tournament, number, seed, result, by)
+
+
+def pod_seating(tournament, players, number: int, seed: str, *, work_limit=None, progress=None):
+    """The core's seating of ``players`` (pair_pods), refusals in words."""
     if len(players) < 2:
         raise ValidationError(_("At least two active players are needed to pair a round."))
     try:
-        result = pair_pods(players, number, seed, tournament.pod_mode)
+        return pair_pods(
+            players,
+            number,
+            seed,
+            tournament.pod_mode,
+            work_limit=work_limit,
+            progress=progress,
+        )
     except PodsRefused as refused:
         raise ValidationError(str(refused)) from None
+
+
+def store_pod_round(tournament, number: int, seed: str, result, by) -> Round:
+    """The draft round of a seating: its tables and seats, and the audit entry."""
     round_ = Round.objects.create(
         tournament=tournament,
         number=number,
