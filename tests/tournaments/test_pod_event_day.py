@@ -123,6 +123,10 @@ def test_a_dispute_on_the_page_reaches_the_judges_queue_first(client, pod_round,
     assert [s.placing for s in table.seats.order_by("seat")] == [1, 2, 3, 4]
     page = client.get(url("results", event)).content.decode()
     assert f'data-table="{table.number}" data-state="placed"' in page
+    log = client.get(url("audit", event)).content.decode()
+    where = f"table {table.number} in round 1"
+    for said in ("Reported the placings of", "Disputed the placings of", "Entered the placings of"):
+        assert f"{said} {where}" in log
 
 
 def test_at_time_tables_without_placings_come_first_on_the_queue_and_clocks(
