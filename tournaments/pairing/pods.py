@@ -69,9 +69,9 @@ NODE_LIMIT = 200_000
 # Seeded restarts of the construction before the lower bound is given up.
 RESTARTS = 8
 # The work of one partial seating of the exhaustive or window search, in the units of
-# tournaments/pairing/work.py (0.25-0.3 s of CPU per million): a partial seating took
-# 50-140 microseconds in bench/pods.py --work (docs/benchmarks.md "Swiss pods").
-NODE_WORK = 400
+# tournaments/pairing/work.py (0.25-0.3 s of CPU per million): bench/pods.py --work
+# measured 16 microseconds of CPU at the median and 30 at worst (docs/benchmarks.md).
+NODE_WORK = 120
 # The exhaustive search counts its work (and reports progress) this many seatings at a time.
 PROGRESS_NODES = 1024
 
