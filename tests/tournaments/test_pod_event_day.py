@@ -214,3 +214,22 @@ def test_pages_run_the_same_number_of_queries_for_7_and_22_players(
     for key, (small, big) in counts.items():
         assert small == big, f"{key}: {small} queries for 7 players, {big} for 22"
         assert big <= 14, f"{key}: {big} queries"
+
+
+def test_my_table_follows_a_tablemates_report_live(client, pod_round):
+    event, round_ = pod_round()
+    table = round_.pod_tables.get(size=3)
+    seats = _seats(table)
+    client.force_login(seats[1].registration.player.user)
+    address = url("my_match", event)
+    # The first answer names the page's scope; the poll after it gets the tag that holds.
+    first = client.get(address, headers={"X-Live": "1"})
+    tag = client.get(address, headers={"X-Live": "1", "If-None-Match": first["ETag"]})["ETag"]
+    assert client.get(address, headers={"X-Live": "1", "If-None-Match": tag}).status_code == 304
+    services.report_placings(
+        table=table,
+        by=seats[0].registration.player.user,
+        placings={s.registration_id: s.seat for s in seats},
+    )
+    again = client.get(address, headers={"X-Live": "1", "If-None-Match": tag})
+    assert again.status_code == 200 and 'id="confirm-form"' in again.content.decode()
