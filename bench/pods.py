@@ -1,13 +1,20 @@
 """Time the Swiss pods pairer (tournaments/pairing/pods.py) on simulated events.
 
 Usage: python bench/pods.py [--sizes 8 12 13 24 64 256 1024 4096] [--rounds 6]
-                            [--events 3] [--mode four_three|three] [--seed 1]
+                            [--events 3] [--mode four_three|three] [--seed 1] [--work]
 
 For each size and each of --events simulated events, rounds 1..--rounds are seated by the
 pairer with random placings (5% shared places), each round timed once. A refused round
 (no seating could be proved optimal within the limits) ends that event. Prints, per
 size, the worst and the median seating time, how each round was proved ("lower_bound",
 "exact") and how many were refused, with the round of the first refusal.
+
+--work measures instead what one partial seating of the search tiers costs, the figure
+behind NODE_WORK (the work units of the background-pairing choice,
+tournaments/pairing/work.py): the exhaustive tier timed between its progress reports
+(every PROGRESS_NODES seatings), and the window tier's CPU time in the rounds it refuses
+(at most its budget of WINDOW_NODES seatings, the work it is charged up front). CPU time
+(time.process_time), as the work units are: the figures hold on a busy machine.
 """
 
 from __future__ import annotations
@@ -22,7 +29,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tournaments.pairing.pod_simulation import SimulatedPods
-from tournaments.pairing.pods import FOUR_THREE, MODES, PodsRefused
+from tournaments.pairing.pod_windows import WINDOW_NODES
+from tournaments.pairing.pods import (
+    FOUR_THREE,
+    MODES,
+    NODE_WORK,
+    PROGRESS_NODES,
+    PodsRefused,
+    pair_pods,
+)
+from tournaments.pairing.work import STAGE_EXACT, STAGE_WINDOWS
 
 
 def main() -> None:
@@ -34,7 +50,11 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=3)
     parser.add_argument("--mode", choices=MODES, default=FOUR_THREE)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--work", action="store_true", help="time one partial seating")
     args = parser.parse_args()
+    if args.work:
+        measure_work(args)
+        return
     print("| players | rounds seated | worst | median | proofs | refused (first in round) |")
     print("| --- | --- | --- | --- | --- | --- |")
     for size in args.sizes:
@@ -59,6 +79,50 @@ def main() -> None:
             f"| {size} | {sum(methods.values())} | {max(times):.3f} s | "
             f"{statistics.median(times):.3f} s | {proofs} | {refused} |"
         )
+
+
+def measure_work(args) -> None:
+    """Microseconds per partial seating of each search tier, over the simulated events."""
+    exact: list[float] = []
+    windows: list[float] = []
+    for size in args.sizes:
+        for event_index in range(args.events):
+            event = SimulatedPods(size, seed=args.seed * 1000 + event_index, mode=args.mode)
+            for _ in range(min(args.rounds, size)):
+                marks: list[tuple[str, float]] = []
+                field, number = event.field(), event.round_number + 1
+                try:
+                    pair_pods(
+                        field,
+                        number,
+                        f"sim{number}",
+                        args.mode,
+                        progress=lambda stage, *_, marks=marks: marks.append(
+                            (stage, time.process_time())
+                        ),
+                    )
+                except PodsRefused:
+                    starts = [at for stage, at in marks if stage == STAGE_WINDOWS]
+                    if starts:
+                        windows.append(time.process_time() - starts[0])
+                    break
+                batches = [at for stage, at in marks if stage == STAGE_EXACT]
+                if len(batches) > 2:
+                    span = batches[-1] - batches[0]
+                    exact.append(span / ((len(batches) - 1) * PROGRESS_NODES) * 1e6)
+                event.play_round()
+    if exact:
+        print(
+            f"exhaustive tier: {len(exact)} searches timed, CPU microseconds per partial "
+            f"seating: median {statistics.median(exact):.1f}, worst {max(exact):.1f}"
+        )
+    if windows:
+        print(
+            f"window tier in refused rounds: {len(windows)}, CPU seconds: median "
+            f"{statistics.median(windows):.3f}, worst {max(windows):.3f} (charged "
+            f"{WINDOW_NODES * NODE_WORK:,} units up front)"
+        )
+    print(f"NODE_WORK = {NODE_WORK} units (at 0.25-0.3 s of CPU per million units)")
 
 
 if __name__ == "__main__":

@@ -79,6 +79,7 @@ def demo(db):
         "registration": Registration.objects.filter(tournament=tournament).first().pk,
         "match_id": match.pk,
         "job_id": job.pk,
+        "report_id": 1,  # a pod table report (POST only: any id shows the GET writes nothing)
         "action": "pause",
         "uidb64": "MQ",
         "token": "set-password",

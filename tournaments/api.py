@@ -34,6 +34,7 @@ from tournaments.models import (
     Match,
     PairingJob,
     Penalty,
+    PodReport,
     PodTable,
     Registration,
     ResultSubmission,
@@ -880,6 +881,55 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         services.record_placings(table=table, placings=data["placings"], by=request.user)
         answer = selectors.pod_round_answer(round_, show_results=True)
         return Response(s.PodRoundSerializer(answer).data)
+
+    def _pod_table(self, round_, number: int) -> PodTable:
+        table = PodTable.objects.filter(round=round_, number=number).first()
+        if table is None:
+            raise ValidationError({"table": [_("This round has no such table.")]})
+        return table
+
+    @extend_schema(request=s.PodReportInputSerializer, responses={201: s.PodReportSerializer})
+    @action(detail=True, methods=["post"], url_path="table-report")
+    def table_report(self, request, pk=None):
+        """A player at a pod table reports its placings; the tablemates confirm them
+        (docs/operations.md "Pod tables on event day"). Judges enter placings instead."""
+        round_ = self.get_object()
+        data = _valid(s.PodReportInputSerializer, request)
+        report = services.report_placings(
+            table=self._pod_table(round_, data["table"]),
+            by=request.user,
+            placings=data["placings"],
+            note=data["note"],
+        )
+        return Response(s.PodReportSerializer(report).data, status=status.HTTP_201_CREATED)
+
+    def _pending_report(self, request) -> tuple[dict, PodReport]:
+        round_ = self.get_object()
+        data = _valid(s.PodReportChoiceSerializer, request)
+        table = self._pod_table(round_, data["table"])
+        pending = PodReport.objects.filter(table=table, status=PodReport.Status.PENDING)
+        report = pending.first()
+        if report is None or data.get("report", report.pk) != report.pk:
+            raise ValidationError(
+                {"report": [_("This report is no longer waiting for confirmation.")]}
+            )
+        return data, report
+
+    @extend_schema(request=s.PodReportChoiceSerializer, responses=s.PodReportSerializer)
+    @action(detail=True, methods=["post"], url_path="table-confirm")
+    def table_confirm(self, request, pk=None):
+        """A tablemate agrees with the table's pending report; the last one places it."""
+        _data, report = self._pending_report(request)
+        report = services.confirm_placings(report=report, by=request.user)
+        return Response(s.PodReportSerializer(report).data)
+
+    @extend_schema(request=s.PodReportChoiceSerializer, responses=s.PodReportSerializer)
+    @action(detail=True, methods=["post"], url_path="table-dispute")
+    def table_dispute(self, request, pk=None):
+        """A tablemate disagrees: the table goes to the judges' queue as disputed."""
+        data, report = self._pending_report(request)
+        report = services.dispute_placings(report=report, by=request.user, note=data["note"])
+        return Response(s.PodReportSerializer(report).data)
 
     @extend_schema(request=s.SwapPlayersSerializer, responses=s.RoundSerializer)
     @action(detail=True, methods=["post"], url_path="swap-players")

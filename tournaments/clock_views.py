@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournaments import clocks, live
+from tournaments import clocks, live, pod_day_views
 from tournaments.clock_api import round_clocks
 from tournaments.forms import ClockExtensionForm, ReasonForm, form_error_text
 from tournaments.live import live_page
@@ -61,6 +61,8 @@ def judges_clocks(request, pk, number):
     round_ = _round(request, pk, number)
     if not can_judge(request.user, round_.tournament):
         raise PermissionDenied
+    if round_.tournament.pods:
+        return pod_day_views.judges_clocks(request, round_)
     return render(
         request,
         "clocks/judges.html",

@@ -661,3 +661,29 @@ class TeamForm(forms.Form):
     def members(self) -> list:
         sets = [self.cleaned_data[key] for key in self.member_fields]
         return [(dice_set.player, dice_set) for dice_set in sets]
+
+
+class PodPlacingsForm(forms.Form):
+    """A pod table's placings as a player reports them: a place for every seat (1 to the
+    table's size; players sharing a place give the same number and the next is skipped).
+    The rules are checked by services.report_placings."""
+
+    note = forms.CharField(label=_("Note"), max_length=300, required=False)
+
+    def __init__(self, *args, table, **kwargs):
+        kwargs.setdefault("auto_id", "id_pod_%s")
+        super().__init__(*args, **kwargs)
+        places = [("", "—")] + [(str(n), str(n)) for n in range(1, table.size + 1)]
+        self.place_fields = []
+        for seat in table.seats.all():
+            name = f"place_{seat.registration_id}"
+            self.fields[name] = forms.ChoiceField(
+                label=_("Seat %(seat)s: %(name)s")
+                % {"seat": seat.seat, "name": seat.registration.player.display_name},
+                choices=places,
+            )
+            self.place_fields.append(name)
+        self.order_fields([*self.place_fields, "note"])
+
+    def placings(self) -> dict[str, str]:
+        return {name.removeprefix("place_"): self.cleaned_data[name] for name in self.place_fields}

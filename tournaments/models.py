@@ -1181,3 +1181,85 @@ class PodSeat(models.Model):
 
     def __str__(self):
         return f"{self.table} seat {self.seat}"
+
+
+class PodReport(models.Model):
+    """One version of a pod table's placings as a player reported them (docs/operations.md
+    "Pod tables on event day"). Never edited but for its status and confirmations: the
+    placings reach the seats once every tablemate has confirmed; a tablemate's dispute
+    sends the table to the judges, whose own entry (services.record_placings) settles it."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Awaiting the tablemates' confirmation")
+        CONFIRMED = "confirmed", _("Confirmed")
+        DISPUTED = "disputed", _("Disputed by a tablemate")
+        SUPERSEDED = "superseded", _("Superseded by a later report or a judge")
+
+    OPEN = (Status.PENDING, Status.DISPUTED)
+
+    table = models.ForeignKey(
+        PodTable, on_delete=models.CASCADE, related_name="reports", verbose_name=_("table")
+    )
+    number = models.PositiveIntegerField(
+        help_text=_("Version number within the table."), verbose_name=_("number")
+    )
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("submitted by"),
+    )
+    submitted_for = models.ForeignKey(
+        Registration,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("submitted for"),
+    )
+    placings = models.JSONField(
+        help_text=_("Each seated registration id (as text) and its place."),
+        verbose_name=_("placings"),
+    )
+    confirmed_by = models.JSONField(
+        default=list,
+        blank=True,
+        help_text=_("Registration ids of the players who agree, the reporter first."),
+        verbose_name=_("confirmed by"),
+    )
+    status = models.CharField(
+        max_length=10,
+        choices=Status.choices,
+        default=Status.PENDING,
+        db_index=True,
+        verbose_name=_("status"),
+    )
+    disputed_by = models.ForeignKey(
+        Registration,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("disputed by"),
+    )
+    note = models.CharField(max_length=300, blank=True, verbose_name=_("note"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+
+    class Meta:
+        ordering = ["table_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="pod_report_version_unique"),
+            # At most one report a table waits on (pending or disputed) at a time.
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(status__in=["pending", "disputed"]),
+                name="one_open_pod_report_per_table",
+            ),
+        ]
+        verbose_name = _("pod table report")
+        verbose_name_plural = _("pod table reports")
+
+    def __str__(self):
+        return f"v{self.number} of pod table {self.table_id} ({self.status})"

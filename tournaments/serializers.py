@@ -1498,6 +1498,69 @@ class PlacingsInputSerializer(serializers.Serializer):
     )
 
 
+class PodReportInputSerializer(PlacingsInputSerializer):
+    """A seated player reports their table's placings (services.report_placings)."""
+
+    note = serializers.CharField(
+        max_length=300,
+        required=False,
+        default="",
+        allow_blank=True,
+        help_text=gettext_lazy("Anything the tablemates or the judges should know."),
+    )
+
+
+class PodReportChoiceSerializer(serializers.Serializer):
+    """Which table's pending report a tablemate confirms or disputes."""
+
+    table = serializers.IntegerField(
+        min_value=1, help_text=gettext_lazy("The table's number in the round.")
+    )
+    report = serializers.IntegerField(
+        required=False,
+        help_text=gettext_lazy(
+            "The report's id as last seen; refused when a newer report replaced it. "
+            "Left out: the table's pending report."
+        ),
+    )
+    note = serializers.CharField(
+        max_length=300,
+        required=False,
+        default="",
+        allow_blank=True,
+        help_text=gettext_lazy("A dispute: what is wrong."),
+    )
+
+
+class PodReportSerializer(serializers.Serializer):
+    """One version of a table's placings as a player reported them."""
+
+    id = serializers.IntegerField()
+    number = serializers.IntegerField(help_text=gettext_lazy("Version number within the table."))
+    status = serializers.CharField(
+        help_text=gettext_lazy('"pending", "confirmed", "disputed" or "superseded".')
+    )
+    submitted_for = serializers.IntegerField(
+        source="submitted_for_id",
+        allow_null=True,
+        help_text=gettext_lazy("The reporting player's registration id."),
+    )
+    placings = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text=gettext_lazy("Registration id -> place."),
+    )
+    confirmed_by = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text=gettext_lazy("Registration ids of the players who agree, the reporter first."),
+    )
+    disputed_by = serializers.IntegerField(
+        source="disputed_by_id",
+        allow_null=True,
+        help_text=gettext_lazy("The registration id of the tablemate who disputed it."),
+    )
+    note = serializers.CharField()
+
+
 class PodStandingsRowSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
     registration = serializers.IntegerField()

@@ -28,6 +28,11 @@ urlpatterns = [
     path("<int:pk>/rounds/<int:number>/manage/", views.round_manage, name="round_manage"),
     path("<int:pk>/rounds/<int:number>/placings/", views.round_placings, name="round_placings"),
     path("<int:pk>/rounds/<int:number>/do/<slug:action>/", views.round_action, name="round_action"),
+    path(
+        "<int:pk>/rounds/<int:number>/pod-reports/<int:report_id>/accept/",
+        views.pod_report_accept,
+        name="pod_report_accept",
+    ),
     path("<int:pk>/rounds/<int:number>/print/", views.print_pairings, name="print_pairings"),
     path("<int:pk>/rounds/<int:number>/slips/", views.match_slips, name="slips"),
     path("<int:pk>/rounds/<int:number>/pairings.csv", views.pairings_csv, name="pairings_csv"),

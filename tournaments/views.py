@@ -26,6 +26,7 @@ from tournaments import (
     csv_exports,
     live,
     online,
+    pod_day_views,
     pod_views,
     records,
     selectors,
@@ -709,6 +710,12 @@ def round_placings(request, tournament, number):
     return pod_views.record_placings(request, tournament, _round(tournament, number))
 
 
+@staff_post(can_judge)
+def pod_report_accept(request, tournament, number, report_id):
+    """Judges: accept a pod table's open report as it stands (from the queue)."""
+    return pod_day_views.accept_report(request, tournament, number, report_id)
+
+
 @staff_post(can_manage)
 def round_action(request, tournament, number, action):
     round_ = _round(tournament, number)
@@ -1044,6 +1051,8 @@ def match_slips(request, pk, number):
     tournament = _tournament(pk)
     _require(can_judge(request.user, tournament))
     round_ = _round(tournament, number)
+    if tournament.pods:
+        return pod_day_views.slips(request, tournament, round_, _roles(request, tournament))
     matches = [m for m in _round_matches(round_) if not m.is_bye]
     context = _roles(request, tournament)
     games = range(1, max_games(tournament.games_to_win) + 1)
@@ -1093,6 +1102,9 @@ def results_queue(request, pk):
     if rounds:
         wanted = request.GET.get("round")
         round_ = next((r for r in rounds if str(r.number) == wanted), rounds[-1])
+    if tournament.pods:
+        context = _roles(request, tournament)
+        return pod_day_views.results_queue(request, tournament, context, rounds, round_)
     matches = []
     if round_ is not None:
         matches = sorted(
@@ -1277,6 +1289,12 @@ def my_match(request, pk):
         messages.error(request, _("You are not registered in this tournament."))
         return redirect("tournaments:home", pk=tournament.pk)
     registration.tournament = tournament
+    if tournament.pods:
+        # The event's rounds, not one match (pod tables write PodTable entries).
+        request.live_scope = live.EVENT
+        return pod_day_views.my_table(
+            request, tournament, registration, _roles(request, tournament)
+        )
     # A team member plays their team's matches (the captain's registration's); they
     # swap their own dice, the captain reports (docs/events.md "Team events").
     unit_id = registration.team.unit_id if registration.team_id else registration.pk

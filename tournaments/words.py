@@ -284,9 +284,21 @@ def audit_sentence(entry, objects: _Objects) -> str:
         return _round_sentence(action, oid, after, objects)
     if action == "pod.placings":
         where = {"t": after.get("table"), "n": after.get("round")}
+        if after.get("source") == "players":
+            return (
+                _("Confirmed the placings of table %(t)s in round %(n)s, the last at the table.")
+                % where
+            )
         if entry.before:
             return _("Corrected the placings of table %(t)s in round %(n)s.") % where
         return _("Entered the placings of table %(t)s in round %(n)s.") % where
+    if action in ("pod.reported", "pod.confirmed", "pod.disputed"):
+        where = {"t": after.get("table"), "n": after.get("round")}
+        if action == "pod.reported":
+            return _("Reported the placings of table %(t)s in round %(n)s.") % where
+        if action == "pod.confirmed":
+            return _("Confirmed the placings of table %(t)s in round %(n)s.") % where
+        return _("Disputed the placings of table %(t)s in round %(n)s.") % where
     if action.startswith("result."):
         return _result_sentence(action, oid, after, objects)
     if action.startswith("clock."):

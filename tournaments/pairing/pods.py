@@ -33,7 +33,14 @@ from itertools import combinations
 
 from tournaments.pairing.model import PairingError
 from tournaments.pairing.pod_blocks import _best_blocks
-from tournaments.pairing.pod_windows import certify_windows
+from tournaments.pairing.pod_windows import WINDOW_NODES, certify_windows
+from tournaments.pairing.work import (
+    STAGE_EXACT,
+    STAGE_LOWER_BOUND,
+    STAGE_WINDOWS,
+    Progress,
+    Work,
+)
 
 __all__ = [
     "EXACT_LIMIT",
@@ -61,6 +68,12 @@ EXACT_LIMIT = 16
 NODE_LIMIT = 200_000
 # Seeded restarts of the construction before the lower bound is given up.
 RESTARTS = 8
+# The work of one partial seating of the exhaustive or window search, in the units of
+# tournaments/pairing/work.py (0.25-0.3 s of CPU per million): bench/pods.py --work
+# measured 16 microseconds of CPU at the median and 30 at worst (docs/benchmarks.md).
+NODE_WORK = 120
+# The exhaustive search counts its work (and reports progress) this many seatings at a time.
+PROGRESS_NODES = 1024
 
 
 class PodsRefused(PairingError):
@@ -376,6 +389,7 @@ def _solve_exact(
     sizes: Sequence[int],
     incumbent: list[list[int]],
     node_limit: int,
+    tick=None,
 ) -> list[list[int]]:
     """Branch and bound over every partition into tables of ``sizes``: the best player left
     (by points, then the draw) anchors the next table; a partial seating is pruned when its
@@ -410,6 +424,8 @@ def _solve_exact(
                 best_key, best_tables = key, [list(t) for t in tables]
             return
         nodes[0] += 1
+        if tick is not None and not nodes[0] % PROGRESS_NODES:
+            tick(nodes[0])
         if nodes[0] > node_limit:
             raise PodsRefused(
                 f"The exhaustive search of {len(order)} players passed {node_limit:,} partial "
@@ -485,9 +501,18 @@ def pair_pods(
     *,
     exact_limit: int = EXACT_LIMIT,
     node_limit: int = NODE_LIMIT,
+    work_limit: int | None = None,
+    progress: Progress | None = None,
 ) -> PodResult:
     """Seat one round of pods among the active players; deterministic for a given seed.
-    Raises PodsRefused when no seating can be proved optimal within the limits."""
+    Raises PodsRefused when no seating can be proved optimal within the limits.
+
+    ``work_limit`` and ``progress`` as for pair_round (tournaments/pairing/work.py): the
+    construction and its lower bound always run; the window tier is charged its whole
+    budget (WINDOW_NODES partial seatings) before it runs, and the exhaustive search its
+    partial seatings as it visits them. PairingDeferred is raised before the work passes
+    the limit, so that the caller seats the round in the background."""
+    work = Work(work_limit, progress)
     field = _Field(players, round_number, seed, mode)
     n = len(field.ids)
     sizes = table_sizes(n, mode)
@@ -503,6 +528,7 @@ def pair_pods(
             "lower_bound",
         )
     bound = field.bound(sizes)
+    work.spend(STAGE_LOWER_BOUND, 0)
     best: list[list[int]] | None = None
     best_key = None
     method = ""
@@ -516,6 +542,7 @@ def pair_pods(
             method = "lower_bound"
             break
     if not method and n > exact_limit:
+        work.spend(STAGE_WINDOWS, WINDOW_NODES * NODE_WORK)
         found = certify_windows(field, sizes, best)
         if found is not None:
             best, method = found, "window"
@@ -527,7 +554,17 @@ def pair_pods(
                 f"of more than {exact_limit} players are not searched exhaustively. "
                 "Seat the round by hand."
             )
-        best = _solve_exact(field, sizes, best, node_limit)
+        # The search's size is not known before it runs: its work is counted as it goes
+        # (PROGRESS_NODES partial seatings at a time, each batch before it runs) and a
+        # limit passed defers the round.
+        work.spend(STAGE_EXACT, PROGRESS_NODES * NODE_WORK)
+        best = _solve_exact(
+            field,
+            sizes,
+            best,
+            node_limit,
+            lambda nodes: work.spend(STAGE_EXACT, PROGRESS_NODES * NODE_WORK),
+        )
         method = "exact"
     cost = field.cost(best)
     ordered = sorted(

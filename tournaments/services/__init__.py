@@ -22,6 +22,12 @@ from tournaments.services.events import (
 )
 from tournaments.services.match_games import record_swap, start_game
 from tournaments.services.penalties import give_penalty
+from tournaments.services.pod_reports import (
+    accept_report,
+    confirm_placings,
+    dispute_placings,
+    report_placings,
+)
 from tournaments.services.pods import record_placings
 from tournaments.services.registration import (
     check_in,
@@ -75,6 +81,10 @@ __all__ = [
     "start_round",
     "close_round",
     "record_placings",
+    "report_placings",
+    "confirm_placings",
+    "dispute_placings",
+    "accept_report",
     "report_result",
     "record_system_result",
     "confirm_result",

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import selectors
 from tournaments.audit import audit
-from tournaments.models import PodSeat, PodTable, Round
+from tournaments.models import PodReport, PodSeat, PodTable, Round
 from tournaments.pairing.pods import PodsRefused, pair_pods
 from tournaments.pod_standings import placing_errors
 from tournaments.services.guards import require_judge
@@ -19,16 +19,35 @@ from tournaments.services.results import refresh_round_status
 OPEN_FOR_PLACINGS = (Round.Status.PUBLISHED, Round.Status.IN_PROGRESS, Round.Status.COMPLETE)
 
 
-def seat_pod_round(tournament, number: int, seed: str, by) -> Round:
+def seat_pod_round(tournament, number: int, seed: str, by, *, work_limit=None) -> Round:
     """Seat round ``number`` of an event in pods as a draft. PodsRefused becomes a
-    ValidationError with the core's sentence (the caller's transaction writes nothing)."""
+    ValidationError with the core's sentence (the caller's transaction writes nothing);
+    a seating that would pass ``work_limit`` raises PairingDeferred (the caller hands it
+    to a background job, docs/pairing.md "Background pairing")."""
     players = selectors.pod_pairing_players(tournament, round_number=number)
+    result = pod_seating(tournament, players, number, seed, work_limit=work_limit)
+    return store_pod_round(tournament, number, seed, result, by)
+
+
+def pod_seating(tournament, players, number: int, seed: str, *, work_limit=None, progress=None):
+    """The core's seating of ``players`` (pair_pods), refusals in words."""
     if len(players) < 2:
         raise ValidationError(_("At least two active players are needed to pair a round."))
     try:
-        result = pair_pods(players, number, seed, tournament.pod_mode)
+        return pair_pods(
+            players,
+            number,
+            seed,
+            tournament.pod_mode,
+            work_limit=work_limit,
+            progress=progress,
+        )
     except PodsRefused as refused:
         raise ValidationError(str(refused)) from None
+
+
+def store_pod_round(tournament, number: int, seed: str, result, by) -> Round:
+    """The draft round of a seating: its tables and seats, and the audit entry."""
     round_ = Round.objects.create(
         tournament=tournament,
         number=number,
@@ -123,6 +142,15 @@ def record_placings(*, table: PodTable, placings: dict, by) -> PodTable:
     for seat in seats:
         seat.placing = cleaned[seat.registration_id]
     PodSeat.objects.bulk_update(seats, ["placing"])
+    # The judge's entry settles whatever the players reported (services/pod_reports.py).
+    settled = list(
+        PodReport.objects.filter(table=table, status__in=PodReport.OPEN).values_list(
+            "number", flat=True
+        )
+    )
+    PodReport.objects.filter(table=table, status__in=PodReport.OPEN).update(
+        status=PodReport.Status.SUPERSEDED
+    )
     audit(
         round_.tournament,
         by,
@@ -133,6 +161,7 @@ def record_placings(*, table: PodTable, placings: dict, by) -> PodTable:
             "round": round_.number,
             "table": table.number,
             "placings": {str(pid): place for pid, place in cleaned.items()},
+            **({"settled_reports": settled} if settled else {}),
         },
     )
     refresh_round_status(round_)

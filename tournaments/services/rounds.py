@@ -39,7 +39,12 @@ from tournaments.services.guards import (
     require_manager,
 )
 from tournaments.services.phases import apply_phase_cut
-from tournaments.services.pods import seat_pod_round, tables_without_placings
+from tournaments.services.pods import (
+    pod_seating,
+    seat_pod_round,
+    store_pod_round,
+    tables_without_placings,
+)
 from tournaments.services.results import record_confirmed_result, refresh_round_status
 from tournaments.services.teams import drop_unconfirmed_teams
 from tournaments.services.topcut import advance_top_cut
@@ -86,8 +91,12 @@ def pair_next_round(
         # the last round closed moves it); fixed once this round is paired.
         apply_phase_cut(tournament, after_round=number - 1, by=by, always_log=False)
     seed = seed or secrets.token_hex(16)
+    limit = settings.PAIRING_SYNC_WORK if background else None
     if tournament.pods:
-        return seat_pod_round(tournament, number, seed, by)
+        try:
+            return seat_pod_round(tournament, number, seed, by, work_limit=limit)
+        except PairingDeferred as deferred:
+            return _queue_pairing(tournament, number, seed, by, deferred)
     players = selectors.pairing_players(tournament, round_number=number)
     if len(players) < 2:
         raise ValidationError(_("At least two active players are needed to pair a round."))
@@ -95,7 +104,6 @@ def pair_next_round(
         # Round 1 by rating is a fixed order: never costly, never deferred.
         result = pair_by_seed(players, selectors.rating_order(players, seed), number, seed)
         return _store_round(tournament, number, seed, result, by)
-    limit = settings.PAIRING_SYNC_WORK if background else None
     try:
         result = pair_round(players, number, seed, work_limit=limit)
     except PairingDeferred as deferred:
@@ -200,8 +208,14 @@ def run_pairing_job(job_id: int) -> str:
     )
     try:
         for _ in range(PAIRING_ATTEMPTS):
-            players = selectors.pairing_players(job.tournament, round_number=job.number)
-            result = pair_round(players, job.number, job.seed, progress=_progress_writer(job.pk))
+            players = _job_players(job.tournament, job.number)
+            progress = _progress_writer(job.pk)
+            if job.tournament.pods:
+                result = pod_seating(
+                    job.tournament, players, job.number, job.seed, progress=progress
+                )
+            else:
+                result = pair_round(players, job.number, job.seed, progress=progress)
             outcome = _finish_job(job.pk, players, result)
             if outcome != "players changed":
                 return outcome
@@ -227,14 +241,22 @@ def _finish_job(job_id: int, players, result) -> str:
         raise ValidationError(f"Round {job.number} is no longer the next round to pair.")
     if last is not None and last.status != Round.Status.CLOSED:
         raise ValidationError(f"Round {last.number} was reopened; close it and pair again.")
-    if selectors.pairing_players(tournament, round_number=job.number) != players:
+    if _job_players(tournament, job.number) != players:
         return "players changed"
-    round_ = _store_round(tournament, job.number, job.seed, result, job.requested_by)
+    store = store_pod_round if tournament.pods else _store_round
+    round_ = store(tournament, job.number, job.seed, result, job.requested_by)
     job.status = PairingJob.Status.DONE
     job.round = round_
     job.finished_at = db_now()
     job.save(update_fields=["status", "round", "finished_at"])
     return "done"
+
+
+def _job_players(tournament, number: int) -> list:
+    """The players a job seats: pairs or pods, as the event is run."""
+    if tournament.pods:
+        return selectors.pod_pairing_players(tournament, round_number=number)
+    return selectors.pairing_players(tournament, round_number=number)
 
 
 def _progress_writer(job_id: int):

@@ -1,0 +1,235 @@
+"""Event day of an event in pods: "my match" as the player's table (report, confirm,
+dispute), the judges' queue and clocks over the tables (at time first), the table slips,
+and each page in a constant number of queries."""
+
+import datetime
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from config.confirm import CONFIRM_FIELD, CONFIRM_VALUE
+from tests.tournaments.pod_helpers import make_event, published
+from tournaments import services
+from tournaments.models import AuditEntry, PodReport, PodSeat, Round
+
+pytestmark = pytest.mark.django_db
+
+
+def url(name, event, *args):
+    return reverse(f"tournaments:{name}", args=[event.pk, *args])
+
+
+@pytest.fixture
+def pod_round(organiser, judge, make_player):
+    """A running round of 7 players: a table of 4 and a table of 3."""
+
+    def make(count=7, name="Pods"):
+        event = make_event(organiser, judge, swiss_rounds=3)
+        event.name = name
+        event.save(update_fields=["name"])
+        for i in range(1, count + 1):
+            player = make_player(f"{name} {i:02d}")
+            services.register(tournament=event, player=player, by=player.user)
+        return event, published(event, organiser, judge)
+
+    return make
+
+
+def _seats(table):
+    return list(table.seats.select_related("registration__player__user").order_by("seat"))
+
+
+def _count(client, address) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(address).status_code == 200, address
+    return len(queries)
+
+
+def test_my_match_shows_the_table_seat_and_tablemates(client, pod_round):
+    event, round_ = pod_round()
+    table = round_.pod_tables.get(size=4)
+    seats = _seats(table)
+    client.force_login(seats[1].registration.player.user)
+    page = client.get(url("my_match", event)).content.decode()
+    assert f"Table {table.number}" in page and "seat 2" in page
+    for seat in seats:
+        assert seat.registration.player.display_name in page
+    assert 'id="pod-report-form"' in page and "Round time left" in page
+    # Another table's players are not this player's tablemates.
+    other = round_.pod_tables.exclude(pk=table.pk).get()
+    assert _seats(other)[0].registration.player.display_name not in page
+
+
+def test_report_then_confirm_through_the_page_places_the_table(client, pod_round):
+    event, round_ = pod_round()
+    table = round_.pod_tables.get(size=3)
+    seats = _seats(table)
+    address = url("my_match", event)
+    client.force_login(seats[0].registration.player.user)
+    data = {"action": "report", "note": ""}
+    data |= {f"place_{s.registration_id}": str(s.seat) for s in seats}
+    answer = client.post(address, data, follow=True)
+    assert "your tablemates confirm them" in answer.content.decode()
+    report = PodReport.objects.get(table=table)
+    assert "Your report is waiting" in client.get(address).content.decode()
+    for seat in seats[1:]:
+        client.force_login(seat.registration.player.user)
+        page = client.get(address).content.decode()
+        assert 'id="confirm-form"' in page and 'id="pod-report-form"' not in page
+        client.post(address, {"action": "confirm", "report": report.pk})
+    assert [s.placing for s in table.seats.order_by("seat")] == [1, 2, 3]
+    page = client.get(address).content.decode()
+    assert "Placed" in page and 'id="pod-report-form"' not in page
+
+
+def test_a_bad_report_is_a_form_error_and_changes_nothing(client, pod_round):
+    event, round_ = pod_round()
+    table = round_.pod_tables.get(size=4)
+    seats = _seats(table)
+    client.force_login(seats[0].registration.player.user)
+    before = AuditEntry.objects.count()
+    data = {"action": "report", "note": ""}
+    data |= {f"place_{s.registration_id}": "2" for s in seats}
+    page = client.post(url("my_match", event), data).content.decode()
+    assert "Place 2 does not follow" in page
+    assert 'role="alert"' in page
+    data[f"place_{seats[0].registration_id}"] = "9"
+    page = client.post(url("my_match", event), data).content.decode()
+    assert "Select a valid choice" in page
+    answer = client.post(url("my_match", event), {"action": "confirm", "report": "x"}, follow=True)
+    assert "not understood" in answer.content.decode()
+    assert not PodReport.objects.exists() and AuditEntry.objects.count() == before
+
+
+def test_a_dispute_on_the_page_reaches_the_judges_queue_first(client, pod_round, judge):
+    event, round_ = pod_round()
+    table = round_.pod_tables.get(size=4)
+    seats = _seats(table)
+    users = [s.registration.player.user for s in seats]
+    report = services.report_placings(
+        table=table, by=users[0], placings={s.registration_id: s.seat for s in seats}
+    )
+    client.force_login(users[3])
+    client.post(url("my_match", event), {"action": "dispute", "report": report.pk, "note": "no"})
+    report.refresh_from_db()
+    assert report.status == PodReport.Status.DISPUTED
+    client.force_login(judge)
+    page = client.get(url("results", event)).content.decode()
+    assert page.index('data-state="disputed"') < page.index('data-state="waiting"')
+    assert "disputed by" in page and "“no”" in page
+    client.post(url("pod_report_accept", event, round_.number, report.pk))
+    assert [s.placing for s in table.seats.order_by("seat")] == [1, 2, 3, 4]
+    page = client.get(url("results", event)).content.decode()
+    assert f'data-table="{table.number}" data-state="placed"' in page
+    log = client.get(url("audit", event)).content.decode()
+    where = f"table {table.number} in round 1"
+    for said in ("Reported the placings of", "Disputed the placings of", "Entered the placings of"):
+        assert f"{said} {where}" in log
+
+
+def test_at_time_tables_without_placings_come_first_on_the_queue_and_clocks(
+    client, pod_round, judge, organiser
+):
+    event, round_ = pod_round()
+    full, short = round_.pod_tables.get(size=4), round_.pod_tables.get(size=3)
+    services.record_placings(
+        table=full, placings={s.registration_id: s.seat for s in _seats(full)}, by=judge
+    )
+    client.force_login(judge)
+    clocks = client.get(url("clocks", event, 1)).content.decode()
+    assert "TIME" not in clocks and 'data-state="waiting"' in clocks
+    Round.objects.filter(pk=round_.pk).update(
+        ends_at=round_.ends_at - datetime.timedelta(minutes=round_.tournament.match_minutes + 1)
+    )
+    clocks = client.get(url("clocks", event, 1)).content.decode()
+    assert f'data-table="{short.number}" data-state="at_time"' in clocks and "TIME" in clocks
+    assert f'data-table="{full.number}" data-state="placed"' in clocks
+    queue = client.get(url("results", event)).content.decode()
+    assert queue.index('data-state="at_time"') < queue.index('data-state="placed"')
+    # The organiser still cannot close the round: a table has no placings.
+    client.force_login(organiser)
+    answer = client.post(
+        url("round_action", event, 1, "close"), {CONFIRM_FIELD: CONFIRM_VALUE}, follow=True
+    )
+    assert "still has tables without placings" in answer.content.decode()
+    assert Round.objects.get(pk=round_.pk).status != Round.Status.CLOSED
+
+
+def test_slips_print_a_slip_a_table_without_byes(client, pod_round, judge):
+    event, round_ = pod_round(count=9)
+    client.force_login(judge)
+    page = client.get(url("slips", event, 1)).content.decode()
+    assert page.count('class="slip"') == 3  # 9 players: three tables of 3
+    for seat in PodSeat.objects.filter(round=round_).select_related("registration__player"):
+        assert seat.registration.player.display_name in page
+    assert "Places 1 to 3" in page
+
+
+def test_slips_are_for_judges(client, pod_round):
+    event, round_ = pod_round()
+    client.force_login(_seats(round_.pod_tables.first())[0].registration.player.user)
+    assert client.get(url("slips", event, 1)).status_code == 403
+
+
+def test_only_judges_accept_a_report(client, pod_round):
+    event, round_ = pod_round()
+    table = round_.pod_tables.get(size=3)
+    seats = _seats(table)
+    report = services.report_placings(
+        table=table,
+        by=seats[0].registration.player.user,
+        placings={s.registration_id: s.seat for s in seats},
+    )
+    client.force_login(seats[1].registration.player.user)
+    assert client.post(url("pod_report_accept", event, 1, report.pk)).status_code == 403
+    assert PodSeat.objects.filter(table=table, placing__isnull=False).count() == 0
+
+
+def test_pages_run_the_same_number_of_queries_for_7_and_22_players(
+    client, pod_round, judge, organiser
+):
+    counts = {}
+    for size in (7, 22):
+        event, round_ = pod_round(count=size, name=f"Pods{size}")
+        tables = list(round_.pod_tables.order_by("number"))
+        for table in tables[:2]:
+            seats = _seats(table)
+            report = services.report_placings(
+                table=table,
+                by=seats[0].registration.player.user,
+                placings={s.registration_id: s.seat for s in seats},
+            )
+        services.dispute_placings(report=report, by=seats[1].registration.player.user)
+        player = _seats(tables[0])[1].registration.player.user
+        for role, user, name, args in (
+            ("player", player, "my_match", ()),
+            ("judge", judge, "results", ()),
+            ("judge", judge, "clocks", (1,)),
+            ("judge", judge, "slips", (1,)),
+        ):
+            client.force_login(user)
+            counts.setdefault((role, name), []).append(_count(client, url(name, event, *args)))
+    for key, (small, big) in counts.items():
+        assert small == big, f"{key}: {small} queries for 7 players, {big} for 22"
+        assert big <= 14, f"{key}: {big} queries"
+
+
+def test_my_table_follows_a_tablemates_report_live(client, pod_round):
+    event, round_ = pod_round()
+    table = round_.pod_tables.get(size=3)
+    seats = _seats(table)
+    client.force_login(seats[1].registration.player.user)
+    address = url("my_match", event)
+    # The first answer names the page's scope; the poll after it gets the tag that holds.
+    first = client.get(address, headers={"X-Live": "1"})
+    tag = client.get(address, headers={"X-Live": "1", "If-None-Match": first["ETag"]})["ETag"]
+    assert client.get(address, headers={"X-Live": "1", "If-None-Match": tag}).status_code == 304
+    services.report_placings(
+        table=table,
+        by=seats[0].registration.player.user,
+        placings={s.registration_id: s.seat for s in seats},
+    )
+    again = client.get(address, headers={"X-Live": "1", "If-None-Match": tag})
+    assert again.status_code == 200 and 'id="confirm-form"' in again.content.decode()
