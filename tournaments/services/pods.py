@@ -13,6 +13,7 @@ from tournaments.models import PodSeat, PodTable, Round
 from tournaments.pairing.pods import PodsRefused, pair_pods
 from tournaments.pod_standings import placing_errors
 from tournaments.services.guards import require_judge
+from tournaments.services.ratings import record_table_rating
 from tournaments.services.results import refresh_round_status
 
 # The round statuses in which a table's placings may be entered or corrected.
@@ -123,6 +124,7 @@ def record_placings(*, table: PodTable, placings: dict, by) -> PodTable:
     for seat in seats:
         seat.placing = cleaned[seat.registration_id]
     PodSeat.objects.bulk_update(seats, ["placing"])
+    record_table_rating(table)  # a correction replays the later ratings (docs/ratings.md)
     audit(
         round_.tournament,
         by,
