@@ -71,19 +71,23 @@ PLACES = {WIN_A: (1, 2), WIN_B: (2, 1), DRAW: (1, 1), None: None}
 
 
 def rate_sides(
-    sides: list[list[Rating]], places: list[int] | tuple[int, ...] | None
+    sides: list[list[Rating]],
+    places: list[int] | tuple[int, ...] | None,
+    *,
+    model: PlackettLuce = MODEL,
 ) -> list[list[Rating]]:
     """Every player's rating after one rated occasion: ``sides`` are openskill's teams
     (a side of one player for a duel or a pod seat, every member for a team), ``places``
     each side's rank (1 = first; equal places share the rank). None: not rated, nothing
     moves. openskill rates a team by the sum of its members' skills and shares the
-    change out by each member's uncertainty (docs/ratings.md)."""
+    change out by each member's uncertainty (docs/ratings.md). ``model``: the service's
+    one; tests pass openskill's own settings to check against its published figures."""
     if places is None:
         return [list(side) for side in sides]
     if len(places) != len(sides) or len(sides) < 2 or any(not side for side in sides):
         raise ValueError("Give a place for each of at least two sides, each of one player or more.")
-    rated = MODEL.rate(
-        [[MODEL.rating(mu=r.mu, sigma=r.sigma) for r in side] for side in sides],
+    rated = model.rate(
+        [[model.rating(mu=r.mu, sigma=r.sigma) for r in side] for side in sides],
         ranks=[float(place) for place in places],
     )
     return [[Rating(r.mu, r.sigma) for r in side] for side in rated]
