@@ -9,6 +9,7 @@ import random
 
 import pytest
 from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.test.utils import CaptureQueriesContext
 from openskill.models import PlackettLuce
 
@@ -429,3 +430,87 @@ def test_round_one_of_a_team_event_seeds_teams_by_their_members_average(
     units = [team.unit_id for team in reversed(teams)]
     pairs = [(m.player_a_id, m.player_b_id) for m in round_.matches.order_by("table")]
     assert pairs == [(units[0], units[2]), (units[1], units[3])]
+
+
+# --- the upgrade ---------------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_upgrade_moves_ratings_to_irondie_and_recompute_separates_the_games():
+    """Before: one rating for every game. An IRONDIE match and a 36d6 match between the
+    same two players both moved it. After the migrations the history rows know their
+    game, side and place; recompute_ratings then gives each game its own figures."""
+    before = [("players", "0005_translated_labels"), ("tournaments", "0019_swiss_pods")]
+    executor = MigrationExecutor(connection)
+    leaves = executor.loader.graph.leaf_nodes()
+    try:
+        executor.migrate(before)
+        apps = executor.loader.project_state(before).apps
+        user = apps.get_model("auth", "User").objects.create(username="old-organiser")
+        old_player = apps.get_model("players", "Player")
+        alice = old_player.objects.create(display_name="Alice", player_number="1000000001")
+        bob = old_player.objects.create(display_name="Bob", player_number="1000000002")
+        matches = []
+        for game in ("irondie", "36d6"):
+            event = apps.get_model("tournaments", "Tournament").objects.create(
+                name=game, date="2026-01-01", organiser=user, game=game
+            )
+            registration = apps.get_model("tournaments", "Registration").objects
+            a = registration.create(tournament=event, player=alice, playing_dice=[])
+            b = registration.create(tournament=event, player=bob, playing_dice=[])
+            round_ = apps.get_model("tournaments", "Round").objects.create(
+                tournament=event, number=1, pairing_seed="s"
+            )
+            matches.append(
+                apps.get_model("tournaments", "Match").objects.create(
+                    round=round_, table=1, player_a=a, player_b=b, winner=b, status="confirmed"
+                )
+            )
+        # The one rating of before: Bob won both.
+        figures = [(START, START)]
+        for _ in matches:
+            after_a, after_b = rate_sides([[figures[-1][0]], [figures[-1][1]]], (2, 1))
+            figures.append((after_a[0], after_b[0]))
+        old_change = apps.get_model("tournaments", "RatingChange").objects
+        for match, (a_before, b_before), (a_after, b_after) in zip(
+            matches, figures[:-1], figures[1:], strict=True
+        ):
+            for player, opponent, outcome, old, new in (
+                (alice, bob, "loss", a_before, a_after),
+                (bob, alice, "win", b_before, b_after),
+            ):
+                old_change.create(
+                    match=match,
+                    player=player,
+                    opponent=opponent,
+                    outcome=outcome,
+                    mu_before=old.mu,
+                    sigma_before=old.sigma,
+                    mu_after=new.mu,
+                    sigma_after=new.sigma,
+                )
+        old_rating = apps.get_model("players", "Rating").objects
+        for player, rating in ((alice, figures[-1][0]), (bob, figures[-1][1])):
+            old_rating.create(player=player, mu=rating.mu, sigma=rating.sigma, matches=2)
+        MigrationExecutor(connection).migrate(leaves)
+    finally:
+        MigrationExecutor(connection).migrate(leaves)
+    rows = list(
+        RatingChange.objects.order_by("id").values_list("game", "player_id", "side", "place")
+    )
+    assert rows == [
+        ("irondie", alice.pk, 0, 2),
+        ("irondie", bob.pk, 1, 1),
+        ("36d6", alice.pk, 0, 2),
+        ("36d6", bob.pk, 1, 1),
+    ]
+    assert set(PlayerRating.objects.values_list("player_id", "game", "matches")) == {
+        (alice.pk, "irondie", 2),
+        (bob.pk, "irondie", 2),
+    }
+    summary = recompute_ratings()
+    assert summary["games"] == {"36d6": 1, "irondie": 1} and summary["changed"] == 2
+    one_match = rate_sides([[START], [START]], (2, 1))
+    for game in ("irondie", "36d6"):
+        stored = PlayerRating.objects.get(player_id=bob.pk, game=game)
+        assert (Rating(stored.mu, stored.sigma), stored.matches) == (one_match[1][0], 1)
