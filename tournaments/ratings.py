@@ -88,7 +88,7 @@ def rate_sides(
         raise ValueError("Give a place for each of at least two sides, each of one player or more.")
     rated = model.rate(
         [[model.rating(mu=r.mu, sigma=r.sigma) for r in side] for side in sides],
-        ranks=[float(place) for place in places],
+        ranks=list(places),
     )
     return [[Rating(r.mu, r.sigma) for r in side] for side in rated]
 

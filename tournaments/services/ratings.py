@@ -161,7 +161,7 @@ def _record(
     if not rows:
         _append(occasion, game, sides, places, opponents=opponents)
         return
-    if _places_of(rows) == places:
+    if _places_of(_by_side(rows)) == places:
         return  # confirmed again with the same meaning: nothing changes
     outcomes = _outcomes(places, sides=len(_by_side(rows)), table=occasion[0] == "table")
     for row in rows:
@@ -182,8 +182,9 @@ def _by_side(rows: list[RatingChange]) -> list[list[RatingChange]]:
     return [sides[side] for side in sorted(sides)]
 
 
-def _places_of(rows: list[RatingChange]) -> tuple[int, ...] | None:
-    places = tuple(side[0].place for side in _by_side(rows))
+def _places_of(sides: list[list[RatingChange]]) -> tuple[int, ...] | None:
+    """The places of an occasion's sides (``_by_side``); None when not rated."""
+    places = tuple(side[0].place for side in sides)
     return None if None in places else places
 
 
@@ -280,7 +281,7 @@ def _replay_from(first: list[RatingChange]) -> None:
             [state.get(r.player_id, Rating(r.mu_before, r.sigma_before)) for r in side]
             for side in sides
         ]
-        after = rate_sides(before, _places_of(rows))
+        after = rate_sides(before, _places_of(sides))
         for side, olds, news in zip(sides, before, after, strict=True):
             for row, old, new in zip(side, olds, news, strict=True):
                 if _set_figures(row, old, new):
@@ -343,19 +344,19 @@ def recompute_ratings() -> dict:
     lock_ratings()
     added = _add_missing_matches() + _add_missing_tables()
     rows = list(RatingChange.objects.order_by("id"))
-    occasions = _occasions(rows)
+    occasions = [_by_side(occasion_rows) for occasion_rows in _occasions(rows)]
     afters, final = replay(
         RatedOccasion(
-            occasion_rows[0].game,
-            tuple(tuple(r.player_id for r in side) for side in _by_side(occasion_rows)),
-            _places_of(occasion_rows),
+            sides[0][0].game,
+            tuple(tuple(r.player_id for r in side) for side in sides),
+            _places_of(sides),
         )
-        for occasion_rows in occasions
+        for sides in occasions
     )
     current: dict[tuple[int, str], Rating] = {}
     changed = []
-    for occasion_rows, after in zip(occasions, afters, strict=True):
-        for side, news in zip(_by_side(occasion_rows), after, strict=True):
+    for sides, after in zip(occasions, afters, strict=True):
+        for side, news in zip(sides, after, strict=True):
             for row, new in zip(side, news, strict=True):
                 key = (row.player_id, row.game)
                 if _set_figures(row, current.get(key, START), new):
@@ -377,8 +378,8 @@ def recompute_ratings() -> dict:
     for game, figures in by_game.items():
         _save_ratings(game, figures)
     games: dict[str, int] = defaultdict(int)
-    for occasion_rows in occasions:
-        games[occasion_rows[0].game] += 1
+    for sides in occasions:
+        games[sides[0][0].game] += 1
     return {
         "matches": len(occasions),
         "added": added,
