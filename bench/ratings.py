@@ -3,7 +3,8 @@
 Usage: python bench/ratings.py [--players 4096] [--rounds 12] [--runs 5] [--seed 1] [--db]
 
 Pure (always): the best wall time of several replays of the whole history
-(tournaments.ratings.replay: 24,576 matches at the defaults).
+(tournaments.ratings.replay: 24,576 matches at the defaults), then of as many 2 v 2 team
+matches and as many pod tables of 4.
 
 --db (PostgreSQL on 127.0.0.1, its own database irondie_bench_ratings, dropped and
 created): the event is written in bulk (not timed) as confirmed matches without ratings,
@@ -28,7 +29,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tournaments.ratings import DRAW, WIN_A, WIN_B, RatedMatch, replay  # noqa: E402
+from tournaments.ratings import (  # noqa: E402
+    DRAW,
+    PLACES,
+    WIN_A,
+    WIN_B,
+    RatedOccasion,
+    replay,
+)
 
 DATABASE_URL = "postgres://postgres@127.0.0.1:5432/irondie_bench_ratings"
 # (games of the confirmed result, outcome, weight): wins 2-0 / 2-1, draws, intentional draws
@@ -72,13 +80,30 @@ def best_of(runs: int, call) -> float:
     return min(times)
 
 
-def bench_pure(history, runs: int) -> None:
-    matches = [RatedMatch(a, b, outcome) for _n, a, b, _g, outcome in history]
+def bench_pure(history, runs: int, players: int, seed: int) -> None:
+    matches = [
+        RatedOccasion("irondie", ((a,), (b,)), PLACES[outcome]) for _n, a, b, _g, outcome in history
+    ]
     seconds = best_of(runs, lambda: replay(matches))
     print(
         f"pure replay: {len(matches):,} matches in {seconds * 1000:.0f} ms "
         f"({seconds / len(matches) * 1e6:.1f} us a match), best of {runs}"
     )
+    # The same number of 2 v 2 team matches and of pod tables of 4 (places drawn, a
+    # tenth of the tables with a shared place), among the same number of players.
+    rng = random.Random(seed)
+    teams, tables = [], []
+    for _ in range(len(matches)):
+        four = rng.sample(range(players), 4)
+        teams.append(RatedOccasion("irondie", (tuple(four[:2]), tuple(four[2:])), (1, 2)))
+        places = (1, 2, 2, 4) if rng.random() < 0.1 else tuple(rng.sample(range(1, 5), 4))
+        tables.append(RatedOccasion("36d6", tuple((p,) for p in four), places))
+    for label, occasions in (("2 v 2 team matches", teams), ("pod tables of 4", tables)):
+        seconds = best_of(runs, lambda occasions=occasions: replay(occasions))
+        print(
+            f"pure replay: {len(occasions):,} {label} in {seconds * 1000:.0f} ms "
+            f"({seconds / len(occasions) * 1e6:.1f} us each), best of {runs}"
+        )
 
 
 def bench_db(history, players: int, rounds: int) -> None:
@@ -212,7 +237,7 @@ def main() -> None:
     parser.add_argument("--db", action="store_true")
     args = parser.parse_args()
     history = simulate(args.players, args.rounds, args.seed)
-    bench_pure(history, args.runs)
+    bench_pure(history, args.runs, args.players, args.seed)
     if args.db:
         bench_db(history, args.players, args.rounds)
 

@@ -258,6 +258,7 @@ SPECTACULAR_SETTINGS = {
         "MatchClockStateEnum": "tournaments.serializers.CLOCK_STATES",
         "RoundClockStateEnum": "tournaments.serializers.ROUND_CLOCK_STATES",
         "SideEnum": "tournaments.serializers.SIDES",
+        "HostedGameEnum": "tournaments.games.GAME_CHOICES",
     },
     # Requests and answers get separate components, so that answers can be described
     # exactly (config/schema.py) while request bodies stay open.

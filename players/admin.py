@@ -34,7 +34,8 @@ class DiceSetAdmin(admin.ModelAdmin):
 class RatingAdmin(admin.ModelAdmin):
     """Read-only: tournaments writes ratings when results are confirmed."""
 
-    list_display = ["player", "mu", "sigma", "matches", "updated_at"]
+    list_display = ["player", "game", "mu", "sigma", "matches", "updated_at"]
+    list_filter = ["game"]
     list_select_related = ["player"]
     search_fields = ["player__display_name", "player__player_number"]
 

@@ -103,30 +103,44 @@ class DiceSet(models.Model):
 
 
 class Rating(models.Model):
-    """A player's current rating across events (docs/ratings.md). Tournaments writes it
-    (tournaments/services/ratings.py) from the history it keeps of every rated match;
-    players knows nothing of matches. No row: never rated (the start values)."""
+    """A player's current rating in one game across events (docs/ratings.md): one row per
+    player per game. Tournaments writes it (tournaments/services/ratings.py) from the
+    history it keeps of every rated match and table; players knows nothing of matches
+    nor of the games hosted (``game`` is the engine's name, checked by tournaments).
+    No row: never rated in that game (the start values)."""
 
-    player = models.OneToOneField(
+    player = models.ForeignKey(
         Player,
-        primary_key=True,
         on_delete=models.CASCADE,
-        related_name="rating",
+        related_name="ratings",
         verbose_name=_("player"),
+    )
+    game = models.CharField(
+        max_length=20,
+        verbose_name=_("game"),
+        help_text=_("The game this rating is for: every game has its own."),
     )
     mu = models.FloatField(verbose_name=_("mu"))
     sigma = models.FloatField(verbose_name=_("sigma"))
     matches = models.PositiveIntegerField(
-        default=0, help_text=_("Rated matches played."), verbose_name=_("matches")
+        default=0,
+        help_text=_("Rated matches and pod tables played in this game."),
+        verbose_name=_("matches"),
     )
     updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 
     class Meta:
         verbose_name = _("rating")
         verbose_name_plural = _("ratings")
+        ordering = ["player_id", "game"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "game"], name="one_rating_per_player_and_game"
+            )
+        ]
 
     def __str__(self):
-        return f"{self.player_id}: {self.mu - 3 * self.sigma:.2f}"
+        return f"{self.player_id} {self.game}: {self.mu - 3 * self.sigma:.2f}"
 
     @property
     def ordinal(self) -> float:

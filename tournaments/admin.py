@@ -4,6 +4,7 @@ and only an event's owner changes its co-organisers here."""
 
 from django import forms
 from django.contrib import admin
+from django.db.models import Q
 
 from games.models import GameAction
 from tournaments import permissions as roles
@@ -348,12 +349,34 @@ class RatingChangeAdmin(EventScopedAdmin):
     """Read-only: the rating history is written when results are confirmed (and
     rebuilt by ``manage.py recompute_ratings``)."""
 
-    event_path = "match__round__tournament"
-    list_display = ["match", "player", "opponent", "outcome", "mu_after", "sigma_after"]
-    list_filter = ["outcome"]
-    list_select_related = ["match", "player", "opponent"]
+    list_display = [
+        "game",
+        "match",
+        "pod_table",
+        "player",
+        "opponent",
+        "outcome",
+        "place",
+        "mu_after",
+        "sigma_after",
+    ]
+    list_filter = ["game", "outcome"]
+    list_select_related = ["match", "pod_table", "player", "opponent"]
     search_fields = ["player__display_name", "player__player_number"]
-    raw_id_fields = ["match", "player", "opponent"]
+    raw_id_fields = ["match", "pod_table", "player", "opponent"]
+
+    # A row belongs to a match or to a pod table: both lead to the event.
+    def _event_of(self, obj):
+        return (obj.match or obj.pod_table).round.tournament
+
+    def get_queryset(self, request):
+        queryset = admin.ModelAdmin.get_queryset(self, request)
+        if roles.is_site_staff(request.user):
+            return queryset
+        managed = Tournament.objects.filter(roles.managed_q(request.user)).values("pk")
+        return queryset.filter(
+            Q(match__round__tournament__in=managed) | Q(pod_table__round__tournament__in=managed)
+        )
 
     def has_add_permission(self, request):
         return False

@@ -1160,7 +1160,7 @@ class PlayerRatingView(generics.GenericAPIView):
 
     serializer_class = s.PlayerRatingSerializer
     permission_classes = [permissions.AllowAny]
-    queryset = Player.objects.select_related("rating")
+    queryset = Player.objects.all()
 
     @extend_schema(responses=s.PlayerRatingSerializer)
     def get(self, request, pk: int):

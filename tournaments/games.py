@@ -96,6 +96,11 @@ def game_choices() -> list[tuple[str, str]]:
     return [(name, GAMES[name].label) for name in ENGINES]
 
 
+# The hosted games as choices: the one enum of a "game" in the API schema
+# (config/settings.py ENUM_NAME_OVERRIDES).
+GAME_CHOICES = game_choices()
+
+
 def rules_for(game: str) -> GameRules:
     """The table's row for ``game``; KeyError for a game no engine hosts."""
     return GAMES[game]

@@ -993,31 +993,71 @@ class Penalty(models.Model):
 
 
 class RatingChange(models.Model):
-    """What one confirmed match did to one player's rating (docs/ratings.md).
+    """What one rated occasion did to one player's rating in its game (docs/ratings.md).
+    An occasion is a confirmed match (two players, or two teams: a row per member) or a
+    pod table's placings (a row per seated player).
 
-    Made when the match is first confirmed; its place in the rating history (``id``)
-    never changes, a correction rewrites the figures in place and replays the later
-    entries it affects. A match not rated (an intentional draw, no game played) keeps
-    its entries with ``outcome`` empty and after = before.
+    Made when the occasion is first confirmed; its place in the rating history (``id``)
+    never changes, a correction rewrites the places and figures in place and replays the
+    later entries it affects. An occasion not rated (an intentional draw, no game played)
+    keeps its entries with ``place`` empty and after = before.
     """
 
     class Outcome(models.TextChoices):
         WIN = "win", _("Win")
         LOSS = "loss", _("Loss")
         DRAW = "draw", _("Draw")
+        PLACED = "placed", _("Placed")
         NOT_RATED = "", _("Not rated")
 
+    game = models.CharField(
+        max_length=20,
+        choices=game_choices(),
+        default=DEFAULT_GAME,
+        verbose_name=_("game"),
+        help_text=_("The game whose rating moved: the event's game."),
+    )
     match = models.ForeignKey(
-        Match, on_delete=models.CASCADE, related_name="rating_changes", verbose_name=_("match")
+        Match,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        verbose_name=_("match"),
+    )
+    pod_table = models.ForeignKey(
+        "PodTable",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        verbose_name=_("pod table"),
     )
     player = models.ForeignKey(
         Player, on_delete=models.CASCADE, related_name="rating_changes", verbose_name=_("player")
     )
     opponent = models.ForeignKey(
-        Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("opponent")
+        Player,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("opponent"),
+        help_text=_("The opponent of a two-player match; empty for teams and pod tables."),
+    )
+    # The openskill "team" the player was rated in: 0 or 1 for the two sides of a match
+    # (every member of a team on their side), the seat's position at a pod table.
+    side = models.PositiveSmallIntegerField(default=0, verbose_name=_("side"))
+    place = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        verbose_name=_("place"),
+        help_text=_(
+            "The side's rank in the occasion (1 = first, shared when tied); empty: not rated."
+        ),
     )
     outcome = models.CharField(
-        max_length=4, blank=True, choices=Outcome.choices, verbose_name=_("outcome")
+        max_length=6, blank=True, choices=Outcome.choices, verbose_name=_("outcome")
     )
     mu_before = models.FloatField(verbose_name=_("mu before"))
     sigma_before = models.FloatField(verbose_name=_("sigma before"))
@@ -1027,14 +1067,30 @@ class RatingChange(models.Model):
     class Meta:
         ordering = ["id"]
         constraints = [
-            models.UniqueConstraint(fields=["match", "player"], name="one_rating_change_per_player")
+            models.UniqueConstraint(
+                fields=["match", "player"], name="one_rating_change_per_player"
+            ),
+            models.UniqueConstraint(
+                fields=["pod_table", "player"], name="one_rating_change_per_table_seat"
+            ),
+            models.CheckConstraint(
+                condition=Q(match__isnull=False, pod_table__isnull=True)
+                | Q(match__isnull=True, pod_table__isnull=False),
+                name="rating_change_of_a_match_or_a_table",
+            ),
         ]
         indexes = [models.Index(fields=["player", "id"], name="rating_change_player_idx")]
         verbose_name = _("rating change")
         verbose_name_plural = _("rating changes")
 
     def __str__(self):
-        return f"match {self.match_id} player {self.player_id}: {self.outcome or 'not rated'}"
+        occasion = f"match {self.match_id}" if self.match_id else f"table {self.pod_table_id}"
+        return f"{occasion} player {self.player_id}: {self.outcome or 'not rated'}"
+
+    @property
+    def occasion(self) -> tuple[str, int]:
+        """The match or pod table the row belongs to (all its rows are rated together)."""
+        return ("match", self.match_id) if self.match_id else ("table", self.pod_table_id)
 
     @property
     def ordinal_before(self) -> float:

@@ -1,11 +1,13 @@
-"""Player ratings across events, pure Python (no Django): docs/ratings.md.
+"""Player ratings across events, one per game, pure Python (no Django): docs/ratings.md.
 
 The arithmetic is openskill's Plackett-Luce model (Weng-Lin Bayesian ratings: a skill
-estimate ``mu`` and its uncertainty ``sigma``; it also rates teams and games of more
-than two players). This module decides what a match result means for the ratings
-(``rated_outcome``), rates one match (``rate``), orders players for seeding
-(``seeding_key``) and replays a whole history (``replay``), which is what the services
-do incrementally and what a correction does from the corrected match on.
+estimate ``mu`` and its uncertainty ``sigma``; it rates teams and games of more than
+two players natively). This module decides what a match result means for the ratings
+(``rated_outcome``), rates one occasion (``rate_sides``: two players, two teams or a
+pod table of any size; ``rate`` for two players), orders players and teams for seeding
+(``seeding_key``, ``side_rating``) and replays a whole history (``replay``), which is
+what the services do incrementally and what a correction does from the corrected
+occasion on.
 """
 
 from __future__ import annotations
@@ -64,60 +66,87 @@ def rated_outcome(
     return DRAW
 
 
-def rate(a: Rating, b: Rating, outcome: str | None) -> tuple[Rating, Rating]:
-    """The two ratings after a match with this outcome (unchanged when not rated)."""
-    if outcome is None:
-        return a, b
-    if outcome == WIN_A:
-        ranks = [1, 2]
-    elif outcome == WIN_B:
-        ranks = [2, 1]
-    elif outcome == DRAW:
-        ranks = [1, 1]
-    else:
-        raise ValueError(f"Unknown outcome {outcome!r}: 'a', 'b', 'draw' or None.")
-    [[new_a], [new_b]] = MODEL.rate(
-        [[MODEL.rating(mu=a.mu, sigma=a.sigma)], [MODEL.rating(mu=b.mu, sigma=b.sigma)]],
-        ranks=ranks,
+# The places of a two-player (or two-team) occasion's sides for each rated outcome.
+PLACES = {WIN_A: (1, 2), WIN_B: (2, 1), DRAW: (1, 1), None: None}
+
+
+def rate_sides(
+    sides: list[list[Rating]],
+    places: list[int] | tuple[int, ...] | None,
+    *,
+    model: PlackettLuce = MODEL,
+) -> list[list[Rating]]:
+    """Every player's rating after one rated occasion: ``sides`` are openskill's teams
+    (a side of one player for a duel or a pod seat, every member for a team), ``places``
+    each side's rank (1 = first; equal places share the rank). None: not rated, nothing
+    moves. openskill rates a team by the sum of its members' skills and shares the
+    change out by each member's uncertainty (docs/ratings.md). ``model``: the service's
+    one; tests pass openskill's own settings to check against its published figures."""
+    if places is None:
+        return [list(side) for side in sides]
+    if len(places) != len(sides) or len(sides) < 2 or any(not side for side in sides):
+        raise ValueError("Give a place for each of at least two sides, each of one player or more.")
+    rated = model.rate(
+        [[model.rating(mu=r.mu, sigma=r.sigma) for r in side] for side in sides],
+        ranks=list(places),
     )
-    return Rating(new_a.mu, new_a.sigma), Rating(new_b.mu, new_b.sigma)
+    return [[Rating(r.mu, r.sigma) for r in side] for side in rated]
+
+
+def rate(a: Rating, b: Rating, outcome: str | None) -> tuple[Rating, Rating]:
+    """The two ratings after a two-player match with this outcome (unchanged when not
+    rated)."""
+    if outcome not in PLACES:
+        raise ValueError(f"Unknown outcome {outcome!r}: 'a', 'b', 'draw' or None.")
+    [[new_a], [new_b]] = rate_sides([[a], [b]], PLACES[outcome])
+    return new_a, new_b
 
 
 @dataclass(frozen=True)
-class RatedMatch:
-    """One match of a history, in the order the ratings take them."""
+class RatedOccasion:
+    """One rated occasion of a history (a match or a pod table), in the order the
+    ratings take them: the game, the player ids of each side and each side's place
+    (None: not rated)."""
 
-    player_a: int
-    player_b: int
-    outcome: str | None
-
-
-@dataclass(frozen=True)
-class Step:
-    before_a: Rating
-    before_b: Rating
-    after_a: Rating
-    after_b: Rating
+    game: str
+    sides: tuple[tuple[int, ...], ...]
+    places: tuple[int, ...] | None
 
 
 def replay(
-    matches: Iterable[RatedMatch], start: dict[int, Rating] | None = None
-) -> tuple[list[Step], dict[int, Rating]]:
-    """Rate the matches in order from ``start`` (players not in it start at START):
-    each match's before and after, and every player's final rating. Deterministic: the
-    same history gives the same figures, bit for bit."""
+    occasions: Iterable[RatedOccasion], start: dict[tuple[int, str], Rating] | None = None
+) -> tuple[list[list[list[Rating]]], dict[tuple[int, str], Rating]]:
+    """Rate the occasions in order from ``start`` (keyed by (player, game); a player
+    not in it starts at START in that game): each occasion's ratings after it, side by
+    side, and every (player, game)'s final rating. Each game is its own history: a
+    player's 36d6 results never move their IRONDIE rating. Deterministic: the same
+    history gives the same figures, bit for bit."""
     current = dict(start or {})
-    steps = []
-    for match in matches:
-        before_a = current.get(match.player_a, START)
-        before_b = current.get(match.player_b, START)
-        after_a, after_b = rate(before_a, before_b, match.outcome)
-        current[match.player_a], current[match.player_b] = after_a, after_b
-        steps.append(Step(before_a, before_b, after_a, after_b))
-    return steps, current
+    afters = []
+    for occasion in occasions:
+        before = [[current.get((p, occasion.game), START) for p in side] for side in occasion.sides]
+        after = rate_sides(before, occasion.places)
+        for side, ratings in zip(occasion.sides, after, strict=True):
+            for player, rating in zip(side, ratings, strict=True):
+                current[player, occasion.game] = rating
+        afters.append(after)
+    return afters, current
 
 
-def seeding_key(rating: Rating | None, tiebreak: int) -> tuple:
+def side_rating(ratings: list[Rating | None]) -> Rating:
+    """One figure for a team, to seed it: its members' average skill (the mean of their
+    mu, with the uncertainty of a mean of independent estimates). A member never rated
+    counts at START."""
+    members = [rating or START for rating in ratings]
+    if not members:
+        return START
+    count = len(members)
+    mu = sum(r.mu for r in members) / count
+    sigma = sum(r.sigma**2 for r in members) ** 0.5 / count
+    return Rating(mu, sigma)
+
+
+def seeding_key(rating: Rating | None, tiebreak: float) -> tuple:
     """Sort key for seeding by rating, best first: ordinal, then mu, then ``tiebreak``
     (a number the caller draws from the round's seed). An unrated player has START."""
     rating = rating or START

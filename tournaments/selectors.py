@@ -23,6 +23,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
+from players.models import Rating as PlayerRating
 from tournaments.conventions import conventions_of
 from tournaments.match_rules import format_score
 from tournaments.models import (
@@ -42,7 +43,7 @@ from tournaments.placings import BracketLosers, Placing, final_placings
 from tournaments.pod_standings import BYE_POINTS, PodRow, table_points
 from tournaments.pod_standings import PodSeat as PureSeat
 from tournaments.pod_standings import pod_standings as compute_pod_standings
-from tournaments.ratings import Rating, seeding_key
+from tournaments.ratings import Rating, seeding_key, side_rating
 from tournaments.standings import (
     MatchRecord,
     PlayerEntry,
@@ -365,15 +366,33 @@ def pairing_players(tournament, *, round_number: int) -> list[PairingPlayer]:
 
 
 def rating_order(players: list[PairingPlayer], seed: str) -> list[int]:
-    """The registration ids of ``players`` by rating, best first (tournaments.ratings
-    .seeding_key); equal ratings (newcomers) in an order drawn from the round's seed."""
-    registrations = Registration.objects.filter(pk__in=[p.id for p in players]).select_related(
-        "player__rating"
+    """The registration ids of ``players`` by their rating in the event's game, best
+    first (tournaments.ratings.seeding_key); a team (its captain's registration) by its
+    members' average (side_rating). Equal ratings (newcomers) in an order drawn from the
+    round's seed. Three queries whatever the field."""
+    units = list(
+        Registration.objects.filter(pk__in=[p.id for p in players]).select_related("tournament")
     )
-    ratings = {}
-    for registration in registrations:
-        stored = getattr(registration.player, "rating", None)
-        ratings[registration.pk] = Rating(stored.mu, stored.sigma) if stored else None
+    if not units:
+        return []
+    game = units[0].tournament.game
+    members: dict[int, list[int]] = {u.pk: [u.player_id] for u in units}
+    teams = {u.team_id: u.pk for u in units if u.team_id is not None}
+    if teams:
+        for unit in teams.values():
+            members[unit] = []
+        for team_id, player_id in Registration.objects.filter(team_id__in=teams).values_list(
+            "team_id", "player_id"
+        ):
+            members[teams[team_id]].append(player_id)
+    everyone = {player for ids in members.values() for player in ids}
+    stored = {
+        row.player_id: Rating(row.mu, row.sigma)
+        for row in PlayerRating.objects.filter(player_id__in=everyone, game=game)
+    }
+    ratings = {
+        pk: side_rating([stored.get(player) for player in ids]) for pk, ids in members.items()
+    }
     ids = sorted(ratings)
     draws = random.Random(f"{seed}/by_rating")
     tiebreak = {pid: draws.random() for pid in ids}

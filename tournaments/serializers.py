@@ -24,7 +24,7 @@ from players.people import PersonField, person_label
 from tournaments import words
 from tournaments.clocks import match_clock, round_clock
 from tournaments.conventions import CONVENTION_FIELDS
-from tournaments.games import GAMES
+from tournaments.games import GAMES, game_choices
 from tournaments.match_rules import format_score
 from tournaments.models import (
     SETTING_BOUNDS,
@@ -1393,18 +1393,48 @@ class RatingFiguresSerializer(serializers.Serializer):
 
 
 class RatingHistoryEntrySerializer(serializers.Serializer):
-    match = serializers.IntegerField(source="match_id")
+    match = serializers.IntegerField(
+        source="match_id",
+        allow_null=True,
+        help_text=gettext_lazy("The match rated; null for a pod table."),
+    )
+    table = serializers.IntegerField(
+        source="table_id",
+        allow_null=True,
+        help_text=gettext_lazy("The pod table rated; null for a match."),
+    )
+    game = serializers.ChoiceField(
+        choices=game_choices(), help_text=gettext_lazy("The game whose rating moved.")
+    )
+    kind = serializers.ChoiceField(
+        choices=["match", "team", "table"],
+        help_text=gettext_lazy("A two-player match, a team match or a pod table."),
+    )
     tournament = serializers.IntegerField(source="tournament_id")
     tournament_name = serializers.CharField()
     tournament_date = serializers.DateField()
     round = serializers.IntegerField(source="round_number")
     stage = serializers.ChoiceField(choices=Round.Stage.choices)
     opponent = serializers.IntegerField(
-        source="opponent_id", help_text=gettext_lazy("The opponent's player id.")
+        source="opponent_id",
+        allow_null=True,
+        help_text=gettext_lazy("The opponent's player id (two-player matches only)."),
     )
-    opponent_name = serializers.CharField()
+    opponent_name = serializers.CharField(
+        help_text=gettext_lazy("The opponent, or the other team; empty at a pod table.")
+    )
+    team_name = serializers.CharField(
+        help_text=gettext_lazy("The player's team in a team match; empty otherwise.")
+    )
+    place = serializers.IntegerField(
+        allow_null=True,
+        help_text=gettext_lazy("The place rated (1 = first, shared when tied); null: not rated."),
+    )
+    field_size = serializers.IntegerField(
+        help_text=gettext_lazy("Sides rated together: 2 for a match, the seats of a pod table.")
+    )
     outcome = serializers.ChoiceField(
-        choices=["win", "loss", "draw", ""],
+        choices=["win", "loss", "draw", "placed", ""],
         help_text=gettext_lazy('"" when the match was not rated (docs/ratings.md).'),
     )
     score = serializers.CharField(
@@ -1415,10 +1445,25 @@ class RatingHistoryEntrySerializer(serializers.Serializer):
     change = serializers.FloatField(help_text=gettext_lazy("after.ordinal - before.ordinal"))
 
 
+class GameRatingSerializer(serializers.Serializer):
+    game = serializers.ChoiceField(choices=game_choices())
+    label = serializers.CharField(help_text=gettext_lazy("The game's name."))
+    rating = RatingFiguresSerializer()
+    rated_matches = serializers.IntegerField(
+        help_text=gettext_lazy("Rated matches and pod tables in this game.")
+    )
+    hidden_matches = serializers.IntegerField(
+        help_text=gettext_lazy("Rated matches of events whose results you may not see (left out).")
+    )
+
+
 class PlayerEventSerializer(serializers.Serializer):
     tournament = serializers.IntegerField(source="tournament_id")
     tournament_name = serializers.CharField()
     tournament_date = serializers.DateField()
+    game = serializers.ChoiceField(
+        choices=game_choices(), help_text=gettext_lazy("The game the event was of.")
+    )
     status = serializers.ChoiceField(choices=Tournament.Status.choices)
     final_place = serializers.IntegerField(
         allow_null=True,
@@ -1437,8 +1482,10 @@ class PlayerRatingSerializer(serializers.Serializer):
     player = serializers.IntegerField(source="player.pk")
     display_name = serializers.CharField(source="player.display_name")
     player_number = serializers.CharField(source="player.player_number")
-    rating = RatingFiguresSerializer()
-    rated_matches = serializers.IntegerField()
+    ratings = GameRatingSerializer(
+        many=True,
+        help_text=gettext_lazy("One rating per game the player was rated in (docs/ratings.md)."),
+    )
     hidden_matches = serializers.IntegerField(
         help_text=gettext_lazy("Rated matches of events whose results you may not see (left out).")
     )

@@ -1472,6 +1472,6 @@ def _my_match_post(request, match, registration, playing, additional):
 def player_page(request, pk):
     """A player's rating, rating history and past events (players are public; what the
     viewer may see of each event is asked of tournaments/visibility.py)."""
-    player = get_object_or_404(Player.objects.select_related("rating"), pk=pk)
+    player = get_object_or_404(Player, pk=pk)
     record = records.player_record(player, request.user)
     return render(request, "tournaments/player.html", {"record": record, "player": player})

@@ -176,18 +176,30 @@ def judged_ids(user, tournament_ids) -> set[int]:
     return set(Tournament.objects.filter(judged_q(user), pk__in=ids).values_list("pk", flat=True))
 
 
-def can_see_players_match(user, match, *, judged: bool) -> bool:
+def can_see_players_match(user, match, *, judged: bool, own: bool = False) -> bool:
     """A match of a player's record and its result: can_see_match and
     can_see_match_result in one, with the viewer's role in the event given (``judged``:
     from judged_ids) so a list asks no query per row. Reads the players the caller
-    selected with the match (``player_a__player``, ``player_b__player``)."""
+    selected with the match (``player_a__player``, ``player_b__player``). ``own``: the
+    caller knows the user played it (a member of a team, not its captain)."""
     if judged:
         return True
     tournament = match.round.tournament
     if tournament.status == Tournament.Status.DRAFT or not _published(match.round):
         return False
-    own = own_registration_id(user, match) is not None
+    own = own or own_registration_id(user, match) is not None
     return (tournament.publish_pairings or own) and (tournament.publish_results or own)
+
+
+def can_see_players_table(user, table, *, judged: bool, seated: bool) -> bool:
+    """A pod table of a player's record and its placings, as can_see_players_match
+    sees a match; ``seated``: the user sat at the table (the caller knows)."""
+    if judged:
+        return True
+    tournament = table.round.tournament
+    if tournament.status == Tournament.Status.DRAFT or not _published(table.round):
+        return False
+    return (tournament.publish_pairings or seated) and (tournament.publish_results or seated)
 
 
 def can_see_players_event(user, registration, *, judged: bool) -> bool:

@@ -21,7 +21,7 @@ from tournaments.ratings import (
     START,
     WIN_A,
     WIN_B,
-    RatedMatch,
+    RatedOccasion,
     Rating,
     rate,
     rated_outcome,
@@ -65,16 +65,19 @@ def test_a_win_moves_both_ratings_and_a_draw_between_equals_only_narrows_them():
 
 def test_replay_is_deterministic():
     rng = random.Random(5)
+    places = {WIN_A: (1, 2), WIN_B: (2, 1), DRAW: (1, 1), None: None}
     history = [
-        RatedMatch(*rng.sample(range(20), 2), rng.choice([WIN_A, WIN_B, DRAW, None]))
+        RatedOccasion(
+            "irondie",
+            tuple((p,) for p in rng.sample(range(20), 2)),
+            places[rng.choice([WIN_A, WIN_B, DRAW, None])],
+        )
         for _ in range(200)
     ]
     first = replay(history)
     assert replay(history) == first
-    steps, final = first
-    assert all(
-        step.before_a != step.after_a for step, m in zip(steps, history, strict=True) if m.outcome
-    )
+    afters, final = first
+    assert len(afters) == 200 and {game for _, game in final} == {"irondie"}
 
 
 # --- updates through every path ----------------------------------------------------------
@@ -215,7 +218,13 @@ def test_a_correction_replays_the_later_history_as_a_full_recomputation_would(
     services.report_result(match=first, by=judge, games=games, expected_version=first.version)
     after, history = _stored(), _history()
     assert after != before
-    assert recompute_ratings() == {"matches": 12, "added": 0, "changed": 0, "players": 8}
+    assert recompute_ratings() == {
+        "matches": 12,
+        "added": 0,
+        "changed": 0,
+        "players": 8,
+        "games": {"irondie": 12},
+    }
     assert _stored() == after and _history() == history
     # Confirmed again with the same meaning (a score that changes no winner): nothing moves.
     first.refresh_from_db()
@@ -269,8 +278,10 @@ def test_the_api_shows_rating_history_and_events(
     assert answer.status_code == 200, answer.content
     data = answer.json()
     stored = PlayerRating.objects.get(player=player)
-    assert data["rating"]["mu"] == stored.mu and data["rated_matches"] == stored.matches
-    assert data["rating"]["ordinal"] == pytest.approx(stored.mu - 3 * stored.sigma)
+    [rating] = data["ratings"]
+    assert rating["game"] == "irondie" and rating["label"] == "IRONDIE"
+    assert rating["rating"]["mu"] == stored.mu and rating["rated_matches"] == stored.matches
+    assert rating["rating"]["ordinal"] == pytest.approx(stored.mu - 3 * stored.sigma)
     assert len(data["history"]) == 2 and data["hidden_matches"] == 0
     latest = data["history"][0]
     assert latest["round"] == 2 and latest["tournament_name"] == "Test Open"
@@ -331,7 +342,8 @@ def test_hidden_results_stay_hidden_from_the_public_but_not_from_the_player(
     services.update_tournament(tournament=tournament, by=organiser, publish_results=False)
     data = api.get(f"/api/players/{player.pk}/rating/").json()
     assert data["history"] == [] and data["hidden_matches"] == 1
-    assert data["rating"]["mu"] == START.mu and data["events"][0]["record"] == "0-0-0"
+    assert data["ratings"][0]["rating"]["mu"] == START.mu
+    assert data["ratings"][0]["hidden_matches"] == 1 and data["events"][0]["record"] == "0-0-0"
     own = api_as(player.user).get(f"/api/players/{player.pk}/rating/").json()
     assert len(own["history"]) == 1 and own["hidden_matches"] == 0
     staff = api_as(judge).get(f"/api/players/{player.pk}/rating/").json()
@@ -347,6 +359,7 @@ def _give_ratings(registrations, ordinals):
     for registration, ordinal in zip(registrations, ordinals, strict=True):
         PlayerRating.objects.update_or_create(
             player_id=registration.player_id,
+            game="irondie",
             defaults={"mu": ordinal + 3 * 2.0, "sigma": 2.0, "matches": 5},
         )
 

@@ -363,9 +363,10 @@ def test_captains_report_and_confirm(team_event, make_teams, organiser, judge):
     services.confirm_result(submission=submission, by=team_b.unit.player.user)
     match.refresh_from_db()
     assert match.status == Match.Status.CONFIRMED and match.winner_id == team_b.unit_id
-    # Team matches rate no player.
-    assert not PlayerRating.objects.exists()
-    assert not match.rating_changes.exists()
+    # A team match rates every member of both teams (docs/ratings.md "Teams").
+    members = Registration.objects.filter(team__in=[team_a, team_b]).values_list("player_id")
+    assert set(match.rating_changes.values_list("player_id")) == set(members)
+    assert PlayerRating.objects.filter(game="irondie").count() == 4
 
 
 def test_each_member_swaps_their_own_set(team_event, make_teams, organiser, judge):

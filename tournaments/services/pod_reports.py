@@ -22,6 +22,7 @@ from tournaments.audit import audit
 from tournaments.models import PodReport, PodSeat, PodTable, Round
 from tournaments.services.guards import require_judge
 from tournaments.services.pods import placings_by_seat, record_placings
+from tournaments.services.ratings import record_table_rating
 from tournaments.services.results import refresh_round_status
 
 # Players report while the round is under way; a placed table is corrected by a judge.
@@ -134,6 +135,7 @@ def confirm_placings(*, report: PodReport, by) -> PodReport:
     for placed in seats:
         placed.placing = report.placings[str(placed.registration_id)]
     PodSeat.objects.bulk_update(seats, ["placing"])
+    record_table_rating(table)  # placings confirmed by the table rate it (docs/ratings.md)
     report.status = PodReport.Status.CONFIRMED
     report.save(update_fields=["confirmed_by", "status"])
     audit(

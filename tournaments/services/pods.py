@@ -13,6 +13,7 @@ from tournaments.models import PodReport, PodSeat, PodTable, Round
 from tournaments.pairing.pods import PodsRefused, pair_pods
 from tournaments.pod_standings import placing_errors
 from tournaments.services.guards import require_judge
+from tournaments.services.ratings import record_table_rating
 from tournaments.services.results import refresh_round_status
 
 # The round statuses in which a table's placings may be entered or corrected.
@@ -151,6 +152,7 @@ def record_placings(*, table: PodTable, placings: dict, by) -> PodTable:
     PodReport.objects.filter(table=table, status__in=PodReport.OPEN).update(
         status=PodReport.Status.SUPERSEDED
     )
+    record_table_rating(table)  # a correction replays the later ratings (docs/ratings.md)
     audit(
         round_.tournament,
         by,
