@@ -33,6 +33,7 @@ from itertools import combinations
 
 from tournaments.pairing.model import PairingError
 from tournaments.pairing.pod_blocks import _best_blocks
+from tournaments.pairing.pod_profile import fill_profile, profile_tables, short_plan, typed_profile
 from tournaments.pairing.pod_windows import certify_windows
 
 __all__ = [
@@ -58,9 +59,11 @@ MODES = (FOUR_THREE, THREE)
 # Fields up to this size that the lower bound cannot certify are solved exactly.
 EXACT_LIMIT = 16
 # Partial seatings the exhaustive search may visit before the round is refused.
-NODE_LIMIT = 200_000
+NODE_LIMIT = None
 # Seeded restarts of the construction before the lower bound is given up.
 RESTARTS = 8
+# Seeded attempts at filling the typed bound's profile without a repeat meeting.
+FILLS = 3
 
 
 class PodsRefused(PairingError):
@@ -242,11 +245,11 @@ class _Field:
         return sum(values[:short_seats])
 
     def ibound(self, sizes: Sequence[int]) -> tuple[int, int, int, int]:
-        """The round's bound as a key, the spread in whole units."""
-        short_seats = sum(s for s in sizes if self.is_short(s))
-        values = sorted((self.value[pid] for pid in self.ids), reverse=True)
-        spread = _best_blocks(values, list(sizes))[0]
-        return (0, self.excess_bound(self.ids, short_seats), spread, 0)
+        """The round's bound as a key, the spread in whole units: no repeat, the least
+        short-table excess, and the least spread of any seating with that excess."""
+        plan = short_plan(self, sizes)
+        spread, _ = typed_profile(self, sizes, plan)
+        return (0, plan.excess, spread, 0)
 
     def bound(self, sizes: Sequence[int]) -> PodCost:
         repeats, excess, spread, offset = self.ibound(sizes)
@@ -375,7 +378,7 @@ def _solve_exact(
     field: _Field,
     sizes: Sequence[int],
     incumbent: list[list[int]],
-    node_limit: int,
+    node_limit: int | None,
 ) -> list[list[int]]:
     """Branch and bound over every partition into tables of ``sizes``: the best player left
     (by points, then the draw) anchors the next table; a partial seating is pruned when its
@@ -410,7 +413,7 @@ def _solve_exact(
                 best_key, best_tables = key, [list(t) for t in tables]
             return
         nodes[0] += 1
-        if nodes[0] > node_limit:
+        if node_limit is not None and nodes[0] > node_limit:
             raise PodsRefused(
                 f"The exhaustive search of {len(order)} players passed {node_limit:,} partial "
                 "seatings without proving an optimum. Seat the round by hand."
@@ -484,7 +487,7 @@ def pair_pods(
     mode: str = FOUR_THREE,
     *,
     exact_limit: int = EXACT_LIMIT,
-    node_limit: int = NODE_LIMIT,
+    node_limit: int | None = NODE_LIMIT,
 ) -> PodResult:
     """Seat one round of pods among the active players; deterministic for a given seed.
     Raises PodsRefused when no seating can be proved optimal within the limits."""
@@ -502,31 +505,36 @@ def pair_pods(
             PodCost(),
             "lower_bound",
         )
-    bound = field.bound(sizes)
-    best: list[list[int]] | None = None
-    best_key = None
-    method = ""
-    for attempt in range(RESTARTS):
-        rng = random.Random(f"irondie-pods-build:{seed}:{round_number}:{attempt}")
-        tables = _construct(field, sizes, rng)
-        key = field.cost(tables).key()
-        if best_key is None or key < best_key:
-            best, best_key = tables, key
-        if key == bound.key():
-            method = "lower_bound"
+    plan = short_plan(field, sizes)
+    typed_spread, joined = typed_profile(field, sizes, plan)
+    bound_key = (0, plan.excess, typed_spread, 0)
+    bound = PodCost(0, plan.excess, field.units(typed_spread), 0)
+    best, best_key, method = None, None, ""
+    profile = profile_tables(field, sizes, plan, joined)
+    for attempt in range(FILLS):
+        rng = random.Random(f"irondie-pods-fill:{seed}:{round_number}:{attempt}")
+        filled = fill_profile(field, profile, rng)
+        if filled is not None:
+            best, best_key = filled, field.ikey(filled)
+            if best_key == bound_key:
+                method = "lower_bound"
             break
+    if not method:
+        # Incumbents for the proofs below: the score-block construction with its swaps.
+        for attempt in range(RESTARTS):
+            rng = random.Random(f"irondie-pods-build:{seed}:{round_number}:{attempt}")
+            tables = _construct(field, sizes, rng)
+            key = field.ikey(tables)
+            if best_key is None or key < best_key:
+                best, best_key = tables, key
+            if key == bound_key:
+                method = "lower_bound"
+                break
     if not method and n > exact_limit:
         found = certify_windows(field, sizes, best)
         if found is not None:
             best, method = found, "window"
     if not method:
-        if n > exact_limit:
-            raise PodsRefused(
-                f"No seating of {n} players could be proved optimal: the best found costs "
-                f"{_describe(best_key)} against a bound of {_describe(bound.key())}, and fields "
-                f"of more than {exact_limit} players are not searched exhaustively. "
-                "Seat the round by hand."
-            )
         best = _solve_exact(field, sizes, best, node_limit)
         method = "exact"
     cost = field.cost(best)
