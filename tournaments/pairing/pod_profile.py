@@ -25,7 +25,9 @@ from tournaments.pairing.pod_blocks import _best_blocks
 __all__ = ["ShortPlan", "fill_profile", "profile_tables", "short_plan", "typed_profile"]
 
 # Steps the repeat-free filling may take before the profile is handed to the exact tiers.
-FILL_STEPS = 20_000
+FILL_STEPS = 2_000
+# Swaps per player the min-conflicts repair may try after the search.
+MIN_CONFLICT_STEPS = 10
 
 
 @dataclass(frozen=True)
@@ -208,7 +210,7 @@ def fill_profile(field, tables: list[list[int]], rng: random.Random, steps: int 
     while len(chosen) < len(order):
         steps -= 1
         if steps < 0 or not stack:
-            return None
+            return _min_conflicts(field, tables, cls_of, rng, MIN_CONFLICT_STEPS * len(cls_of))
         pid = order[len(stack) - 1]
         if len(chosen) == len(stack):  # undo the seat tried last for this player
             index = chosen.pop()
@@ -234,3 +236,54 @@ def fill_profile(field, tables: list[list[int]], rng: random.Random, steps: int 
             for _ in range(left):
                 seated[index].append(rest[cls].pop())
     return seated
+
+
+def _min_conflicts(field, tables, cls_of, rng, steps):
+    """Min-conflicts repair: a player who meets an opponent again swaps with a player of the
+    same class at another table, the swap that leaves the fewest repeats (ties drawn), until
+    no table repeats a meeting. None when ``steps`` swaps were not enough."""
+    seating = [list(t) for t in tables]
+    where = {pid: index for index, table in enumerate(seating) for pid in table}
+    by_class: dict[tuple, list[int]] = {}
+    for pid in sorted(cls_of, key=field.draw.__getitem__):
+        by_class.setdefault(cls_of[pid], []).append(pid)
+
+    def met(pid: int, index: int, skip: int) -> int:
+        return sum(1 for q in seating[index] if q != skip and q in field.opp[pid])
+
+    conflicted = {pid for pid in where if met(pid, where[pid], pid)}
+    for _ in range(steps):
+        if not conflicted:
+            return seating
+        pid = rng.choice(sorted(conflicted, key=field.draw.__getitem__))
+        here = where[pid]
+        before_pid = met(pid, here, pid)
+        best, best_delta = [], None
+        for other in by_class[cls_of[pid]]:
+            there = where[other]
+            if there == here:
+                continue
+            delta = (
+                met(pid, there, other)
+                + met(other, here, pid)
+                - before_pid
+                - met(other, there, other)
+            )
+            if best_delta is None or delta < best_delta:
+                best, best_delta = [other], delta
+            elif delta == best_delta:
+                best.append(other)
+        if not best or (best_delta > 0 and rng.random() < 0.7):
+            continue
+        other = rng.choice(best)
+        there = where[other]
+        seating[here][seating[here].index(pid)] = other
+        seating[there][seating[there].index(other)] = pid
+        where[pid], where[other] = there, here
+        for index in (here, there):
+            for q in seating[index]:
+                if met(q, index, q):
+                    conflicted.add(q)
+                else:
+                    conflicted.discard(q)
+    return None

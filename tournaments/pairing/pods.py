@@ -59,11 +59,11 @@ MODES = (FOUR_THREE, THREE)
 # Fields up to this size that the lower bound cannot certify are solved exactly.
 EXACT_LIMIT = 16
 # Partial seatings the exhaustive search may visit before the round is refused.
-NODE_LIMIT = None
+NODE_LIMIT = 200_000
 # Seeded restarts of the construction before the lower bound is given up.
 RESTARTS = 8
 # Seeded attempts at filling the typed bound's profile without a repeat meeting.
-FILLS = 3
+FILLS = 2
 
 
 class PodsRefused(PairingError):
@@ -535,6 +535,13 @@ def pair_pods(
         if found is not None:
             best, method = found, "window"
     if not method:
+        if n > exact_limit:
+            raise PodsRefused(
+                f"No seating of {n} players could be proved optimal: the best found costs "
+                f"{_describe(best_key)} against a bound of {_describe(bound_key)}, and fields "
+                f"of more than {exact_limit} players are not searched exhaustively. "
+                "Seat the round by hand."
+            )
         best = _solve_exact(field, sizes, best, node_limit)
         method = "exact"
     cost = field.cost(best)
