@@ -41,14 +41,16 @@ class ShortPlan:
     either_seats: int
 
 
-def short_plan(field, sizes: Sequence[int]) -> ShortPlan:
+def short_plan(field, sizes: Sequence[int], ids: Sequence[int] | None = None) -> ShortPlan:
+    """Who may sit short among ``ids`` (default: the field) at tables of ``sizes``."""
+    ids = field.ids if ids is None else ids
     seats = sum(s for s in sizes if field.is_short(s))
-    counts = sorted(field.short[pid] for pid in field.ids)
+    counts = sorted(field.short[pid] for pid in ids)
     if not seats:
         return ShortPlan(0, 0, frozenset(), frozenset(), 0)
     threshold = counts[seats - 1]
-    must = frozenset(pid for pid in field.ids if field.short[pid] < threshold)
-    either = frozenset(pid for pid in field.ids if field.short[pid] == threshold)
+    must = frozenset(pid for pid in ids if field.short[pid] < threshold)
+    either = frozenset(pid for pid in ids if field.short[pid] == threshold)
     excess = sum(c - field.min_short for c in counts[:seats])
     return ShortPlan(seats, excess, must, either, seats - len(must))
 
@@ -72,18 +74,20 @@ def _add(cost: int, count: int, total: int, size: int, value: int, k: int):
     return cost, rest, rest * value
 
 
-def typed_profile(field, sizes: Sequence[int], plan: ShortPlan):
+def typed_profile(field, sizes: Sequence[int], plan: ShortPlan, ids: Sequence[int] | None = None):
     """The least spread (in whole units) of a seating with the least short-table excess, and
     how many "either" players of each score sit short in one seating reaching it (None when
-    every table is of one kind: the plain block bound holds)."""
+    every table is of one kind: the plain block bound holds). ``ids``: the players seated
+    (default: the field), as in the exact tier's bound on the players left."""
+    ids = field.ids if ids is None else ids
     short_sizes = [s for s in sizes if field.is_short(s)]
     full_sizes = [s for s in sizes if not field.is_short(s)]
     if not short_sizes or not full_sizes:
-        values = sorted((field.value[pid] for pid in field.ids), reverse=True)
+        values = sorted((field.value[pid] for pid in ids), reverse=True)
         return _best_blocks(values, list(sizes))[0], None
     short_size, full_size = short_sizes[0], full_sizes[0]
-    groups: dict[int, list[int]] = {}
-    for pid in field.ids:
+    groups: dict[int, list] = {}
+    for pid in ids:
         groups.setdefault(field.value[pid], [0, 0, 0])
         kind = 0 if pid in plan.must else 1 if pid in plan.either else 2
         groups[field.value[pid]][kind] += 1

@@ -60,6 +60,8 @@ MODES = (FOUR_THREE, THREE)
 EXACT_LIMIT = 16
 # Partial seatings the exhaustive search may visit before the round is refused.
 NODE_LIMIT = 200_000
+# Bounds of the players left that the exact tier keeps at once.
+BOUND_CACHE = 200_000
 # Seeded restarts of the construction before the lower bound is given up.
 RESTARTS = 8
 # Seeded attempts at filling the typed bound's profile without a repeat meeting.
@@ -371,6 +373,26 @@ def _repair(field: _Field, tables: list[list[int]]) -> None:
             return
 
 
+def _improve(field: _Field, tables: list[list[int]]) -> list[list[int]]:
+    """Swap two players of different tables while that lowers the cost's key (a better
+    incumbent lets the exact search cut more); the result is no claim of optimality."""
+    tables = [list(t) for t in tables]
+    best_key = field.ikey(tables)
+    improved = True
+    while improved:
+        improved = False
+        for t, u in combinations(range(len(tables)), 2):
+            for i in range(len(tables[t])):
+                for j in range(len(tables[u])):
+                    tables[t][i], tables[u][j] = tables[u][j], tables[t][i]
+                    key = field.ikey(tables)
+                    if key < best_key:
+                        best_key, improved = key, True
+                    else:
+                        tables[t][i], tables[u][j] = tables[u][j], tables[t][i]
+    return tables
+
+
 # --- tier 3: exact set partitioning ------------------------------------------------------------
 
 
@@ -393,13 +415,13 @@ def _solve_exact(
     def rest_bound(rest: tuple[int, ...], remaining: tuple[int, ...]) -> tuple[int, int]:
         key = (rest, remaining)
         if key not in bound_cache:
-            seats = sum(
-                s * c for s, c in zip(distinct, remaining, strict=True) if field.is_short(s)
-            )
+            if len(bound_cache) > BOUND_CACHE:  # memory stays bounded on long searches
+                bound_cache.clear()
             sizes_left = [s for s, c in zip(distinct, remaining, strict=True) for _ in range(c)]
+            plan = short_plan(field, sizes_left, rest)
             bound_cache[key] = (
-                field.excess_bound(rest, seats),
-                _best_blocks([field.value[pid] for pid in rest], sizes_left)[0] if rest else 0,
+                plan.excess,
+                typed_profile(field, sizes_left, plan, rest)[0] if rest else 0,
             )
         return bound_cache[key]
 
@@ -542,7 +564,7 @@ def pair_pods(
                 f"of more than {exact_limit} players are not searched exhaustively. "
                 "Seat the round by hand."
             )
-        best = _solve_exact(field, sizes, best, node_limit)
+        best = _solve_exact(field, sizes, _improve(field, best), node_limit)
         method = "exact"
     cost = field.cost(best)
     ordered = sorted(
