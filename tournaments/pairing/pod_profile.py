@@ -22,7 +22,14 @@ from dataclasses import dataclass
 
 from tournaments.pairing.pod_blocks import _best_blocks
 
-__all__ = ["ShortPlan", "fill_profile", "profile_tables", "short_plan", "typed_profile"]
+__all__ = [
+    "ShortPlan",
+    "fill_profile",
+    "profile_tables",
+    "seat_part",
+    "short_plan",
+    "typed_profile",
+]
 
 # Steps the repeat-free filling may take before the profile is handed to the exact tiers.
 FILL_STEPS = 2_000
@@ -130,12 +137,13 @@ def _stream_tables(players: list[int], field, size: int) -> list[list[int]]:
     return [ordered[i : i + size] for i in range(0, len(ordered), size)]
 
 
-def profile_tables(field, sizes: Sequence[int], plan: ShortPlan, joined_by_value):
+def profile_tables(field, sizes: Sequence[int], plan: ShortPlan, joined_by_value, ids=None):
     """A seating reaching the typed bound, before repeats are considered: the short seats of
     each score go to its "must" players and its lowest-ranked "either" players (so the
-    short-table rank offset is 0)."""
+    short-table rank offset is 0). ``ids``: the players seated (default: the field)."""
+    ids = field.ids if ids is None else ids
     if joined_by_value is None:
-        order = sorted(field.ids, key=lambda pid: (-field.value[pid], field.draw[pid]))
+        order = sorted(ids, key=lambda pid: (-field.value[pid], field.draw[pid]))
         _, blocks = _best_blocks([field.value[pid] for pid in order], list(sizes))
         tables, start = [], 0
         for size in blocks:
@@ -146,13 +154,13 @@ def profile_tables(field, sizes: Sequence[int], plan: ShortPlan, joined_by_value
     full_size = next(s for s in sizes if not field.is_short(s))
     short_players, full_players = [], []
     by_value: dict[int, list[int]] = {}
-    for pid in field.ids:
+    for pid in ids:
         by_value.setdefault(field.value[pid], []).append(pid)
     for value, members in by_value.items():
         either = sorted(
             (pid for pid in members if pid in plan.either), key=lambda pid: -field.position[pid]
         )
-        chosen = set(either[: joined_by_value[value]])
+        chosen = set(either[: joined_by_value.get(value, 0)])
         for pid in members:
             if pid in plan.must or pid in chosen:
                 short_players.append(pid)
@@ -187,7 +195,7 @@ def fill_profile(field, tables: list[list[int]], rng: random.Random, steps: int 
             neighbours[cls] |= present
     constrained = []
     for pid, cls in cls_of.items():
-        degree = sum(1 for q in field.opp[pid] if cls_of[q] in neighbours[cls])
+        degree = sum(1 for q in field.opp[pid] if q in cls_of and cls_of[q] in neighbours[cls])
         if degree:
             constrained.append((-degree, field.draw[pid], pid))
     constrained.sort()
@@ -291,3 +299,13 @@ def _min_conflicts(field, tables, cls_of, rng, steps):
                 else:
                     conflicted.discard(q)
     return None
+
+
+def seat_part(field, ids: Sequence[int], sizes: Sequence[int], rng: random.Random):
+    """Players ``ids`` at tables of ``sizes`` on their typed profile without a repeat, or
+    None (the windows seat the field outside a window this way)."""
+    if not ids:
+        return []
+    plan = short_plan(field, sizes, ids)
+    _, joined = typed_profile(field, sizes, plan, ids)
+    return fill_profile(field, profile_tables(field, sizes, plan, joined, ids), rng)
