@@ -394,3 +394,32 @@ def test_a_profile_is_filled_without_repeats_by_swapping_equal_players():
     result = pair_pods(field(points, met=met), 4, "f", exact_limit=0)
     assert result.method == "lower_bound"
     assert result.cost.repeats == 0 and result.cost.spread == 0
+
+
+@settings(max_examples=examples(25), deadline=None)
+@given(n=st.integers(12, 16), seed=st.integers(0, 10_000), rounds=st.integers(2, 4))
+def test_windows_agree_with_the_exact_tier_on_simulated_events(n, seed, rounds):
+    # Windows alone (exact tier off) against the exact tier on the same round.
+    event = SimulatedPods(n, seed=seed, tie_rate=0.3)
+    for _ in range(rounds - 1):
+        event.play_round()
+    players = event.field()
+    try:
+        windowed = pair_pods(players, rounds, "w", exact_limit=0)
+    except PodsRefused:
+        return
+    exact = pair_pods(players, rounds, "w", exact_limit=16)
+    assert windowed.cost.key() == exact.cost.key()
+
+
+def test_a_window_takes_players_from_outside_its_edges():
+    # 7 and 8, alone on 5 points, met: the score blocks seat them together. A window over
+    # their table seats them apart with players from the scores above and below.
+    points = [6] * 6 + [5, 5] + [4] * 8
+    players = field(points, met=[(7, 8)])
+    result = pair_pods(players, 2, "b", exact_limit=0)
+    assert result.method == "window"
+    assert result.cost.repeats == 0
+    assert result.cost.key() == pair_pods(players, 2, "b").cost.key()
+    table_of = {pid: t.number for t in result.tables for pid in t.player_ids}
+    assert table_of[7] != table_of[8]
