@@ -81,11 +81,19 @@ def _add(cost: int, count: int, total: int, size: int, value: int, k: int):
     return cost, rest, rest * value
 
 
-def typed_profile(field, sizes: Sequence[int], plan: ShortPlan, ids: Sequence[int] | None = None):
+def typed_profile(
+    field,
+    sizes: Sequence[int],
+    plan: ShortPlan,
+    ids: Sequence[int] | None = None,
+    rng: random.Random | None = None,
+):
     """The least spread (in whole units) of a seating with the least short-table excess, and
     how many "either" players of each score sit short in one seating reaching it (None when
     every table is of one kind: the plain block bound holds). ``ids``: the players seated
-    (default: the field), as in the exact tier's bound on the players left."""
+    (default: the field), as in the exact tier's bound on the players left. With ``rng``,
+    one of the optimal profiles drawn at random (ties are common; another profile may be
+    fillable without repeats where the first is not)."""
     ids = field.ids if ids is None else ids
     short_sizes = [s for s in sizes if field.is_short(s)]
     full_sizes = [s for s in sizes if not field.is_short(s)]
@@ -100,11 +108,12 @@ def typed_profile(field, sizes: Sequence[int], plan: ShortPlan, ids: Sequence[in
         groups[field.value[pid]][kind] += 1
     values = sorted(groups, reverse=True)
     # state (short players so far, open short sum, open full sum, open full count) -> cost
-    states: dict[tuple, tuple[int, tuple | None, int]] = {(0, 0, 0, 0): (0, None, 0)}
+    # state -> (cost, every (previous state, either players joined) reaching it)
+    states: dict[tuple, tuple[int, list]] = {(0, 0, 0, 0): (0, [])}
     for value in values:
         must, either, full_only = groups[value]
-        nxt: dict[tuple, tuple[int, tuple | None, int]] = {}
-        for state, (cost, _, _) in states.items():
+        nxt: dict[tuple, tuple[int, list]] = {}
+        for state, (cost, _) in states.items():
             taken, short_sum, full_sum, full_count = state
             for joined in range(either + 1):
                 to_short = must + joined
@@ -119,16 +128,20 @@ def typed_profile(field, sizes: Sequence[int], plan: ShortPlan, ids: Sequence[in
                 key = (taken + to_short, sum_s, sum_f, count_f)
                 total = cost + cost_s + cost_f
                 if key not in nxt or total < nxt[key][0]:
-                    nxt[key] = (total, state, joined)
+                    nxt[key] = (total, [(state, joined)])
+                elif total == nxt[key][0]:
+                    nxt[key][1].append((state, joined))
         states = nxt
         groups[value].append(states)
-    final = [(cost, key) for key, (cost, _, _) in states.items() if key[0] == plan.seats]
-    cost, key = min(final)
+    final = sorted((cost, key) for key, (cost, _) in states.items() if key[0] == plan.seats)
+    cost = final[0][0]
+    ends = [key for c, key in final if c == cost]
+    key = rng.choice(ends) if rng else ends[0]
     joined_by_value: dict[int, int] = {}
     for value in reversed(values):
-        _, previous, joined = groups[value][3][key]
+        ways = groups[value][3][key][1]
+        key, joined = rng.choice(ways) if rng else ways[0]
         joined_by_value[value] = joined
-        key = previous
     return cost, joined_by_value
 
 

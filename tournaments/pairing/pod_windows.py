@@ -28,7 +28,7 @@ from itertools import combinations, product
 from tournaments.pairing.pod_blocks import _best_blocks
 from tournaments.pairing.pod_profile import seat_part
 
-WINDOW_LIMIT = 14
+WINDOW_LIMIT = 16
 WINDOW_NODES = 60_000
 
 
@@ -248,6 +248,37 @@ def _realize(field, sizes, segments, windows, choices):
     return None
 
 
+def _lower_rank_offset(field, seating: list[list[int]]) -> list[list[int]]:
+    """Swap a player at a short table with one of the same points and short-table count
+    ranked below them at a full table, when that adds no repeat: the excess and the spread
+    stay, the rank offset falls (the relaxations do not see ranks)."""
+    seating = [list(t) for t in seating]
+
+    def met(pid, table, skip):
+        return sum(1 for q in table if q != skip and q in field.opp[pid])
+
+    improved = True
+    while improved:
+        improved = False
+        for short in (t for t in seating if field.is_short(len(t))):
+            for full in (t for t in seating if not field.is_short(len(t))):
+                for i, p in enumerate(short):
+                    for j, q in enumerate(full):
+                        if (
+                            field.value[q] != field.value[p]
+                            or field.short[q] != field.short[p]
+                            or field.position[q] < field.position[p]
+                        ):
+                            continue
+                        before = met(p, short, p) + met(q, full, q)
+                        after = met(q, short, p) + met(p, full, q)
+                        if after <= before:
+                            short[i], full[j] = q, p
+                            p = q
+                            improved = True
+    return seating
+
+
 def certify_windows(field, sizes, tables, node_limit=WINDOW_NODES):
     """A seating proved optimal by windows around tier 1's trouble, or None.
 
@@ -314,17 +345,22 @@ def certify_windows(field, sizes, tables, node_limit=WINDOW_NODES):
                 relaxed, relaxed_tables = window_relaxed(
                     field, reals, full, short_sizes, short_limit, top, bottom, budget
                 )
-                own, own_tables = window_real(
-                    field, reals, [len(t) for t in ordered[lo : hi + 1]], budget
-                )
                 if relaxed is None:
                     return None
                 repeat_bound += relaxed[0]
                 spread_bound += relaxed[1]
-                options = []
-                if own == relaxed:
-                    options.append(("real", own_tables))
-                options.append(("borrow", relaxed_tables))
+                options = [("borrow", relaxed_tables)]
+                if any(t or b for _, t, b in relaxed_tables):
+                    # The window's own players may reach the same value at the incumbent's
+                    # sizes; a search that runs out of steps just offers nothing.
+                    try:
+                        own, own_tables = window_real(
+                            field, reals, [len(t) for t in ordered[lo : hi + 1]], [WINDOW_NODES]
+                        )
+                    except _OutOfNodes:
+                        own = None
+                    if own == relaxed:
+                        options.insert(0, ("real", own_tables))
                 windows.append({"top": top, "bottom": bottom})
                 choices_per_window.append(options)
         except _OutOfNodes:
@@ -340,7 +376,13 @@ def certify_windows(field, sizes, tables, node_limit=WINDOW_NODES):
         target = (repeat_bound, excess, spread_bound, 0)
         for choices in product(*choices_per_window):
             seating = _realize(field, sizes, segments, windows, choices)
-            if seating is not None and field.ikey(seating) == target:
+            if seating is None:
+                continue
+            key = field.ikey(seating)
+            if key[:3] == target[:3] and key[3]:
+                seating = _lower_rank_offset(field, seating)
+                key = field.ikey(seating)
+            if key == target:
                 return seating
         if all(lo == 0 and hi == last for lo, hi in spans):
             return None

@@ -65,7 +65,7 @@ BOUND_CACHE = 200_000
 # Seeded restarts of the construction before the lower bound is given up.
 RESTARTS = 8
 # Seeded attempts at filling the typed bound's profile without a repeat meeting.
-FILLS = 2
+FILLS = 4
 
 
 class PodsRefused(PairingError):
@@ -532,15 +532,18 @@ def pair_pods(
     bound_key = (0, plan.excess, typed_spread, 0)
     bound = PodCost(0, plan.excess, field.units(typed_spread), 0)
     best, best_key, method = None, None, ""
-    profile = profile_tables(field, sizes, plan, joined)
     for attempt in range(FILLS):
         rng = random.Random(f"irondie-pods-fill:{seed}:{round_number}:{attempt}")
-        filled = fill_profile(field, profile, rng)
+        if attempt:  # another of the optimal profiles, drawn at random
+            _, joined = typed_profile(field, sizes, plan, rng=rng)
+        filled = fill_profile(field, profile_tables(field, sizes, plan, joined), rng)
         if filled is not None:
-            best, best_key = filled, field.ikey(filled)
-            if best_key == bound_key:
+            key = field.ikey(filled)
+            if best_key is None or key < best_key:
+                best, best_key = filled, key
+            if key == bound_key:
                 method = "lower_bound"
-            break
+                break
     if not method:
         # Incumbents for the proofs below: the score-block construction with its swaps.
         for attempt in range(RESTARTS):
