@@ -33,8 +33,8 @@ __all__ = [
 
 # Steps the repeat-free filling may take before the profile is handed to the exact tiers.
 FILL_STEPS = 2_000
-# Swaps per player the min-conflicts repair may try after the search.
-MIN_CONFLICT_STEPS = 10
+# Swaps the min-conflicts repair may try after the search.
+MIN_CONFLICT_STEPS = 400
 
 
 @dataclass(frozen=True)
@@ -235,7 +235,7 @@ def fill_profile(field, tables: list[list[int]], rng: random.Random, steps: int 
     while len(chosen) < len(order):
         steps -= 1
         if steps < 0 or not stack:
-            return _min_conflicts(field, tables, cls_of, rng, MIN_CONFLICT_STEPS * len(cls_of))
+            return _min_conflicts(field, tables, cls_of, rng, MIN_CONFLICT_STEPS)
         pid = order[len(stack) - 1]
         if len(chosen) == len(stack):  # undo the seat tried last for this player
             index = chosen.pop()

@@ -30,6 +30,8 @@ from tournaments.pairing.pod_profile import seat_part
 
 WINDOW_LIMIT = 16
 WINDOW_NODES = 60_000
+# Outside segments re-seated over all windows tried (each a typed profile and its filling).
+RESEATS = 24
 
 
 class _OutOfNodes(Exception):
@@ -73,11 +75,15 @@ def window_relaxed(field, reals, full, short_sizes, short_limit, top, bottom, bu
     best = [None, None]
     tables: list[tuple] = []
 
+    bounds: dict[tuple, int] = {}
+
     def rest_bound(rest):
-        bound = padded_bound(
-            [field.value[p] for p in rest], full, short_sizes, short_limit, top, bottom
-        )
-        return 0 if bound is None else bound  # no fit: 0 is still a bound
+        # Keyed by the points left: players on equal points have equal bounds.
+        values = tuple(field.value[p] for p in rest)
+        if values not in bounds:
+            bound = padded_bound(list(values), full, short_sizes, short_limit, top, bottom)
+            bounds[values] = 0 if bound is None else bound  # no fit: 0 is still a bound
+        return bounds[values]
 
     def search(rest, shorts, repeats, spread):
         budget[0] -= 1
@@ -194,7 +200,7 @@ def _distribute(left: list[int], counts: list[int]):
             yield [part, *others]
 
 
-def _realize(field, sizes, segments, windows, choices):
+def _realize(field, sizes, segments, windows, choices, reseats):
     """One seating from the windows' choices: a window's own real seating, or its relaxed
     seating with the copies on its edges taken by real players on those points from the
     outside segment next to it (a pair with a player exactly on the edge costs what the
@@ -240,10 +246,15 @@ def _realize(field, sizes, segments, windows, choices):
             seating.append(list(table))
     rng = random.Random(f"irondie-pods-window:{field.seed}:{field.round_number}")
     for parts in _distribute(left, [len(pools[i]) for i in reseat]):
-        seated = [
-            seat_part(field, pools[i], part, rng) for i, part in zip(reseat, parts, strict=True)
-        ]
-        if all(part is not None for part in seated):
+        seated = []
+        for i, part in zip(reseat, parts, strict=True):
+            reseats[0] -= 1
+            if reseats[0] < 0:
+                return None
+            seated.append(seat_part(field, pools[i], part, rng))
+            if seated[-1] is None:
+                break
+        else:
             return seating + [t for part in seated for t in part]
     return None
 
@@ -297,6 +308,7 @@ def certify_windows(field, sizes, tables, node_limit=WINDOW_NODES):
     ordered = sorted(tables, key=lambda t: (-max(level[p] for p in t), -min(level[p] for p in t)))
     excess = field.ibound(sizes)[1]
     budget = [node_limit]
+    reseats = [RESEATS]
     spans = [[i, i] for i, t in enumerate(ordered) if field.repeats(t)]
     if not spans:
         return None
@@ -375,7 +387,7 @@ def certify_windows(field, sizes, tables, node_limit=WINDOW_NODES):
             spread_bound += bound
         target = (repeat_bound, excess, spread_bound, 0)
         for choices in product(*choices_per_window):
-            seating = _realize(field, sizes, segments, windows, choices)
+            seating = _realize(field, sizes, segments, windows, choices, reseats)
             if seating is None:
                 continue
             key = field.ikey(seating)
@@ -384,6 +396,6 @@ def certify_windows(field, sizes, tables, node_limit=WINDOW_NODES):
                 key = field.ikey(seating)
             if key == target:
                 return seating
-        if all(lo == 0 and hi == last for lo, hi in spans):
+        if reseats[0] < 0 or all(lo == 0 and hi == last for lo, hi in spans):
             return None
         spans = [[max(0, lo - 1), min(last, hi + 1)] for lo, hi in spans]

@@ -65,7 +65,7 @@ BOUND_CACHE = 200_000
 # Seeded restarts of the construction before the lower bound is given up.
 RESTARTS = 8
 # Seeded attempts at filling the typed bound's profile without a repeat meeting.
-FILLS = 4
+FILLS = 3
 
 
 class PodsRefused(PairingError):
