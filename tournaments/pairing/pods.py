@@ -9,15 +9,14 @@ cost = (repeat meetings, short-table excess, score spread, short-table rank offs
 compared lexicographically. A round is certified by one of:
 
 - ``lower_bound``: the seating has no repeat meeting, the least short-table excess any
-  seating could have, and the least score spread of any partition of the field into the
-  round's table sizes (a dynamic programme over the field sorted by points, which cuts it
-  into consecutive blocks; tests/tournaments/test_pods.py checks by brute force that
-  consecutive blocks reach the least spread for mixed sizes), with no short-table rank
-  offset;
+  seating could have, and the least score spread of any seating with that excess (the
+  typed block DP of pod_profile.py: who must sit short, then consecutive blocks of each
+  stream), with no short-table rank offset;
 - ``exact``: branch and bound over every partition of the field (fields of up to
-  ``EXACT_LIMIT`` players), pruned by the same bounds;
-- ``window``: larger fields, a window of tables around the repeats solved exactly and
-  certified by a bound on the whole field split at the window's edges (pod_windows.py);
+  ``EXACT_LIMIT`` players), pruned by the same bounds on the players left;
+- ``window``: larger fields, windows of tables around the repeats solved exactly with
+  players from outside their edges where needed, certified by a bound on the whole field
+  split at the windows' edges (pod_windows.py);
 
 otherwise the round is refused (``PodsRefused``) rather than seated without a proof.
 """
