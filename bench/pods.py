@@ -1,10 +1,12 @@
 """Time the Swiss pods pairer (tournaments/pairing/pods.py) on simulated events.
 
 Usage: python bench/pods.py [--sizes 8 12 13 24 64 256 1024 4096] [--rounds 6]
-                            [--events 3] [--mode four_three|three] [--seed 1] [--work]
+                            [--events 3] [--mode four_three|three] [--seed 1]
+                            [--drop-rate 0.05] [--work]
 
 For each size and each of --events simulated events, rounds 1..--rounds are seated by the
-pairer with random placings (5% shared places), each round timed once. A refused round
+pairer with random placings (5% shared places), each player dropping after a round with
+probability --drop-rate, each round timed once. A refused round
 (no seating could be proved optimal within the limits) ends that event. Prints, per
 size, the worst and the median seating time, how each round was proved ("lower_bound",
 "exact") and how many were refused, with the round of the first refusal.
@@ -51,6 +53,7 @@ def main() -> None:
     parser.add_argument("--mode", choices=MODES, default=FOUR_THREE)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--work", action="store_true", help="time one partial seating")
+    parser.add_argument("--drop-rate", type=float, default=0.05)
     args = parser.parse_args()
     if args.work:
         measure_work(args)
@@ -62,7 +65,12 @@ def main() -> None:
         methods: Counter = Counter()
         refusals: list[int] = []
         for event_index in range(args.events):
-            event = SimulatedPods(size, seed=args.seed * 1000 + event_index, mode=args.mode)
+            event = SimulatedPods(
+                size,
+                seed=args.seed * 1000 + event_index,
+                mode=args.mode,
+                drop_rate=args.drop_rate,
+            )
             for round_number in range(1, min(args.rounds, size) + 1):
                 start = time.perf_counter()
                 try:

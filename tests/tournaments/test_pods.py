@@ -348,3 +348,78 @@ def test_a_window_certifies_a_repeat_the_bound_cannot():
     assert result.method == "window"
     assert result.cost.repeats == 0
     assert result.cost.spread > result.bound.spread
+
+
+# --- the typed bound: who must sit short --------------------------------------------------------
+
+
+def least_excess_spread(players, mode):
+    """Brute force: the least spread over every seating with the least short-table excess,
+    repeats ignored (what the typed bound claims to be)."""
+    ids = [p.id for p in players]
+    sizes = list(table_sizes(len(ids), mode))
+    keys = [evaluate_pods(players, p, mode) for p in partitions(ids, sizes)]
+    least = min(k.short_excess for k in keys)
+    return least, min(k.spread for k in keys if k.short_excess == least)
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(players=histories(max_players=10), mode=st.sampled_from([FOUR_THREE, THREE]))
+def test_typed_bound_is_the_least_spread_with_the_least_excess(players, mode):
+    if len(players) < 2:
+        return
+    result = pair_pods(players, 2, "t", mode)
+    assert (result.bound.short_excess, result.bound.spread) == least_excess_spread(players, mode)
+
+
+def test_players_who_must_sit_short_set_the_bound():
+    # 1, 2 and 7 never sat short: they fill the table of 3 whatever their points, so the
+    # bound is their spread and the rest's, not the 0 of score blocks.
+    players = field([3, 3, 3, 3, 0, 0, 0], short=[0, 0, 1, 1, 1, 1, 0])
+    result = pair_pods(players, 2, "s")
+    short = next(t for t in result.tables if t.short)
+    assert sorted(short.player_ids) == [1, 2, 7]
+    assert result.method == "lower_bound"
+    assert result.cost == result.bound
+    assert result.cost.spread == 2 * 9 + 4 * 9
+
+
+def test_a_profile_is_filled_without_repeats_by_swapping_equal_players():
+    # 64 players on four scores; each score's first four met each other, so each score's
+    # four tables must take one of them each to avoid every repeat.
+    points = [9] * 16 + [6] * 16 + [3] * 16 + [0] * 16
+    met = []
+    for start in (1, 17, 33, 49):
+        met += list(itertools.combinations(range(start, start + 4), 2))
+    result = pair_pods(field(points, met=met), 4, "f", exact_limit=0)
+    assert result.method == "lower_bound"
+    assert result.cost.repeats == 0 and result.cost.spread == 0
+
+
+@settings(max_examples=examples(25), deadline=None)
+@given(n=st.integers(12, 16), seed=st.integers(0, 10_000), rounds=st.integers(2, 4))
+def test_windows_agree_with_the_exact_tier_on_simulated_events(n, seed, rounds):
+    # Windows alone (exact tier off) against the exact tier on the same round.
+    event = SimulatedPods(n, seed=seed, tie_rate=0.3)
+    for _ in range(rounds - 1):
+        event.play_round()
+    players = event.field()
+    try:
+        windowed = pair_pods(players, rounds, "w", exact_limit=0)
+    except PodsRefused:
+        return
+    exact = pair_pods(players, rounds, "w", exact_limit=16)
+    assert windowed.cost.key() == exact.cost.key()
+
+
+def test_a_window_takes_players_from_outside_its_edges():
+    # 7 and 8, alone on 5 points, met: the score blocks seat them together. A window over
+    # their table seats them apart with players from the scores above and below.
+    points = [6] * 6 + [5, 5] + [4] * 8
+    players = field(points, met=[(7, 8)])
+    result = pair_pods(players, 2, "b", exact_limit=0)
+    assert result.method == "window"
+    assert result.cost.repeats == 0
+    assert result.cost.key() == pair_pods(players, 2, "b").cost.key()
+    table_of = {pid: t.number for t in result.tables for pid in t.player_ids}
+    assert table_of[7] != table_of[8]

@@ -1,5 +1,6 @@
 """Simulated pod events for tests and benchmarks: every round seated by ``pair_pods``, random
-placings (shared places now and then), points by placing. Pure Python."""
+placings (shared places now and then), points by placing, and players dropping after a
+round now and then (``drop_rate``). Pure Python."""
 
 from __future__ import annotations
 
@@ -19,11 +20,14 @@ class SimulatedPods:
         mode: str = FOUR_THREE,
         tie_rate=0.05,
         exact_limit=None,
+        drop_rate=0.0,
     ):
         self.exact_limit = exact_limit
         self.rng = random.Random(f"pod-simulation:{seed}")
         self.mode = mode
         self.tie_rate = tie_rate
+        self.drop_rate = drop_rate
+        self.dropped: set[int] = set()
         self.points = {pid: Fraction(0) for pid in range(1, players + 1)}
         self.met: dict[int, set[int]] = {pid: set() for pid in self.points}
         self.short = dict.fromkeys(self.points, 0)
@@ -31,7 +35,8 @@ class SimulatedPods:
         self.methods: list[str] = []
 
     def field(self) -> list[PodPlayer]:
-        ranked = sorted(self.points, key=lambda pid: (-self.points[pid], pid))
+        active = [pid for pid in self.points if pid not in self.dropped]
+        ranked = sorted(active, key=lambda pid: (-self.points[pid], pid))
         return [
             PodPlayer(pid, self.points[pid], frozenset(self.met[pid]), self.short[pid], rank + 1)
             for rank, pid in enumerate(ranked)
@@ -71,6 +76,10 @@ class SimulatedPods:
                 self.met[pid].update(other for other in ids if other != pid)
                 if len(ids) < full:
                     self.short[pid] += 1
+        # Drops are drawn after the round, in id order, so a seed gives the same event.
+        for pid in sorted(self.points):
+            if pid not in self.dropped and self.rng.random() < self.drop_rate:
+                self.dropped.add(pid)
         return result
 
 

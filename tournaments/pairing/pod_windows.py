@@ -21,13 +21,17 @@ side, up to ``WINDOW_LIMIT`` real players.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
-from itertools import combinations
+from itertools import combinations, product
 
 from tournaments.pairing.pod_blocks import _best_blocks
+from tournaments.pairing.pod_profile import seat_part
 
-WINDOW_LIMIT = 14
+WINDOW_LIMIT = 16
 WINDOW_NODES = 60_000
+# Outside segments re-seated over all windows tried (each a typed profile and its filling).
+RESEATS = 24
 
 
 class _OutOfNodes(Exception):
@@ -64,16 +68,22 @@ def padded_bound(values, full, short_sizes, short_limit, top=None, bottom=None):
 
 def window_relaxed(field, reals, full, short_sizes, short_limit, top, bottom, budget):
     """The least (repeats, spread) of the window's players with virtual players at ``top``
-    and ``bottom`` (None: none) in any number, every table holding a real player."""
+    and ``bottom`` (None: none) in any number, every table holding a real player; and one
+    seating reaching it as (real players, copies of ``top``, copies of ``bottom``) a table."""
     order = sorted(reals, key=lambda pid: (-field.value[pid], field.draw[pid]))
     sizes = [full, *short_sizes]
-    best = [None]
+    best = [None, None]
+    tables: list[tuple] = []
+
+    bounds: dict[tuple, int] = {}
 
     def rest_bound(rest):
-        bound = padded_bound(
-            [field.value[p] for p in rest], full, short_sizes, short_limit, top, bottom
-        )
-        return 0 if bound is None else bound  # no fit: 0 is still a bound
+        # Keyed by the points left: players on equal points have equal bounds.
+        values = tuple(field.value[p] for p in rest)
+        if values not in bounds:
+            bound = padded_bound(list(values), full, short_sizes, short_limit, top, bottom)
+            bounds[values] = 0 if bound is None else bound  # no fit: 0 is still a bound
+        return bounds[values]
 
     def search(rest, shorts, repeats, spread):
         budget[0] -= 1
@@ -81,7 +91,7 @@ def window_relaxed(field, reals, full, short_sizes, short_limit, top, bottom, bu
             raise _OutOfNodes
         if not rest:
             if best[0] is None or (repeats, spread) < best[0]:
-                best[0] = (repeats, spread)
+                best[0], best[1] = (repeats, spread), list(tables)
             return
         if best[0] is not None and (repeats, spread + rest_bound(rest)) >= best[0]:
             return
@@ -110,10 +120,12 @@ def window_relaxed(field, reals, full, short_sizes, short_limit, top, bottom, bu
                     for t, b in splits:
                         vals = values + [top] * t + [bottom] * b
                         table_spread = sum((x - y) ** 2 for x, y in combinations(vals, 2))
+                        tables.append((table, t, b))
                         search(left, shorts + short, repeats + table_repeats, spread + table_spread)
+                        tables.pop()
 
     search(tuple(order), 0, 0, 0)
-    return best[0]
+    return best[0], best[1]
 
 
 def window_real(field, reals, sizes, budget):
@@ -156,62 +168,234 @@ def window_real(field, reals, sizes, budget):
     return best[0], best[1]
 
 
+def _borrow(field, pool: list[int], count: int, table: list[int], short: bool) -> list[int]:
+    """``count`` players from ``pool`` (one score) who have met nobody at ``table``; at a
+    short table those with the fewest short tables first."""
+    order = sorted(pool, key=lambda pid: ((field.short[pid] if short else 0), field.draw[pid]))
+    chosen: list[int] = []
+    for pid in order:
+        if len(chosen) == count:
+            break
+        if not any(other in field.opp[pid] for other in table + chosen):
+            chosen.append(pid)
+    return chosen if len(chosen) == count else []
+
+
+def _distribute(left: list[int], counts: list[int]):
+    """Every way of giving the tables ``left`` to parts of ``counts`` players each: a list of
+    size lists, one a part, or nothing."""
+    if not counts:
+        if not left:
+            yield []
+        return
+    distinct = sorted(set(left), reverse=True)
+    for taken in product(*(range(left.count(s) + 1) for s in distinct)):
+        part = [s for s, c in zip(distinct, taken, strict=True) for _ in range(c)]
+        if sum(part) != counts[0]:
+            continue
+        rest = list(left)
+        for s in part:
+            rest.remove(s)
+        for others in _distribute(rest, counts[1:]):
+            yield [part, *others]
+
+
+def _realize(field, sizes, segments, windows, choices, reseats):
+    """One seating from the windows' choices: a window's own real seating, or its relaxed
+    seating with the copies on its edges taken by real players on those points from the
+    outside segment next to it (a pair with a player exactly on the edge costs what the
+    relaxation counts). Outside segments nobody was taken from keep the incumbent's tables;
+    the others are seated on their typed profiles at the tables left. None if it fails."""
+    pools = [list(ids) for ids, _ in segments]
+    touched = [False] * len(segments)
+    window_tables: list[list[int]] = []
+    for index, (choice, window) in enumerate(zip(choices, windows, strict=True)):
+        if choice[0] == "real":
+            window_tables += [list(t) for t in choice[1]]
+            continue
+        top, bottom = window["top"], window["bottom"]
+        for reals, t_top, t_bottom in choice[1]:
+            table = list(reals)
+            short = field.is_short(len(reals) + t_top + t_bottom)
+            for segment, value, count in ((index, top, t_top), (index + 1, bottom, t_bottom)):
+                if not count:
+                    continue
+                pool = [pid for pid in pools[segment] if field.value[pid] == value]
+                taken = _borrow(field, pool, count, table, short)
+                if not taken:
+                    return None
+                table += taken
+                pools[segment] = [pid for pid in pools[segment] if pid not in taken]
+                touched[segment] = True
+            window_tables.append(table)
+    seating = list(window_tables)
+    left = list(sizes)
+    for table in window_tables:
+        if len(table) not in left:
+            return None
+        left.remove(len(table))
+    reseat = []
+    for index, (_, kept) in enumerate(segments):
+        if touched[index]:
+            reseat.append(index)
+            continue
+        for table in kept:
+            if len(table) not in left:
+                return None
+            left.remove(len(table))
+            seating.append(list(table))
+    rng = random.Random(f"irondie-pods-window:{field.seed}:{field.round_number}")
+    for parts in _distribute(left, [len(pools[i]) for i in reseat]):
+        seated = []
+        for i, part in zip(reseat, parts, strict=True):
+            reseats[0] -= 1
+            if reseats[0] < 0:
+                return None
+            seated.append(seat_part(field, pools[i], part, rng))
+            if seated[-1] is None:
+                break
+        else:
+            return seating + [t for part in seated for t in part]
+    return None
+
+
+def _lower_rank_offset(field, seating: list[list[int]]) -> list[list[int]]:
+    """Swap a player at a short table with one of the same points and short-table count
+    ranked below them at a full table, when that adds no repeat: the excess and the spread
+    stay, the rank offset falls (the relaxations do not see ranks)."""
+    seating = [list(t) for t in seating]
+
+    def met(pid, table, skip):
+        return sum(1 for q in table if q != skip and q in field.opp[pid])
+
+    improved = True
+    while improved:
+        improved = False
+        for short in (t for t in seating if field.is_short(len(t))):
+            for full in (t for t in seating if not field.is_short(len(t))):
+                for i, p in enumerate(short):
+                    for j, q in enumerate(full):
+                        if (
+                            field.value[q] != field.value[p]
+                            or field.short[q] != field.short[p]
+                            or field.position[q] < field.position[p]
+                        ):
+                            continue
+                        before = met(p, short, p) + met(q, full, q)
+                        after = met(q, short, p) + met(p, full, q)
+                        if after <= before:
+                            short[i], full[j] = q, p
+                            p = q
+                            improved = True
+    return seating
+
+
 def certify_windows(field, sizes, tables, node_limit=WINDOW_NODES):
-    """A seating proved optimal by a window around tier 1's trouble, or None."""
+    """A seating proved optimal by windows around tier 1's trouble, or None.
+
+    The incumbent's tables, ordered by points, are cut into windows (each around tables
+    with a repeat, grown until no table crosses its edges) and the outside segments
+    between them. Every seating's spread is at least the sum, over the windows, of the
+    window's relaxed optimum (copies of the points just outside it on either side) and,
+    over the outside segments, of their padded block bound (copies of their own edge
+    points where they meet a window); its repeats at least the windows' relaxed repeats.
+    A seating that costs exactly that, with the least excess and no rank offset, is
+    optimal. Windows grow by a table on each side until one passes ``WINDOW_LIMIT``."""
     full = field.full
     short_sizes = sorted({s for s in sizes if field.is_short(s)}, reverse=True)
     short_limit = sum(1 for s in sizes if field.is_short(s))
-    level = {pid: field.value[pid] for pid in field.ids}
-    # Tables in order of their best value; each spans a range of values.
+    level = field.value
     ordered = sorted(tables, key=lambda t: (-max(level[p] for p in t), -min(level[p] for p in t)))
-    bound_key = field.ibound(sizes)
-    budget = [node_limit]  # partial seatings left for every window tried
-    troubled = [i for i, t in enumerate(ordered) if field.repeats(t)]
-    if not troubled:
+    excess = field.ibound(sizes)[1]
+    budget = [node_limit]
+    reseats = [RESEATS]
+    spans = [[i, i] for i, t in enumerate(ordered) if field.repeats(t)]
+    if not spans:
         return None
-    lo, hi = min(troubled), max(troubled)
+    last = len(ordered) - 1
     while True:
-        # Grow [lo, hi] until every player above is on at least the window's best value
-        # and every player below on at most its lowest.
-        changed = True
-        while changed:
-            changed = False
-            top_value = max(level[p] for t in ordered[lo : hi + 1] for p in t)
-            low_value = min(level[p] for t in ordered[lo : hi + 1] for p in t)
-            if lo > 0 and min(level[p] for t in ordered[:lo] for p in t) < top_value:
-                lo -= 1
-                changed = True
-            if (
-                hi < len(ordered) - 1
-                and max(level[p] for t in ordered[hi + 1 :] for p in t) > low_value
-            ):
-                hi += 1
-                changed = True
-        window_tables = ordered[lo : hi + 1]
-        reals = [p for t in window_tables for p in t]
-        if len(reals) > WINDOW_LIMIT:
+        # Grow each window until no table outside it lies on points inside its range, then
+        # merge windows that touch.
+        for span in spans:
+            changed = True
+            while changed:
+                changed = False
+                lo, hi = span
+                inside = [level[p] for t in ordered[lo : hi + 1] for p in t]
+                if lo > 0 and min(level[p] for t in ordered[:lo] for p in t) < max(inside):
+                    span[0] -= 1
+                    changed = True
+                if hi < last and max(level[p] for t in ordered[hi + 1 :] for p in t) > min(inside):
+                    span[1] += 1
+                    changed = True
+        spans.sort()
+        merged: list[list[int]] = []
+        for lo, hi in spans:
+            if merged and lo <= merged[-1][1] + 1:
+                merged[-1][1] = max(merged[-1][1], hi)
+            else:
+                merged.append([lo, hi])
+        spans = merged
+        if any(sum(len(t) for t in ordered[lo : hi + 1]) > WINDOW_LIMIT for lo, hi in spans):
             return None
-        above = sorted((level[p] for t in ordered[:lo] for p in t), reverse=True)
-        below = sorted((level[p] for t in ordered[hi + 1 :] for p in t), reverse=True)
-        top = above[-1] if above else None
-        bottom = below[0] if below else None
+        # Outside segments: before the first window, between windows, after the last.
+        edges = [-1] + [x for lo, hi in spans for x in (lo, hi)] + [last + 1]
+        segments = []
+        for k in range(0, len(edges), 2):
+            kept = ordered[edges[k] + 1 : edges[k + 1]]
+            segments.append(([p for t in kept for p in t], kept))
+        windows, choices_per_window = [], []
+        spread_bound = 0
+        repeat_bound = 0
         try:
-            relaxed = window_relaxed(
-                field, reals, full, short_sizes, short_limit, top, bottom, budget
-            )
-            _, real_tables = window_real(field, reals, [len(t) for t in window_tables], budget)
+            for index, (lo, hi) in enumerate(spans):
+                above = [level[p] for p in segments[index][0]]
+                below = [level[p] for p in segments[index + 1][0]]
+                top = min(above) if above else None
+                bottom = max(below) if below else None
+                reals = [p for t in ordered[lo : hi + 1] for p in t]
+                relaxed, relaxed_tables = window_relaxed(
+                    field, reals, full, short_sizes, short_limit, top, bottom, budget
+                )
+                if relaxed is None:
+                    return None
+                repeat_bound += relaxed[0]
+                spread_bound += relaxed[1]
+                options = [("borrow", relaxed_tables)]
+                if any(t or b for _, t, b in relaxed_tables):
+                    # The window's own players may reach the same value at the incumbent's
+                    # sizes; a search that runs out of steps just offers nothing.
+                    try:
+                        own, own_tables = window_real(
+                            field, reals, [len(t) for t in ordered[lo : hi + 1]], [WINDOW_NODES]
+                        )
+                    except _OutOfNodes:
+                        own = None
+                    if own == relaxed:
+                        options.insert(0, ("real", own_tables))
+                windows.append({"top": top, "bottom": bottom})
+                choices_per_window.append(options)
         except _OutOfNodes:
             return None
-        bound_a = padded_bound(above, full, short_sizes, short_limit, None, top)
-        bound_b = padded_bound(below, full, short_sizes, short_limit, bottom, None)
-        bounded = None not in (relaxed, real_tables, bound_a, bound_b)
-        if bounded:
-            seating = (
-                [list(t) for t in ordered[:lo]] + real_tables + [list(t) for t in ordered[hi + 1 :]]
-            )
-            window_bound = (relaxed[0], bound_key[1], bound_a + relaxed[1] + bound_b, 0)
-            if field.ikey(seating) == window_bound:
+        for index, (ids, _) in enumerate(segments):
+            values = sorted((level[p] for p in ids), reverse=True)
+            pad_top = values[0] if values and index > 0 else None
+            pad_bottom = values[-1] if values and index < len(spans) else None
+            bound = padded_bound(values, full, short_sizes, short_limit, pad_top, pad_bottom)
+            if bound is None:
+                return None
+            spread_bound += bound
+        target = (repeat_bound, excess, spread_bound, 0)
+        for choices in product(*choices_per_window):
+            seating = _realize(field, sizes, segments, windows, choices, reseats)
+            if seating is None:
+                continue
+            key = field.ikey(seating)
+            if key[:3] == target[:3] and key[3]:
+                seating = _lower_rank_offset(field, seating)
+                key = field.ikey(seating)
+            if key == target:
                 return seating
-        if lo == 0 and hi == len(ordered) - 1:
+        if reseats[0] < 0 or all(lo == 0 and hi == last for lo, hi in spans):
             return None
-        lo, hi = max(0, lo - 1), min(len(ordered) - 1, hi + 1)
+        spans = [[max(0, lo - 1), min(last, hi + 1)] for lo, hi in spans]

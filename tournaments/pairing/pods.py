@@ -9,15 +9,14 @@ cost = (repeat meetings, short-table excess, score spread, short-table rank offs
 compared lexicographically. A round is certified by one of:
 
 - ``lower_bound``: the seating has no repeat meeting, the least short-table excess any
-  seating could have, and the least score spread of any partition of the field into the
-  round's table sizes (a dynamic programme over the field sorted by points, which cuts it
-  into consecutive blocks; tests/tournaments/test_pods.py checks by brute force that
-  consecutive blocks reach the least spread for mixed sizes), with no short-table rank
-  offset;
+  seating could have, and the least score spread of any seating with that excess (the
+  typed block DP of pod_profile.py: who must sit short, then consecutive blocks of each
+  stream), with no short-table rank offset;
 - ``exact``: branch and bound over every partition of the field (fields of up to
-  ``EXACT_LIMIT`` players), pruned by the same bounds;
-- ``window``: larger fields, a window of tables around the repeats solved exactly and
-  certified by a bound on the whole field split at the window's edges (pod_windows.py);
+  ``EXACT_LIMIT`` players), pruned by the same bounds on the players left;
+- ``window``: larger fields, windows of tables around the repeats solved exactly with
+  players from outside their edges where needed, certified by a bound on the whole field
+  split at the windows' edges (pod_windows.py);
 
 otherwise the round is refused (``PodsRefused``) rather than seated without a proof.
 """
@@ -33,6 +32,7 @@ from itertools import combinations
 
 from tournaments.pairing.model import PairingError
 from tournaments.pairing.pod_blocks import _best_blocks
+from tournaments.pairing.pod_profile import fill_profile, profile_tables, short_plan, typed_profile
 from tournaments.pairing.pod_windows import WINDOW_NODES, certify_windows
 from tournaments.pairing.work import (
     STAGE_EXACT,
@@ -66,6 +66,8 @@ MODES = (FOUR_THREE, THREE)
 EXACT_LIMIT = 16
 # Partial seatings the exhaustive search may visit before the round is refused.
 NODE_LIMIT = 200_000
+# Bounds of the players left that the exact tier keeps at once.
+BOUND_CACHE = 200_000
 # Seeded restarts of the construction before the lower bound is given up.
 RESTARTS = 8
 # The work of one partial seating of the exhaustive or window search, in the units of
@@ -74,6 +76,8 @@ RESTARTS = 8
 NODE_WORK = 120
 # The exhaustive search counts its work (and reports progress) this many seatings at a time.
 PROGRESS_NODES = 1024
+# Seeded attempts at filling the typed bound's profile without a repeat meeting.
+FILLS = 3
 
 
 class PodsRefused(PairingError):
@@ -255,11 +259,11 @@ class _Field:
         return sum(values[:short_seats])
 
     def ibound(self, sizes: Sequence[int]) -> tuple[int, int, int, int]:
-        """The round's bound as a key, the spread in whole units."""
-        short_seats = sum(s for s in sizes if self.is_short(s))
-        values = sorted((self.value[pid] for pid in self.ids), reverse=True)
-        spread = _best_blocks(values, list(sizes))[0]
-        return (0, self.excess_bound(self.ids, short_seats), spread, 0)
+        """The round's bound as a key, the spread in whole units: no repeat, the least
+        short-table excess, and the least spread of any seating with that excess."""
+        plan = short_plan(self, sizes)
+        spread, _ = typed_profile(self, sizes, plan)
+        return (0, plan.excess, spread, 0)
 
     def bound(self, sizes: Sequence[int]) -> PodCost:
         repeats, excess, spread, offset = self.ibound(sizes)
@@ -381,6 +385,26 @@ def _repair(field: _Field, tables: list[list[int]]) -> None:
             return
 
 
+def _improve(field: _Field, tables: list[list[int]]) -> list[list[int]]:
+    """Swap two players of different tables while that lowers the cost's key (a better
+    incumbent lets the exact search cut more); the result is no claim of optimality."""
+    tables = [list(t) for t in tables]
+    best_key = field.ikey(tables)
+    improved = True
+    while improved:
+        improved = False
+        for t, u in combinations(range(len(tables)), 2):
+            for i in range(len(tables[t])):
+                for j in range(len(tables[u])):
+                    tables[t][i], tables[u][j] = tables[u][j], tables[t][i]
+                    key = field.ikey(tables)
+                    if key < best_key:
+                        best_key, improved = key, True
+                    else:
+                        tables[t][i], tables[u][j] = tables[u][j], tables[t][i]
+    return tables
+
+
 # --- tier 3: exact set partitioning ------------------------------------------------------------
 
 
@@ -388,7 +412,7 @@ def _solve_exact(
     field: _Field,
     sizes: Sequence[int],
     incumbent: list[list[int]],
-    node_limit: int,
+    node_limit: int | None,
     tick=None,
 ) -> list[list[int]]:
     """Branch and bound over every partition into tables of ``sizes``: the best player left
@@ -404,13 +428,13 @@ def _solve_exact(
     def rest_bound(rest: tuple[int, ...], remaining: tuple[int, ...]) -> tuple[int, int]:
         key = (rest, remaining)
         if key not in bound_cache:
-            seats = sum(
-                s * c for s, c in zip(distinct, remaining, strict=True) if field.is_short(s)
-            )
+            if len(bound_cache) > BOUND_CACHE:  # memory stays bounded on long searches
+                bound_cache.clear()
             sizes_left = [s for s, c in zip(distinct, remaining, strict=True) for _ in range(c)]
+            plan = short_plan(field, sizes_left, rest)
             bound_cache[key] = (
-                field.excess_bound(rest, seats),
-                _best_blocks([field.value[pid] for pid in rest], sizes_left)[0] if rest else 0,
+                plan.excess,
+                typed_profile(field, sizes_left, plan, rest)[0] if rest else 0,
             )
         return bound_cache[key]
 
@@ -426,7 +450,7 @@ def _solve_exact(
         nodes[0] += 1
         if tick is not None and not nodes[0] % PROGRESS_NODES:
             tick(nodes[0])
-        if nodes[0] > node_limit:
+        if node_limit is not None and nodes[0] > node_limit:
             raise PodsRefused(
                 f"The exhaustive search of {len(order)} players passed {node_limit:,} partial "
                 "seatings without proving an optimum. Seat the round by hand."
@@ -500,7 +524,7 @@ def pair_pods(
     mode: str = FOUR_THREE,
     *,
     exact_limit: int = EXACT_LIMIT,
-    node_limit: int = NODE_LIMIT,
+    node_limit: int | None = NODE_LIMIT,
     work_limit: int | None = None,
     progress: Progress | None = None,
 ) -> PodResult:
@@ -527,20 +551,35 @@ def pair_pods(
             PodCost(),
             "lower_bound",
         )
-    bound = field.bound(sizes)
     work.spend(STAGE_LOWER_BOUND, 0)
-    best: list[list[int]] | None = None
-    best_key = None
-    method = ""
-    for attempt in range(RESTARTS):
-        rng = random.Random(f"irondie-pods-build:{seed}:{round_number}:{attempt}")
-        tables = _construct(field, sizes, rng)
-        key = field.cost(tables).key()
-        if best_key is None or key < best_key:
-            best, best_key = tables, key
-        if key == bound.key():
-            method = "lower_bound"
-            break
+    plan = short_plan(field, sizes)
+    typed_spread, joined = typed_profile(field, sizes, plan)
+    bound_key = (0, plan.excess, typed_spread, 0)
+    bound = PodCost(0, plan.excess, field.units(typed_spread), 0)
+    best, best_key, method = None, None, ""
+    for attempt in range(FILLS):
+        rng = random.Random(f"irondie-pods-fill:{seed}:{round_number}:{attempt}")
+        if attempt:  # another of the optimal profiles, drawn at random
+            _, joined = typed_profile(field, sizes, plan, rng=rng)
+        filled = fill_profile(field, profile_tables(field, sizes, plan, joined), rng)
+        if filled is not None:
+            key = field.ikey(filled)
+            if best_key is None or key < best_key:
+                best, best_key = filled, key
+            if key == bound_key:
+                method = "lower_bound"
+                break
+    if not method:
+        # Incumbents for the proofs below: the score-block construction with its swaps.
+        for attempt in range(RESTARTS):
+            rng = random.Random(f"irondie-pods-build:{seed}:{round_number}:{attempt}")
+            tables = _construct(field, sizes, rng)
+            key = field.ikey(tables)
+            if best_key is None or key < best_key:
+                best, best_key = tables, key
+            if key == bound_key:
+                method = "lower_bound"
+                break
     if not method and n > exact_limit:
         work.spend(STAGE_WINDOWS, WINDOW_NODES * NODE_WORK)
         found = certify_windows(field, sizes, best)
@@ -550,7 +589,7 @@ def pair_pods(
         if n > exact_limit:
             raise PodsRefused(
                 f"No seating of {n} players could be proved optimal: the best found costs "
-                f"{_describe(best_key)} against a bound of {_describe(bound.key())}, and fields "
+                f"{_describe(best_key)} against a bound of {_describe(bound_key)}, and fields "
                 f"of more than {exact_limit} players are not searched exhaustively. "
                 "Seat the round by hand."
             )
@@ -561,7 +600,7 @@ def pair_pods(
         best = _solve_exact(
             field,
             sizes,
-            best,
+            _improve(field, best),
             node_limit,
             lambda nodes: work.spend(STAGE_EXACT, PROGRESS_NODES * NODE_WORK),
         )
