@@ -84,8 +84,12 @@ def _captain_registers(page, base, event, captain, mate):
 
 
 def _teammate_accepts(page, base, event, team, mate):
+    """The teammate finds the team from the event's page and accepts it there."""
     url = f"/tournaments/{event.pk}/teams/{team.pk}/"
-    log_in(page, base, mate.user.username, url)
+    log_in(page, base, mate.user.username, f"/tournaments/{event.pk}/")
+    assert "accept or decline" in page.locator("#my-team").inner_text()
+    page.click("#my-team a")
+    page.wait_for_url(f"**{url}")
     _fits(page, url)
     page.click("button:has-text('Accept my place in this team')")
     page.wait_for_selector(".messages li.success")
@@ -106,7 +110,7 @@ def _organiser_enters_teams(page, base, event, players):
         page.goto(f"{base}{url}")
     rows = page.locator("#teams tbody tr")
     assert rows.count() == 4
-    assert "Waiting for its members" not in page.locator("#teams").inner_text()
+    assert rows.locator("td:last-child").all_inner_texts() == ["Complete"] * 4
 
 
 def _play_round(page, base, event, number):
