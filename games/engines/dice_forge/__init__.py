@@ -58,7 +58,11 @@ BOTS = {"heuristic": HeuristicBot, "random": RandomBot}
 # so the time limit stands in only as a far backstop.
 SIMULATED_LIMIT_TURN = 10_000
 
+# The game's name as people read it (a name: the same in every language).
+LABEL = "Dice Forge"
+
 __all__ = [
+    "LABEL",
     "BOAR_CARD",
     "BOAR_FACES",
     "BOAR_FORGE",
