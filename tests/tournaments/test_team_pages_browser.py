@@ -209,7 +209,11 @@ def test_team_pages_pass_axe_and_fit_a_phone(live_server, page, organiser, judge
             f"/tournaments/{pk}/standings/",
             f"/tournaments/{pk}/rounds/1/",
         ],
-        "ben": [f"/tournaments/{pk}/my-match/"],
+        "ben": [
+            f"/tournaments/{pk}/my-match/",
+            f"/tournaments/{pk}/",
+            f"/tournaments/{pk}/sets/",
+        ],
         "org": [
             f"/tournaments/{pk}/teams/",
             f"/tournaments/{pk}/teams/{teams[1].pk}/",
