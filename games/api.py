@@ -51,11 +51,11 @@ class CreateGameSerializer(serializers.Serializer):
     variants = serializers.ListField(
         child=serializers.CharField(max_length=20),
         required=False,
-        max_length=8,
+        max_length=9,  # Dice Forge's nine alternate cards
         help_text=gettext_lazy(
             "Practice: the game's variants (36d6: stronghold, elemental, team, zombie;"
             " Dice Forge: the alternate cards great_bear, sentinel, cyclops, celestial_ship,"
-            " cerberus, triton, typhon)."
+            " cerberus, triton, typhon, tenacious_boar, guardians_shield)."
         ),
     )
 

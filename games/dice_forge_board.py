@@ -28,6 +28,8 @@ _ENGINE = engine_for("dice-forge")
 CONVERTING, FORGING_CARDS, POOLS = _ENGINE.CONVERTING, _ENGINE.FORGING_CARDS, _ENGINE.POOLS
 MIRROR, SHIP, X3 = _ENGINE.MIRROR, _ENGINE.SHIP, _ENGINE.X3
 SHIP_DISCOUNT, TRITON_GAINS = _ENGINE.SHIP_DISCOUNT, _ENGINE.TRITON_GAINS
+BOAR_CARD, BOAR_FACES, BOAR_FORGE = _ENGINE.BOAR_CARD, _ENGINE.BOAR_FACES, _ENGINE.BOAR_FORGE
+SHIELD_CARD, SHIELDS, SHIELD_GLORY = _ENGINE.SHIELD_CARD, _ENGINE.SHIELDS, _ENGINE.SHIELD_GLORY
 
 RESOURCES = ("gold", "sun", "moon", "glory")
 RESOURCE_WORDS = {
@@ -60,6 +62,8 @@ CARD_WORDS = {
     "cerberus": gettext_noop("Cerberus"),
     "triton": gettext_noop("Triton"),
     "typhon": gettext_noop("Typhon"),
+    "tenacious_boar": gettext_noop("The Tenacious Boar"),
+    "guardians_shield": gettext_noop("The Guardian's Shield"),
 }
 _GLORY_ONLY = gettext_noop("no other effect: its glory only")
 CARD_EFFECTS = {
@@ -97,12 +101,27 @@ CARD_EFFECTS = {
     ),
     "triton": gettext_noop("a token: once, in your turn, 6 gold, 2 sun shards or 2 moon shards"),
     "typhon": gettext_noop("at once: 1 glory for each face your forges have removed"),
+    "tenacious_boar": gettext_noop(
+        "at once: another player forges your boar face for good; each time it takes effect"
+        " they get 1 sun or moon shard and you 1 sun shard, 1 moon shard or 3 glory"
+    ),
+    "guardians_shield": gettext_noop(
+        "at once: forge a shield face of your choice: its resource, or 5 glory when the"
+        " other die's face shows the same resource"
+    ),
 }
 # The faces a heroic feat forges (never sold in the Sanctuary), in words and drawn.
 SPECIAL_FACE_WORDS = {
     X3: gettext_noop("×3 (triples the other die's face)"),
     MIRROR: gettext_noop("mirror (copies a face another player shows)"),
     SHIP: gettext_noop("celestial ship (buys a Sanctuary face 2 gold cheaper)"),
+}
+# F29: the Guardian's Shield's faces: their resource's name in words.
+SHIELD_NAMES = {
+    "shield_gold": gettext_noop("gold shield"),
+    "shield_sun": gettext_noop("sun shield"),
+    "shield_moon": gettext_noop("moon shield"),
+    "shield_glory": gettext_noop("glory shield"),
 }
 # Their short names, where the face's meaning is told beside them (a feat forging it).
 SPECIAL_FACE_NAMES = {
@@ -132,6 +151,11 @@ def parse_face(face: str) -> tuple[str, list[tuple[str, int]]]:
     ...]) or ("special", [])."""
     if face in SPECIAL_FACE_WORDS:
         return "special", []
+    if face in SHIELDS:  # its own resource (5 glory beside a match is told in words)
+        resource, amount = SHIELDS[face]
+        return "shield", [(RESOURCES[resource], amount)]
+    if face in BOAR_FACES:  # one sun or moon shard for its bearer
+        return "choice", [(RESOURCES[r], amount) for r, amount in BOAR_FACES[face][1]]
     mode = "choice" if "/" in face else "all"
     gains = []
     for part in face.replace("/", "+").split("+"):
@@ -153,8 +177,22 @@ def face_words(face: str) -> str:
     mode, gains = parse_face(face)
     if mode == "special":
         return _(SPECIAL_FACE_WORDS[face])
+    if mode == "shield":
+        resource, amount = gains[0]
+        return _("%(shield)s: %(gain)s, or %(glory)s glory beside a face showing %(resource)s") % {
+            "shield": _(SHIELD_NAMES[face]),
+            "gain": amount_words(resource, amount),
+            "glory": SHIELD_GLORY,
+            "resource": _(RESOURCE_WORDS[resource]),
+        }
     joiner = _(" or ") if mode == "choice" else _(" and ")
-    return joiner.join(amount_words(resource, amount) for resource, amount in gains)
+    said = joiner.join(amount_words(resource, amount) for resource, amount in gains)
+    if face in BOAR_FACES:
+        return _("boar face of seat %(seat)s: %(gain)s") % {
+            "seat": int(face[len("boar") :]) + 1,
+            "gain": said,
+        }
+    return said
 
 
 def _special_svg(face: str) -> str:
@@ -215,6 +253,17 @@ def face_svg(face: str, *, size: int = 40, up: bool = False) -> str:
     mode, gains = parse_face(face)
     words = escape(face_words(face))
     parts = [_special_svg(face)] if mode == "special" else []
+    if mode == "shield":  # a shield's outline behind its resource
+        parts.append(
+            '<path d="M20 4 L34 9 L32 24 Q28 32 20 36 Q12 32 8 24 L6 9 Z" fill="#eceff1" '
+            'stroke="#455a64" stroke-width="1.5"/>'
+        )
+    if face in BOAR_FACES:  # the owner's colour as a band at the top, and a tusk
+        colour = SEAT_COLOURS[int(face[len("boar") :]) % len(SEAT_COLOURS)]
+        parts.append(
+            f'<rect x="3" y="3" width="34" height="5" rx="2" fill="{colour}"/>'
+            '<path d="M30 33 Q36 30 34 24" fill="none" stroke="#6d4c41" stroke-width="2"/>'
+        )
     count = len(gains)
     # Lay the gains out in a row (one or two) or a 2x2 grid (three or four).
     cols = 1 if count == 1 else 2
@@ -306,6 +355,10 @@ def pending_words(code: str) -> str:
         return _("%(gold)s gold to split with the hammer") % {"gold": code[len("hammer:") :]}
     if code == SHIP:
         return _("a face to buy with the Celestial Ship, 2 gold cheaper")
+    if code.startswith(BOAR_FORGE):
+        return _("where the boar face of seat %(seat)s goes") % {
+            "seat": int(code[len(BOAR_FORGE) :]) + 1
+        }
     card, code = _unflagged(code)
     if code.startswith("convert:"):
         _prefix, card, resource, amount = code.split(":")
@@ -382,9 +435,24 @@ def describe_action(board, action: dict, code: str | None = None, seat=None) -> 
             "die": die_words(action["die"]),
             "slot": action["slot"] + 1,
         }
+    if kind == "boar":
+        return _("forge the boar face onto your %(place)s") % {
+            "place": _placed(board, seat, action["die"], action["slot"])
+        }
     if kind == "feat":
         card = action["card"]
         said = _("perform a heroic feat: %(card)s") % {"card": card_name(card)}
+        if "bearer" in action:
+            return _("%(feat)s, its face to be borne by seat %(seat)s") % {
+                "feat": said,
+                "seat": action["bearer"] + 1,
+            }
+        if "face" in action and "slot" in action:
+            return _("%(feat)s, forging the %(face)s onto your %(place)s") % {
+                "feat": said,
+                "face": _(SHIELD_NAMES[action["face"]]),
+                "place": _placed(board, seat, action["die"], action["slot"]),
+            }
         if "slot" in action:
             return _("%(feat)s, forging its %(face)s face onto your %(place)s") % {
                 "feat": said,
@@ -555,6 +623,19 @@ def describe_event(board, event: dict, names) -> str | None:
         return _("%(name)s buys no face with the Celestial Ship.") % {
             "name": who(event.get("seat"))
         }
+    if t == "boar":
+        return _("%(bearer)s's boar face takes effect: %(name)s gains too.") % {
+            "bearer": who(event.get("bearer")),
+            "name": who(event.get("seat")),
+        }
+    if t == "shield":
+        said = _("%(name)s's %(shield)s matches the other face: 5 glory.")
+        if not event.get("matched"):
+            said = _("%(name)s's %(shield)s gives its own resource.")
+        return said % {
+            "name": who(event.get("seat")),
+            "shield": _(SHIELD_NAMES[event["face"]]),
+        }
     if t == "feat":
         return _("%(name)s performs %(card)s.") % {
             "name": who(event.get("seat")),
@@ -594,7 +675,7 @@ def _grouped(action: dict) -> bool:
     """Actions that place a face (a forge, a Celestial Ship forge, a feat forging its
     face): one button a place, grouped by what is forged."""
     kind = action.get("kind")
-    return kind == "forge" or (kind in ("ship", "feat") and "slot" in action)
+    return kind == "forge" or (kind in ("ship", "feat", "boar") and "slot" in action)
 
 
 def _place_groups(board, actions: list[dict], seat) -> list[dict]:
@@ -606,15 +687,23 @@ def _place_groups(board, actions: list[dict], seat) -> list[dict]:
         kind = action["kind"]
         if kind == "feat":
             card = action["card"]
-            key = (kind, card)
-            face = FORGING_CARDS[card]
+            face = action.get("face") or FORGING_CARDS[card]
+            key = (kind, card, face)
+        elif kind == "boar":
+            key = (kind,)
+            face = pending_code(board, seat) or ""
+            face = "boar" + face[len(BOAR_FORGE) :]
         else:
             key = (kind, action["pool"], action["face"])
             face = action["face"]
         group = groups.get(key)
         if group is None:
             values = {"words": face_words(face)}
-            if kind == "feat":
+            if kind == "boar":
+                title = (
+                    _("Forge the %(words)s onto one of your dice: choose where it goes") % values
+                )
+            elif kind == "feat":
                 info = next((f for f in board["feats"] if f["card"] == action["card"]), {})
                 title = _(
                     "Perform %(card)s (cost %(cost)s, %(glory)s glory) and forge its %(words)s "
@@ -623,7 +712,7 @@ def _place_groups(board, actions: list[dict], seat) -> list[dict]:
                     "card": card_name(action["card"]),
                     "cost": _cost_words(info.get("cost", {})),
                     "glory": info.get("glory"),
-                    "words": _(SPECIAL_FACE_NAMES[face]),
+                    "words": _(SHIELD_NAMES.get(face) or SPECIAL_FACE_NAMES[face]),
                 }
             else:
                 price = POOLS[action["pool"]][0]
@@ -762,6 +851,11 @@ def context(board: dict, data: dict, names: list[str]) -> dict:
         if _grouped(a):
             continue
         text = describe_action(board, a, code, seat_viewer)
+        if a["kind"] == "feat" and "bearer" in a and 0 <= a["bearer"] < len(names):
+            text = _("perform a heroic feat: %(card)s, its face to be borne by %(name)s") % {
+                "card": card_name(a["card"]),
+                "name": names[a["bearer"]],
+            }
         if a["kind"] == "feat" and a["card"] in feats:  # what it costs and gives
             text = _("%(feat)s (cost %(cost)s, %(glory)s glory)") % {
                 "feat": text,

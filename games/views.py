@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import d36_board, dice_forge_board, selectors, services, visibility
-from games.engines import engine_for
+from games.engines import ENGINES, engine_for
 from games.models import GameSession
 from players.demo import random_valid_set
 from players.dice_svg import die_svg
@@ -28,7 +28,7 @@ BOARDS = {
     "dice-forge": ("games/boards/dice_forge.html", dice_forge_board.context),
 }
 SECTORS = ("attack", "defense", "life")
-GAME_LABELS = {"irondie": "IRONDIE", "36d6": "36d6", "dice-forge": "Dice Forge"}
+GAME_LABELS = {name: engine_for(name).LABEL for name in ENGINES}
 # Seat counts the practice form offers (the engines take up to SEATS[1]).
 SEAT_COUNTS = (2, 3, 4, 6)
 

@@ -28,7 +28,7 @@ FORMATS = {1: gettext_noop("Best of one"), 2: gettext_noop("Best of three")}
 
 @dataclass(frozen=True)
 class GameRules:
-    label: str
+    label: str  # the engine package's LABEL, its one home
     needs_dice_set: bool  # registration asks for a dice set (9 playing + 3 additional)
     games_to_win: int  # the match format's default (a key of FORMATS)
     match_minutes: int
@@ -66,7 +66,7 @@ class GameRules:
 
 GAMES: dict[str, GameRules] = {
     "irondie": GameRules(
-        label="IRONDIE",
+        label=ENGINES["irondie"].LABEL,
         needs_dice_set=True,
         games_to_win=2,
         match_minutes=45,
@@ -75,10 +75,14 @@ GAMES: dict[str, GameRules] = {
         free_for_all=False,
     ),
     "36d6": GameRules(
-        label="36d6", needs_dice_set=False, games_to_win=1, match_minutes=35, game_minutes=35
+        label=ENGINES["36d6"].LABEL,
+        needs_dice_set=False,
+        games_to_win=1,
+        match_minutes=35,
+        game_minutes=35,
     ),
     "dice-forge": GameRules(
-        label="Dice Forge",
+        label=ENGINES["dice-forge"].LABEL,
         needs_dice_set=False,
         games_to_win=1,
         match_minutes=45,

@@ -28,7 +28,7 @@ def _team_event(request, pk) -> Tournament:
     return tournament
 
 
-def _form_for(request, tournament):
+def _form_for(request, tournament, own_team):
     """The register-a-team form the viewer may use (None: none): organisers while
     registration is open and for late entries during Swiss; a player with a profile,
     as the captain, while registration is open."""
@@ -37,9 +37,19 @@ def _form_for(request, tournament):
     if not request.user.is_authenticated or tournament.status not in OPEN:
         return None
     player = Player.objects.filter(user=request.user).first()
-    if player is None:
+    if player is None or own_team is not None:
+        return None  # a player in a team already registers no other
+    form = TeamForm(request.POST or None, tournament=tournament, player=player)
+    if not form.fields["set_1"].queryset.exists():
+        return None  # no set of their own to captain with: the page says how to get one
+    return form
+
+
+def _own_team(request, tournament):
+    """The team the viewer plays in (None: none, or not signed in)."""
+    if not request.user.is_authenticated:
         return None
-    return TeamForm(request.POST or None, tournament=tournament, player=player)
+    return selectors.teams(tournament).filter(members__player__user=request.user).first()
 
 
 def _open(tournament) -> bool:
@@ -48,7 +58,8 @@ def _open(tournament) -> bool:
 
 def team_list(request, pk):
     tournament = _team_event(request, pk)
-    form = _form_for(request, tournament)
+    own_team = _own_team(request, tournament)
+    form = _form_for(request, tournament, own_team)
     if request.method == "POST":
         if form is None:
             raise PermissionDenied
@@ -68,9 +79,19 @@ def team_list(request, pk):
                 messages.success(request, _("Team “%(name)s” registered.") % {"name": team.name})
                 return redirect("tournaments:team", pk=tournament.pk, team_id=team.pk)
     context = _roles(request, tournament)
+    teams = list(selectors.teams(tournament))
     context.update(
-        teams=list(selectors.teams(tournament)),
+        teams=teams,
+        waiting={t for t in teams if any(not m.team_accepted for m in t.members.all())},
         form=form.suggest() if form is not None else None,
+        own_team=own_team,
+        # A signed-in player, not in a team, who could captain one but has no set.
+        no_set=form is None
+        and own_team is None
+        and tournament.status in OPEN
+        and request.user.is_authenticated
+        and not can_manage(request.user, tournament)
+        and Player.objects.filter(user=request.user).exists(),
     )
     return render(request, "tournaments/teams.html", context)
 

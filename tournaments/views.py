@@ -1069,6 +1069,11 @@ def dice_sets(request, pk):
     registrations = tournament.registrations.select_related("player", "dice_set").order_by(
         "player__display_name", "id"
     )
+    if tournament.is_team_event:
+        # Each set under its team (captain first); a team drops through its captain.
+        registrations = registrations.select_related("team__unit").order_by(
+            "team__name", "team_id", "-pairing_unit", "player__display_name", "id"
+        )
     context = _roles(request, tournament)
     context["registrations"] = registrations
     return render(request, "tournaments/sets.html", context)

@@ -12,7 +12,7 @@ constants ``JUDGE``/``SPECTATOR``/``SYSTEM``, the errors ``ConfigError``/
 ``IllegalAction``, ``BOTS`` (bot classes by kind, each choosing from the seat's own view),
 ``SIMULATED_LIMIT_TURN`` (the turn from which a game of bots played whole at once is
 under the time limit), ``WORDS`` (the game's words for people), ``bonus_amounts(colour)``
-(IRONDIE's colour bonuses; empty elsewhere), ``GAME`` (its name), ``SEATS`` (the fewest
+(IRONDIE's colour bonuses; empty elsewhere), ``GAME`` (its name), ``LABEL`` (its name as people read it), ``SEATS`` (the fewest
 and most seats), ``seat_count(config)``, ``teams(config)`` (each seat's team),
 ``random_config(rng, seats=None, game_id=...)`` (a random playable config) and
 ``alter_hidden(state, viewer)`` (a copy with everything the viewer may not see changed:
@@ -52,6 +52,7 @@ CONTRACT = (
     "WORDS",
     "bonus_amounts",
     "GAME",
+    "LABEL",
     "SEATS",
     "seat_count",
     "teams",

@@ -841,3 +841,123 @@ def test_the_celestial_ship_forges_its_face_which_buys_a_face_two_gold_cheaper()
         E.apply(rolled_ship, 0, {**buy, "pool": 4, "face": "gold6"})  # 4 - 2 > 1 gold
     # The Typhon counts a face the Ship's forge removed.
     assert E._removed_faces(bought, 0) == 1
+
+
+# ---------------------------------------------------------------------------
+# F28, F29: the Tenacious Boar and the Guardian's Shield
+
+
+def test_the_tenacious_boar_forges_its_face_on_another_player_who_keeps_it():
+    s = alternate([E.BOAR_CARD], seats=3, res={0: [0, 2, 3, 0]})
+    offered = [a for a in E.legal_actions(s, 0) if a.get("card") == E.BOAR_CARD]
+    assert offered == [{"kind": "feat", "card": E.BOAR_CARD, "bearer": b} for b in (1, 2)]
+    for bad in (0, 3, None):  # not oneself, not an empty seat
+        with pytest.raises(E.IllegalAction):
+            E.apply(s, 0, {"kind": "feat", "card": E.BOAR_CARD, "bearer": bad})
+    after, _ = E.apply(s, 0, {"kind": "feat", "card": E.BOAR_CARD, "bearer": 2})
+    assert after.res[0] == [0, 2, 0, 4] and after.pending == [[2, "boar:0"]]
+    assert E.to_act(after) == {2}  # the bearer chooses which face it replaces
+    assert len(E.legal_actions(after, 2)) == 12
+    placed, events = E.apply(after, 2, {"kind": "boar", "die": 1, "slot": 4})
+    assert placed.dice[2][1][4] == "boar0" and placed.up[2][1] == 4 and not placed.pending
+    assert events[0]["removed"] == "moon1" and events[0]["card"] == E.BOAR_CARD
+    assert E._removed_faces(placed, 2) == 1 and E._removed_faces(placed, 0) == 0
+    # The face stays for good: no forge, Ship, Helmet or second Boar goes over it.
+    later = placed.clone()
+    later.active, later.phase, later.res[2] = 2, "action", [12, 5, 5, 0]
+    assert not any(
+        (a.get("die"), a.get("slot")) == (1, 4) for a in E.legal_actions(later, 2) if "slot" in a
+    )
+    with pytest.raises(E.IllegalAction, match="Boar"):
+        E.apply(later, 2, {"kind": "forge", "pool": 0, "face": "gold3", "die": 1, "slot": 4})
+
+
+def test_the_boar_s_face_gives_its_bearer_a_shard_and_its_owner_a_choice_each_time():
+    dice = {1: [["boar0"] * 6, ["gold1"] * 6]}
+    s = alternate([E.BOAR_CARD], res={0: [0, 0, 0, 0], 1: [0, 0, 0, 0]}, dice=dice)
+    s.phase = "extra"  # seat 0 ends its turn: seat 1's turn starts with two blessings each
+    after, events = E.apply(with_rolls(s, [1] * 8), 0, {"kind": "end_turn"})
+    assert {"type": "boar", "seat": 0, "bearer": 1} in events
+    assert sorted(after.pending) == [[0, E.BOAR_GAIN]] * 2 + [[1, "boar0"]] * 2
+    assert E.legal_actions(after, 1) == [
+        {"kind": "choose", "resource": "sun"},
+        {"kind": "choose", "resource": "moon"},
+    ]
+    assert [a["resource"] for a in E.legal_actions(after, 0)] == ["sun", "moon", "glory"]
+    owner, _ = E.apply(after, 0, {"kind": "choose", "resource": "glory"})
+    assert owner.res[0][E.GLORY] == 3
+    bearer, _ = E.apply(owner, 1, {"kind": "choose", "resource": "moon"})
+    assert bearer.res[1][E.MOON] == 1
+    # The Minotaur: the bearer loses a shard, the owner still gains (once, also tripled).
+    s = scenario(2, res={0: [0, 5, 0, 0], 1: [0, 1, 1, 0]}, dice={1: [["boar0"] * 6, ["x3"] * 6]})
+    after, events = E.apply(with_rolls(s, [1, 1]), 0, {"kind": "feat", "card": "minotaur"})
+    assert sorted(after.pending) == [[0, E.BOAR_GAIN], [1, "-3*boar0"]]
+    lost, _ = E.apply(after, 1, {"kind": "choose", "resource": "sun"})
+    assert lost.res[1][E.SUN] == 0
+
+
+def test_the_guardian_s_shield_forges_a_face_of_choice_worth_five_glory_beside_its_match():
+    s = alternate([E.SHIELD_CARD], seats=3, res={0: [0, 5, 0, 0]})
+    offered = [a for a in E.legal_actions(s, 0) if a.get("card") == E.SHIELD_CARD]
+    assert {a["face"] for a in offered} == set(E.SHIELDS) and len(offered) == 48
+    action = {"kind": "feat", "card": E.SHIELD_CARD, "face": "shield_sun", "die": 0, "slot": 2}
+    after, _ = E.apply(s, 0, action)
+    assert after.res[0] == [0, 2, 0, 6] and after.dice[0][0][2] == "shield_sun"
+    assert E._removed_faces(after, 0) == 1
+    # Each face once a game: the sun shield is gone for the next player.
+    after.active, after.phase, after.res[1] = 1, "action", [0, 3, 0, 0]
+    faces = {a["face"] for a in E.legal_actions(after, 1) if a.get("card") == E.SHIELD_CARD}
+    assert faces == {"shield_gold", "shield_moon", "shield_glory"}
+    with pytest.raises(E.IllegalAction):
+        E.apply(after, 1, {**action, "slot": 3})
+
+
+@pytest.mark.parametrize(
+    "shield, other, gained",
+    [
+        ("shield_gold", "gold1", [1, 0, 0, 5]),  # the match: 5 glory
+        ("shield_gold", "sun1", [0, 3 - 2, 0, 0]),  # none: the shield's 3 gold (sun: +1)
+        ("shield_sun", "sun1", [0, 1, 0, 5]),
+        ("shield_moon", "gold2+moon1", [2, 0, 1, 5]),
+        ("shield_glory", "glory2", [0, 0, 0, 7]),
+        ("shield_glory", "x3", [0, 0, 0, 9]),  # tripled: its own resource
+        ("shield_moon", "shield_glory", [0, 0, 2, 3]),  # two shields: no match
+    ],
+)
+def test_each_shield_face_in_a_divine_blessing(shield, other, gained):
+    s = scenario(2, dice={0: [[shield] * 6, [other] * 6]}, res={0: [0, 0, 0, 0]})
+    s.phase = "extra"
+    s.active = 1
+    after, events = E.apply(with_rolls(s, [1] * 8), 1, {"kind": "end_turn"})
+    once = gains(s, after)
+    if shield == "shield_gold" and other == "sun1":
+        assert once == [6, 2, 0, 0]  # two blessings with two players
+    else:
+        assert once == [2 * g for g in gained]
+    assert any(e["type"] == "shield" and e["seat"] == 0 for e in events)
+
+
+def test_a_shield_rolled_alone_or_lost_to_the_minotaur():
+    s, after = rolled("shield_moon")  # a minor blessing: no other die, its own resource
+    assert gains(s, after) == [0, 0, 2, 0]
+    s = scenario(2, res={0: [0, 5, 0, 0], 1: [5, 0, 0, 9]})
+    s.dice[1] = [["shield_gold"] * 6, ["gold1"] * 6]
+    after, _ = E.apply(with_rolls(s, [1, 1]), 0, {"kind": "feat", "card": "minotaur"})
+    assert after.res[1] == [4, 0, 0, 4]  # 1 gold, and 5 glory for the matching shield
+
+
+def test_bots_play_the_boar_and_the_shield():
+    from games.engines.dice_forge.bots import HeuristicBot, RandomBot
+
+    config = {"game_id": "b", "seats": 3, "variants": [E.BOAR_CARD, E.SHIELD_CARD]}
+    seen = set()
+    for game in range(6):
+        state = E.new_game({**config, "game_id": f"b{game}"}, f"s{game}")
+        bots = [HeuristicBot(game), RandomBot(game), HeuristicBot(game + 1)]
+        while not E.is_over(state):
+            seat = min(E.to_act(state))
+            action = bots[seat].choose(state, seat)
+            assert action in E.legal_actions(state, seat) or action["kind"] == "forge"
+            state, events = E.apply(state, seat, action)
+            seen |= {e["type"] for e in events} | {action.get("card")}
+    assert {"boar", "shield", E.BOAR_CARD, E.SHIELD_CARD} <= seen

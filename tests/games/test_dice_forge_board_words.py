@@ -23,7 +23,7 @@ def test_every_card_face_and_token_the_engine_knows_has_words():
     assert set(E.CARDS) == set(board_words.CARD_EFFECTS)
     assert set(E.SPECIAL_FACES) == set(board_words.SPECIAL_FACE_WORDS)
     assert set(E.TOKEN_CARDS) == set(board_words.TOKEN_WORDS)
-    faces = [*E.FACES, *E.SPECIAL_FACES]
+    faces = [*E.FACES, *E.SPECIAL_FACES, *E.SHIELDS, *E.BOAR_FACES]
     for face in faces:
         words = board_words.face_words(face)
         svg = board_words.face_svg(face)
@@ -132,4 +132,5 @@ def test_every_legal_action_in_random_states_has_a_button_in_words():
     assert seen["tokens"]
     assert seen["kinds"] - {"feat"} <= tried_in_all  # every decision was also taken
     events = {"mirror", "satyrs", "convert", "great_bear", "typhon", "loss", "cerberus", "triton"}
+    events |= {"boar", "shield"}
     assert events <= seen["events"]

@@ -28,7 +28,16 @@ def test_a_practice_game_swaps_in_the_alternate_cards_it_names(make_user):
     assert all("tokens" in player for player in view["players"])
 
 
-@pytest.mark.parametrize("variants", [["tenacious_boar"], ["typhon", "typhon"], ["zombie"]])
+def test_the_boar_and_the_shield_are_played_online(make_user):
+    client = login_client(make_user("alice"))
+    response = _create(client, seats=2, variants=["guardians_shield", "tenacious_boar"])
+    assert response.status_code == 201, response.json()
+    cards = [feat["card"] for feat in response.json()["view"]["feats"]]
+    assert "tenacious_boar" in cards and "guardians_shield" in cards
+    assert "satyrs" not in cards and "minotaur" not in cards
+
+
+@pytest.mark.parametrize("variants", [["satyrs"], ["typhon", "typhon"], ["zombie"]])
 def test_an_alternate_card_not_played_is_a_400_and_creates_nothing(make_user, variants):
     client = login_client(make_user("alice"))
     response = _create(client, variants=variants)

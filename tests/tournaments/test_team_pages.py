@@ -270,3 +270,109 @@ def test_opponent_members_swaps_stay_secret_until_their_game(event, people, orga
 
     mine = api_as(mate_b.player.user).get(f"/api/tournaments/{event.pk}/my-match/")
     assert mine.status_code == 200 and mine.json()["id"] == match.pk
+
+
+@pytest.fixture
+def trio_event(organiser, judge):
+    event = services.create_tournament(
+        organiser=organiser,
+        name="Trios",
+        date=datetime.date(2026, 12, 5),
+        head_judge=judge,
+        team_size=3,
+    )
+    return services.change_status(tournament=event, to=Tournament.Status.REGISTRATION, by=organiser)
+
+
+def test_a_waiting_team_says_so_once_and_a_complete_one_says_it_is_complete(
+    trio_event, people, organiser
+):
+    captain = people[0][0]
+    waiting = services.register_team(
+        tournament=trio_event, name="Waiting", captain=captain, members=people[:3], by=captain.user
+    )
+    services.register_team(
+        tournament=trio_event,
+        name="Ready",
+        captain=people[3][0],
+        members=people[3:6],
+        by=organiser,
+    )
+    page = _client(organiser).get(f"/tournaments/{trio_event.pk}/teams/").content.decode()
+    rows = {
+        name: row
+        for row in page.split("<tr>")[2:]
+        for name in ("Waiting", "Ready")
+        if f">{name}</a>" in row
+    }
+    # Two members have not accepted: the team's state is said once, not once a member.
+    assert rows["Waiting"].count("Waiting for its members") == 1
+    assert "Complete" in rows["Ready"] and "Waiting for its members" not in rows["Ready"]
+    services.accept_team(
+        registration=waiting.members.get(player=people[1][0]), by=people[1][0].user
+    )
+    page = _client(organiser).get(f"/tournaments/{trio_event.pk}/teams/").content.decode()
+    assert page.count("Waiting for its members") == 1
+
+
+def test_a_player_in_a_team_or_without_a_set_gets_no_unusable_form(
+    event, people, organiser, make_player
+):
+    cap, mate = people[0], people[1]
+    team = services.register_team(
+        tournament=event, name="Ours", captain=cap[0], members=[cap, mate], by=cap[0].user
+    )
+    url = f"/tournaments/{event.pk}/teams/"
+    for member in (cap[0], mate[0]):
+        page = _client(member.user).get(url).content.decode()
+        # Their sets are taken: no form with an empty list, but a way to their team.
+        assert 'id="team-form"' not in page and 'id="own-team"' in page
+        assert f"/teams/{team.pk}/" in page
+        refused = _client(member.user).post(url, {"name": "Second", "set_1": cap[1].pk})
+        assert refused.status_code == 403
+    setless = make_player("Setless")
+    page = _client(setless.user).get(url).content.decode()
+    assert 'id="team-form"' not in page and 'id="no-set"' in page and "/me/dice-sets/new/" in page
+    free = _client(people[4][0].user).get(url).content.decode()
+    assert 'id="team-form"' in free and 'id="no-set"' not in free
+    assert Team.objects.count() == 1
+
+
+def test_a_named_teammate_learns_of_the_team_on_the_event_page(event, people):
+    cap, mate = people[0], people[1]
+    team = services.register_team(
+        tournament=event, name="Ours", captain=cap[0], members=[cap, mate], by=cap[0].user
+    )
+    home = f"/tournaments/{event.pk}/"
+    page = _client(mate[0].user).get(home).content.decode()
+    assert "You are named in team “Ours”: accept or decline" in page
+    assert f'href="/tournaments/{event.pk}/teams/{team.pk}/"' in page
+    services.accept_team(registration=team.members.get(player=mate[0]), by=mate[0].user)
+    page = _client(mate[0].user).get(home).content.decode()
+    assert "You play in team “Ours”." in page and "accept or decline" not in page
+
+
+def test_registered_sets_show_each_member_s_team_and_a_dropped_team(
+    event, people, organiser, judge
+):
+    _register(event, people, organiser, 4)
+    round_ = services.pair_next_round(tournament=event, by=organiser, seed="sets")
+    services.publish_round(round_=round_, by=organiser)
+    services.start_round(round_=round_, by=judge)
+    dropped = Team.objects.get(name="Team 3")
+    services.drop(registration=dropped.unit, by=organiser)
+    client = _client(judge)
+    url = f"/tournaments/{event.pk}/sets/"
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(url).content.decode()
+    cards = page.split('<li class="card">')[1:]
+    assert len(cards) == 8
+    # Team by team, the captain first, each member with their team's name.
+    assert [c.split("</strong>")[0].removeprefix("<strong>") for c in cards][:2] == ["Q00", "Q01"]
+    for i, card in enumerate(cards):
+        assert f"(team “Team {i // 2}”)" in card
+        assert ('class="badge">dropped' in card) == (i // 2 == 3)
+    _register(event, people, organiser, 1, first=4)  # a late team: no more queries
+    with CaptureQueriesContext(connection) as more:
+        client.get(url)
+    assert len(more) == len(queries)

@@ -41,7 +41,11 @@ BOTS = {"heuristic": HeuristicBot, "random": RandomBot}
 # time limit stands in only as a far backstop.
 SIMULATED_LIMIT_TURN = 10_000
 
+# The game's name as people read it (a name: the same in every language).
+LABEL = "36d6"
+
 __all__ = [
+    "LABEL",
     "BOTS",
     "GAME",
     "JUDGE",

@@ -11,6 +11,9 @@ from .bots import HeuristicBot, RandomBot
 # What the play page draws beyond the view (games/dice_forge_board.py): the Sanctuary's
 # prices, the special faces and the cards' conversions.
 from .engine import (
+    BOAR_CARD,
+    BOAR_FACES,
+    BOAR_FORGE,
     CONVERTING,
     FORGING_CARDS,
     GAME,
@@ -18,6 +21,9 @@ from .engine import (
     MIRROR,
     POOLS,
     SEATS,
+    SHIELD_CARD,
+    SHIELD_GLORY,
+    SHIELDS,
     SHIP,
     SHIP_DISCOUNT,
     SPECTATOR,
@@ -52,12 +58,22 @@ BOTS = {"heuristic": HeuristicBot, "random": RandomBot}
 # so the time limit stands in only as a far backstop.
 SIMULATED_LIMIT_TURN = 10_000
 
+# The game's name as people read it (a name: the same in every language).
+LABEL = "Dice Forge"
+
 __all__ = [
+    "LABEL",
+    "BOAR_CARD",
+    "BOAR_FACES",
+    "BOAR_FORGE",
     "BOTS",
     "CONVERTING",
     "FORGING_CARDS",
     "MIRROR",
     "POOLS",
+    "SHIELD_CARD",
+    "SHIELD_GLORY",
+    "SHIELDS",
     "SHIP",
     "SHIP_DISCOUNT",
     "TRITON_GAINS",

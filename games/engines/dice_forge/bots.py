@@ -34,7 +34,10 @@ SPECIAL_VALUE = {E.X3: 6.0, E.MIRROR: 5.0, E.SHIP: 4.0}
 def face_value(face: str) -> float:
     if face in SPECIAL_VALUE:
         return SPECIAL_VALUE[face]
-    mode, gains = E.FACES[face]
+    if face in E.SHIELDS:  # its own resource, or now and then 5 glory
+        resource, amount = E.SHIELDS[face]
+        return max(WEIGHT[E.RESOURCES[resource]] * amount, 5.0)
+    mode, gains = E._face_info(face)
     values = [WEIGHT[E.RESOURCES[r]] * amount for r, amount in gains]
     return max(values) if mode == "choice" else sum(values)
 
@@ -47,6 +50,7 @@ def feat_value(card: str) -> float:
     bonus.update({"minotaur": 3.0, "mirror_of_the_abyss": 6.0, "sphinx": 6.0})
     bonus.update({"great_bear": 2.0, "triton": 5.0, "typhon": 4.0, "cerberus": 4.0})
     bonus.update({"sentinel": 6.0, "cyclops": 6.0, "celestial_ship": 4.0})
+    bonus.update({E.BOAR_CARD: 4.0, E.SHIELD_CARD: 4.0})
     return info["glory"] + bonus.get(card, 0.0)
 
 
@@ -72,6 +76,7 @@ class HeuristicBot:
             (face_value(face), die, slot)
             for die in (0, 1)
             for slot, face in enumerate(me["dice"][die]["faces"])
+            if face not in E.BOAR_FACES  # a Boar's face stays (F28)
         ]
         _value, die, slot = min(slots)
         options = []
@@ -101,6 +106,8 @@ class HeuristicBot:
             return max(legal, key=lambda a: a["count"])  # glory outweighs what it replaces
         if kind == "ship":
             return self._ship(me, legal)
+        if kind == "boar":  # the Boar's face goes over the weakest face
+            return min(legal, key=lambda a: face_value(me["dice"][a["die"]]["faces"][a["slot"]]))
         if kind == "mirror":
             return max(legal, key=lambda a: face_value(a["face"]))
         if kind == "satyrs":
@@ -135,6 +142,8 @@ class HeuristicBot:
         """A card's value; a face forged by a card goes over the weakest face, the Sphinx
         rolls the better die."""
         score = feat_value(action["card"])
+        if "face" in action:  # the Shield's faces: the one worth most
+            score += 0.001 * face_value(action["face"])
         if "slot" in action:
             score -= 0.01 * face_value(me["dice"][action["die"]]["faces"][action["slot"]])
         elif "die" in action:

@@ -83,6 +83,26 @@ MIRROR = "mirror"  # the Mirror of the Abyss: copies a face another player shows
 SHIP = "ship"  # the Celestial Ship (alternate): a Sanctuary face 2 gold cheaper
 SPECIAL_FACES = (X3, MIRROR, SHIP)
 SHIP_DISCOUNT = 2
+# F28: the Tenacious Boar's faces, one per owner ("boar0" is seat 0's boar), forged onto
+# another player's die for good: its bearer takes 1 sun or 1 moon shard and its owner
+# 1 sun shard, 1 moon shard or 3 glory each time its effects apply.
+BOAR = "boar"
+BOAR_FACES = {f"{BOAR}{seat}": ("choice", ((SUN, 1), (MOON, 1))) for seat in range(4)}
+BOAR_GAIN = "sun1/moon1/glory3"
+BOAR_FORGE = "boar:"  # the bearer's pending placement: "boar:<owner>"
+# F29: the Guardian's Shield's four faces: (resource, amount) shown; 5 glory instead when
+# the other die's face shows the same resource.
+SHIELDS = {
+    "shield_gold": (GOLD, 3),
+    "shield_sun": (SUN, 2),
+    "shield_moon": (MOON, 2),
+    "shield_glory": (GLORY, 3),
+}
+SHIELD_GLORY = 5
+SHIELD_CARD = "guardians_shield"
+BOAR_CARD = "tenacious_boar"
+# The choice faces that are no Sanctuary face: the Boar's for its bearer and its owner.
+CARD_FACES = {**BOAR_FACES, BOAR_GAIN: _parse_face(BOAR_GAIN)}
 
 # F6: the heroic feats: island (portal), price in shards, glory, and kind: "instant" (an
 # effect when taken, pile 1), "reinforcement" (step 2 of its owner's turn, pile 3) or
@@ -175,10 +195,31 @@ ALTERNATES = {
         "glory": 16,
         "kind": "instant",
     },
+    BOAR_CARD: {
+        "replaces": "satyrs",
+        "island": "moon_2",
+        "cost": (0, 0, 3),
+        "glory": 4,
+        "kind": "instant",
+    },
+    SHIELD_CARD: {
+        "replaces": "minotaur",
+        "island": "sun_2",
+        "cost": (0, 3, 0),
+        "glory": 6,
+        "kind": "instant",
+    },
 }
 CARDS.update(
     {name: {k: v for k, v in info.items() if k != "replaces"} for name, info in ALTERNATES.items()}
 )
+
+
+def _face_info(face: str) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """A resource face's (mode, gains): a Sanctuary or starting face, or a Boar's."""
+    return FACES.get(face) or CARD_FACES[face]
+
+
 GREAT_BEAR_GLORY = 3  # F20: per Great Bear owned, each time its owner ousts or is ousted
 TRITON_GAINS = {"gold": 6, "sun": 2, "moon": 2}  # F21: a Triton token, spent once
 # F24, F25: the Sentinel's and the Cyclops' blessings offer to turn what they give into
@@ -556,10 +597,13 @@ def _lose(s: State, seat: int, resource: int, amount: int, events: list) -> None
     events.append({"type": "loss", "seat": seat, "resource": RESOURCES[resource], "amount": lost})
 
 
-def _resolve_face(s: State, seat: int, face: str, events: list, factor: int = 1) -> None:
+def _resolve_face(
+    s: State, seat: int, face: str, events: list, factor: int = 1, other: str | None = None
+) -> None:
     """A face takes effect ``factor`` times (3 with the x3 face, F14); a negative factor
     is a loss (the Minotaur, F17). A choice face or a Mirror waits for its owner's
-    decision. The x3 face alone (a minor blessing) does nothing."""
+    decision. The x3 face alone (a minor blessing) does nothing. ``other`` is the face
+    beside it in a divine blessing (a Guardian's Shield compares with it, F29)."""
     if face in SPECIAL_FACES:
         if face == SHIP and factor > 0:
             # F26: one Sanctuary face, 2 gold cheaper, forged at once (or not).
@@ -572,7 +616,25 @@ def _resolve_face(s: State, seat: int, face: str, events: list, factor: int = 1)
             else:
                 events.append({"type": "mirror", "seat": seat, "face": None})
         return
-    mode, gains = FACES[face]
+    if face in SHIELDS:
+        # F29: 5 glory when the other die's face shows the shield's resource.
+        resource, amount = SHIELDS[face]
+        matched = other is not None and resource in _shown(other)
+        if matched:
+            resource, amount = GLORY, SHIELD_GLORY
+        events.append({"type": "shield", "seat": seat, "face": face, "matched": matched})
+        if factor > 0:
+            _receive(s, seat, resource, amount * factor, events)
+        else:
+            _lose(s, seat, resource, -amount * factor, events)
+        return
+    if face in BOAR_FACES:
+        # F28: the Boar's owner gains too, once, even from a loss to the Minotaur.
+        owner = int(face[len(BOAR) :])
+        if owner < s.seats and owner not in forfeited(s):
+            events.append({"type": "boar", "seat": owner, "bearer": seat})
+            s.pending.append([owner, BOAR_GAIN])
+    mode, gains = _face_info(face)
     if mode == "choice":
         code = face if factor == 1 else f"{factor}*{face}"
         s.pending.append([seat, _flagged(s, seat, code)])
@@ -582,6 +644,16 @@ def _resolve_face(s: State, seat: int, face: str, events: list, factor: int = 1)
             _receive(s, seat, resource, amount * factor, events)
         else:
             _lose(s, seat, resource, -amount * factor, events)
+
+
+def _shown(face: str) -> set[int]:
+    """The resources a face shows (F29): those of a resource face (either kind), a
+    shield's own; none for the x3, Mirror and Ship faces."""
+    if face in SHIELDS:
+        return {SHIELDS[face][0]}
+    if face in SPECIAL_FACES:
+        return set()
+    return {resource for resource, _amount in _face_info(face)[1]}
 
 
 def _flagged(s: State, seat: int, code: str) -> str:
@@ -597,10 +669,10 @@ def _resolve_pair(s: State, seat: int, first: str, second: str, events: list, si
     the other one (two x3 faces do nothing), F14."""
     if first == X3 or second == X3:
         if first != second:
-            _resolve_face(s, seat, second if first == X3 else first, events, 3 * sign)
+            _resolve_face(s, seat, second if first == X3 else first, events, 3 * sign, X3)
         return
-    _resolve_face(s, seat, first, events, sign)
-    _resolve_face(s, seat, second, events, sign)
+    _resolve_face(s, seat, first, events, sign, second)
+    _resolve_face(s, seat, second, events, sign, first)
 
 
 def _mirror_options(s: State, seat: int) -> list[str]:
@@ -640,7 +712,7 @@ def _divine_blessing(s: State, seat: int, events: list, sign: int = 1) -> None:
     with ``sign`` -1, the Minotaur)."""
     first = _roll_die(s, seat, 0, events)
     second = _roll_die(s, seat, 1, events)
-    if first not in SPECIAL_FACES and second not in SPECIAL_FACES and sign == 1:
+    if first in FACES and second in FACES and sign == 1:  # two plain faces
         _resolve_face(s, seat, first, events)
         _resolve_face(s, seat, second, events)
     else:
@@ -726,17 +798,33 @@ def _finish(s: State, reason: str, events: list) -> None:
 # Legal actions
 
 
+# Every place a face can be forged: (die, slot).
+_ALL_PLACES = tuple((die, slot) for die in (0, 1) for slot in range(6))
+
+
+def _fixed(s: State, seat: int, die: int, slot: int) -> bool:
+    """F28: a Boar's face stays on its bearer's die for the rest of the game."""
+    return s.dice[seat][die][slot] in BOAR_FACES
+
+
+def _free_places(s: State, seat: int) -> tuple[tuple[int, int], ...]:
+    """The places a face may be forged over (all but a Boar's face, F28)."""
+    if not s.deck.limited:
+        return _ALL_PLACES
+    return tuple(place for place in _ALL_PLACES if not _fixed(s, seat, *place))
+
+
 def _forge_actions(s: State) -> list[dict]:
     seat = s.active
     gold = s.res[seat][GOLD]
+    places = _free_places(s, seat)
     out = []
     for p, (price, _faces) in enumerate(POOLS):
         if price > gold or p in s.bought:
             continue
         for face in _pool_faces(s.pools[p]):
-            for die in (0, 1):
-                for slot in range(6):
-                    out.append({"kind": "forge", "pool": p, "face": face, "die": die, "slot": slot})
+            for die, slot in places:
+                out.append({"kind": "forge", "pool": p, "face": face, "die": die, "slot": slot})
     return out
 
 
@@ -749,6 +837,15 @@ def _feat_options(name: str) -> tuple[dict, ...]:
             for die in (0, 1)
             for slot in range(6)
         )
+    if name == SHIELD_CARD:  # F29: the shield face of the player's choice, and where
+        return tuple(
+            {"kind": "feat", "card": name, "face": face, "die": die, "slot": slot}
+            for face in SHIELDS
+            for die in (0, 1)
+            for slot in range(6)
+        )
+    if name == BOAR_CARD:  # F28: the other player who bears the Boar's face
+        return tuple({"kind": "feat", "card": name, "bearer": seat} for seat in range(SEATS[1]))
     if name in ("sphinx", "cyclops"):
         return tuple({"kind": "feat", "card": name, "die": die} for die in (0, 1))
     return ({"kind": "feat", "card": name},)
@@ -757,12 +854,15 @@ def _feat_options(name: str) -> tuple[dict, ...]:
 class Deck(NamedTuple):
     """A game's cards, location by location (the first-game set with the config's
     alternates swapped in): names, (index, feat options, gold, sun, moon) per card, index
-    by name, and each card's public facts for the view."""
+    by name, each card's public facts for the view, and whether the options of a card
+    (the Boar's bearers, the Shield's faces) or the places a face may go depend on the
+    game (F28, F29)."""
 
     names: tuple[str, ...]
     costs: tuple[tuple, ...]
     index: dict[str, int]
     view: tuple[dict, ...]
+    limited: bool
 
 
 @lru_cache(maxsize=64)
@@ -784,6 +884,7 @@ def _deck(variants: tuple[str, ...]) -> Deck:
         tuple((c, _feat_options(name), *CARDS[name]["cost"]) for c, name in enumerate(names)),
         {name: c for c, name in enumerate(names)},
         view,
+        BOAR_CARD in names or SHIELD_CARD in names,
     )
 
 
@@ -792,11 +893,42 @@ def _affordable(s: State) -> list[tuple[dict, ...]]:
     and whose stack is not empty, in card order."""
     gold, sun, moon, _glory = s.res[s.active]
     stacks = s.stacks
-    return [
+    out = [
         options
         for c, options, g, su, mo in s.deck.costs
         if stacks[c] and g <= gold and su <= sun and mo <= moon
     ]
+    if s.deck.limited:
+        out = [limited for limited in map(lambda o: _limited(s, o), out) if limited]
+    return out
+
+
+def _limited(s: State, options: tuple[dict, ...]) -> tuple[dict, ...]:
+    """A card's feat options in this game: a Boar's bearer is another seat still in (F28),
+    a Shield's face one not taken yet (F29), and no face goes over a Boar's face."""
+    card = options[0]["card"]
+    if card == BOAR_CARD:
+        out = forfeited(s) | {s.active}
+        return tuple(o for o in options if o["bearer"] < s.seats and o["bearer"] not in out)
+    if "slot" not in options[0]:
+        return options
+    free = _free_places(s, s.active)
+    left = _shields_left(s) if card == SHIELD_CARD else ()
+    return tuple(
+        o
+        for o in options
+        if (o["die"], o["slot"]) in free and ("face" not in o or o["face"] in left)
+    )
+
+
+def _shields_left(s: State) -> list[str]:
+    """F29: the shield faces not yet forged (one of each kind in the game)."""
+    taken = {
+        action["face"]
+        for _who, action in s.log
+        if action.get("kind") == "feat" and action.get("card") == SHIELD_CARD
+    }
+    return [face for face in SHIELDS if face not in taken]
 
 
 def _feat_actions(s: State) -> list[dict]:
@@ -810,6 +942,8 @@ def _feat_allowed(s: State, action: dict) -> bool:
         return False
     res = s.res[s.active]
     _c, options, g, su, mo = s.deck.costs[c]
+    if s.deck.limited:
+        options = _limited(s, options)
     return g <= res[GOLD] and su <= res[SUN] and mo <= res[MOON] and action in options
 
 
@@ -865,15 +999,19 @@ def _pending_actions(state: State, seat: int, code: str) -> list[dict]:
     """The choices of one pending decision (see the codes by ``HAMMER``)."""
     if code == SHIP:
         gold = state.res[seat][GOLD]
+        places = _free_places(state, seat)
         out = [
             {"kind": "ship", "pool": p, "face": face, "die": die, "slot": slot}
             for p, (price, _faces) in enumerate(POOLS)
             if max(price - SHIP_DISCOUNT, 0) <= gold
             for face in _pool_faces(state.pools[p])
-            for die in (0, 1)
-            for slot in range(6)
+            for die, slot in places
         ]
         return [*out, {"kind": "ship"}]
+    if code.startswith(BOAR_FORGE):  # F28: where the bearer forges the Boar's face
+        return [
+            {"kind": "boar", "die": die, "slot": slot} for die, slot in _free_places(state, seat)
+        ]
     if "@" in code:
         code = code.split("@", 1)[1]
     if code.startswith(CONVERT):
@@ -892,7 +1030,7 @@ def _pending_actions(state: State, seat: int, code: str) -> list[dict]:
             {"kind": "satyrs", "take": [i, j]} for i in range(count) for j in range(i + 1, count)
         ]
     face = _scaled(code)[1]
-    return [{"kind": "choose", "resource": RESOURCES[r]} for r, _amount in FACES[face][1]]
+    return [{"kind": "choose", "resource": RESOURCES[r]} for r, _amount in _face_info(face)[1]]
 
 
 def _scaled(code: str) -> tuple[int, str]:
@@ -943,7 +1081,8 @@ def random_action(state: State, player, rng) -> dict | None:
     affordable = _affordable(state) if phase == "action" else []
     if phase == "action" and state.cards[player] and "triton" in state.cards[player]:
         affordable = [*affordable, tuple(_token_actions(state))]
-    forges = len(options) * 12
+    places = _free_places(state, player)
+    forges = len(options) * len(places)
     index = rng.randrange(forges + sum(map(len, affordable)) + 1)
     if index >= forges:
         index -= forges
@@ -952,8 +1091,8 @@ def random_action(state: State, player, rng) -> dict | None:
                 return dict(feat_options[index])
             index -= len(feat_options)
         return {"kind": "pass"} if phase == "action" else {"kind": "end_forge"}
-    (p, face), placement = options[index // 12], index % 12
-    return {"kind": "forge", "pool": p, "face": face, "die": placement // 6, "slot": placement % 6}
+    (p, face), (die, slot) = options[index // len(places)], places[index % len(places)]
+    return {"kind": "forge", "pool": p, "face": face, "die": die, "slot": slot}
 
 
 _FORGING = ("action", "forge")
@@ -987,6 +1126,7 @@ _SHAPES = {
     "cerberus": {"kind"},
     "convert": {"kind", "count"},
     "ship": {"kind", "pool", "face", "die", "slot"},
+    "boar": {"kind", "die", "slot"},
     "pass": {"kind"},
     "end_forge": {"kind"},
     "done": {"kind"},
@@ -1062,6 +1202,11 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
             events.append({"type": "ship", "seat": player, "face": None})
     elif kind == "convert":
         _convert(s, player, action["count"], events)
+    elif kind == "boar":
+        owner = int(_take_pending(s, player)[len(BOAR_FORGE) :])
+        _forge_special(
+            s, player, BOAR_CARD, action["die"], action["slot"], events, f"{BOAR}{owner}"
+        )
     elif kind == "cerberus":
         # F23: the faces the player's dice show (the turn's blessings) take effect again.
         up = s.up[player]
@@ -1134,6 +1279,11 @@ def _check(state: State, player: int, action: dict) -> None:
             raise IllegalAction(
                 gettext_noop("Temple"), gettext_noop("A face is forged on die 0 or 1, slot 0 to 5.")
             )
+        if state.deck.limited and _fixed(state, player, die, slot):
+            raise IllegalAction(
+                gettext_noop("Heroic Feats"),
+                gettext_noop("The Tenacious Boar's face stays on its die for the whole game."),
+            )
         return
     if state.phase in ("action", "forge") and not state.pending:
         if state.phase == "forge":
@@ -1194,7 +1344,7 @@ def _convert(s: State, seat: int, count: int, events: list) -> None:
 def _choose(s: State, seat: int, resource: str, events: list) -> None:
     factor, face = _scaled(_take_pending(s, seat))
     r = RESOURCES.index(resource)
-    amount = next(a for res, a in FACES[face][1] if res == r)
+    amount = next(a for res, a in _face_info(face)[1] if res == r)
     if factor > 0:
         _receive(s, seat, r, amount * factor, events)
     else:
@@ -1329,6 +1479,11 @@ def _feat(s: State, action: dict, events: list) -> None:
             _receive(s, seat, resource, amount, events)
     elif card in FORGING_CARDS:
         _forge_special(s, seat, card, action["die"], action["slot"], events)
+    elif card == SHIELD_CARD:
+        _forge_special(s, seat, card, action["die"], action["slot"], events, action["face"])
+    elif card == BOAR_CARD:
+        # F28: the bearer chooses where the face goes (a decision of the "choose" step).
+        s.pending.append([action["bearer"], f"{BOAR_FORGE}{seat}"])
     elif card == "typhon":
         glory = _removed_faces(s, seat)
         _gain(s, seat, GLORY, glory)
@@ -1388,7 +1543,11 @@ def _removed_faces(s: State, seat: int) -> int:
         and (
             action["kind"] == "forge"
             or (action["kind"] == "ship" and "pool" in action)
-            or (action["kind"] == "feat" and action["card"] in FORGING_CARDS)
+            or action["kind"] == "boar"
+            or (
+                action["kind"] == "feat"
+                and (action["card"] in FORGING_CARDS or action["card"] == SHIELD_CARD)
+            )
         )
     )
 
@@ -1430,10 +1589,12 @@ def _ship_forge(s: State, seat: int, action: dict, events: list) -> None:
     )
 
 
-def _forge_special(s: State, seat: int, card: str, die: int, slot: int, events: list) -> None:
-    """F14, F15: the card's face is forged at once over the face of the player's choice
-    (the removed face goes to the inventory) and shows face up."""
-    face = FORGING_CARDS[card]
+def _forge_special(
+    s: State, seat: int, card: str, die: int, slot: int, events: list, face: str | None = None
+) -> None:
+    """F14, F15, F28, F29: the card's face is forged at once over the face of the
+    player's choice (the removed face goes to the inventory) and shows face up."""
+    face = face or FORGING_CARDS[card]
     dice = [[faces.copy() for faces in seat_dice] for seat_dice in s.dice]
     removed = dice[seat][die][slot]
     dice[seat][die][slot] = face

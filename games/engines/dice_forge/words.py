@@ -24,8 +24,8 @@ PHASES = {
 DECISIONS = {
     "choose": gettext_noop(
         "choose which resource your rolled face gives (or takes), how much of a gain goes"
-        " on your hammer or becomes glory, which face your mirror copies or which two faces"
-        " the Satyrs take"
+        " on your hammer or becomes glory, which face your mirror copies, which two faces"
+        " the Satyrs take or where a boar face goes on your dice"
     ),
     "reinforce": gettext_noop("use your reinforcement cards or tokens, or go on to your action"),
     "action": gettext_noop("forge die faces, perform a heroic feat, spend a token, or pass"),

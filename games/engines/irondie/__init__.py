@@ -37,7 +37,11 @@ from .words import WORDS, bonus_amounts
 # The bots by kind (they read only the seat's view and legal actions).
 BOTS = {"heuristic": HeuristicBot, "random": RandomBot}
 
+# The game's name as people read it (a name: the same in every language).
+LABEL = "IRONDIE"
+
 __all__ = [
+    "LABEL",
     "GAME",
     "SEATS",
     "SEAT_COUNTS",
