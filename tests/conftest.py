@@ -89,6 +89,17 @@ def random_dice_set(player, rng, name="Main"):
     )
 
 
+@pytest.fixture(scope="session", autouse=True)
+def flush_by_delete():
+    """Transactional tests empty PostgreSQL by DELETE, not TRUNCATE (tests/flush.py)."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        from tests import flush
+
+        flush.delete_instead_of_truncate()
+
+
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     """Tests create many users; the production hasher is slow on purpose."""
