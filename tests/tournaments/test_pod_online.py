@@ -6,14 +6,18 @@ game); spectators watch and nobody sees the seed while the game runs."""
 
 import datetime
 import random
+import time
 
 import pytest
+from celery.contrib.testing.worker import start_worker
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import connections, transaction
 
+from config.celery import app as celery_app
 from config.dbtime import db_now
 from games import services as game_services
 from games.engines import engine_for
-from games.models import GameSession
+from games.models import GameAction, GameSession
 from games.selectors import game_state
 from tests.tournaments.pod_helpers import make_event, published
 from tournaments import clocks, pod_online, selectors
@@ -312,3 +316,58 @@ def test_spectators_watch_the_table_and_nobody_sees_the_seed_while_it_runs(
     tables = client.get(f"/tournaments/{event.pk}/rounds/1/")
     assert f"/games/{session.pk}/" in tables.content.decode()
     assert f"/games/{session.pk}/" in client.get("/games/").content.decode()
+
+
+# --- the clocks, enforced by a real Celery worker ----------------------------------------
+
+
+def _wait_for(condition, timeout=30.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_the_worker_starts_the_table_defaults_a_late_seat_and_calls_time(
+    organiser, judge, make_player, settings
+):
+    """The start window closes, a seat that does not decide gets the engine's default,
+    and the round's time ends the game scored and places the table: each by the eta
+    task a real worker runs (the sweep off), with nobody acting."""
+    settings.CLOCKS_USE_ETA = True
+    settings.CLOCKS_WORKER_SWEEP = False
+    settings.GAMES_DECISION_SECONDS = 2
+    settings.GAMES_SWAP_WINDOW_SECONDS = 1
+    event = _event(organiser, judge, make_player, 3)
+    round_ = published(event, organiser, judge)
+    table = round_.pod_tables.get()
+    session = _table_game(round_)
+    with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
+        assert _wait_for(
+            lambda: GameAction.objects.filter(
+                session=session, cause=GameAction.Cause.CLOCK
+            ).exists()
+        )
+        started = GameSession.objects.get(pk=session.pk)
+        assert started.status == GameSession.Status.ACTIVE
+        default = GameAction.objects.filter(session=session, cause=GameAction.Cause.CLOCK).first()
+        assert default.actor == "0" and default.created_at >= started.started_at + (
+            datetime.timedelta(seconds=2)
+        )
+        # The round's time runs out 2 s from now.
+        with transaction.atomic():
+            pod_game = PodGame.objects.select_for_update().get(table=table)
+            due = db_now() + datetime.timedelta(seconds=2)
+            pod_game.save(update_fields=clocks.POD_DEADLINE.set(pod_game, due))
+        assert _wait_for(lambda: None not in _placings(table))
+    session = GameSession.objects.get(pk=session.pk)
+    assert session.status == GameSession.Status.FINISHED and session.end_cause == "match_time"
+    assert _placings(table) == session.placings
+    pod_game = PodGame.objects.get(table=table)
+    assert pod_game.time_called_at >= due and pod_game.deadline_at is None
+    assert game_services.replayed_state(session).to_dict() == session.state
+    connections.close_all()
