@@ -11,7 +11,8 @@ import time
 import pytest
 from celery.contrib.testing.worker import start_worker
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import connections, transaction
+from django.db import connection, connections, transaction
+from django.test.utils import CaptureQueriesContext
 
 from config.celery import app as celery_app
 from config.dbtime import db_now
@@ -371,3 +372,25 @@ def test_the_worker_starts_the_table_defaults_a_late_seat_and_calls_time(
     assert pod_game.time_called_at >= due and pod_game.deadline_at is None
     assert game_services.replayed_state(session).to_dict() == session.state
     connections.close_all()
+
+
+def test_the_tables_pages_link_each_game_in_a_constant_number_of_queries(
+    organiser, judge, make_player, client
+):
+    counts = []
+    for size in (3, 11):
+        event = _event(organiser, judge, make_player, size)
+        round_ = published(event, organiser, judge)
+        games = dict(
+            PodGame.objects.filter(table__round=round_).values_list("table__number", "session_id")
+        )
+        assert len(games) == (1 if size == 3 else 3)
+        client.force_login(judge)
+        for path in ("", "manage/"):
+            with CaptureQueriesContext(connection) as queries:
+                page = client.get(f"/tournaments/{event.pk}/rounds/1/{path}")
+            assert page.status_code == 200
+            for session_id in games.values():
+                assert f"/games/{session_id}/" in page.content.decode()
+            counts.append((path, len(queries)))
+    assert counts[0] == counts[2] and counts[1] == counts[3], counts
