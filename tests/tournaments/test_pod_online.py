@@ -24,6 +24,7 @@ from tests.tournaments.pod_helpers import make_event, published
 from tournaments import clocks, pod_online, selectors
 from tournaments import services as t_services
 from tournaments.models import AuditEntry, PodGame, PodSeat, Round
+from tournaments.words import audit_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -104,6 +105,8 @@ def test_a_started_round_opens_one_game_per_table_in_seat_order(organiser, judge
         assert table.online_game.deadline_at == round_.ends_at
     entry = AuditEntry.objects.get(action="pod.games_opened")
     assert entry.after["tables"] == [1, 2]
+    [row] = audit_rows([entry], organiser)
+    assert row["sentence"] == "Opened the online games of round 1 (tables: 1, 2)."
 
 
 def test_no_game_without_the_option_for_a_bye_or_a_player_without_an_account(
@@ -157,6 +160,8 @@ def test_a_three_seat_table_played_to_the_end_places_its_seats(organiser, judge,
     assert round_.status == Round.Status.COMPLETE
     entry = AuditEntry.objects.filter(action="pod.placings").latest("pk")
     assert entry.actor is None and entry.after["game_session"] == session.pk
+    [row] = audit_rows([entry], organiser)
+    assert row["sentence"] == "The online game of table 1 in round 1 placed its players."
     # The pod standings count the table: the winners (ties shared) lead.
     rows = selectors.pod_standings_rows(event, as_of_round=1)
     assert all(row["tables"] == 1 for row in rows)
@@ -210,7 +215,9 @@ def test_time_called_ends_the_game_scored_and_places_the_table(organiser, judge,
     assert _placings(table) == session.placings
     pod_game = PodGame.objects.get(pk=table.online_game.pk)
     assert pod_game.time_called_at is not None
-    assert AuditEntry.objects.filter(action="clock.time_called", object_id=table.pk).exists()
+    called = AuditEntry.objects.get(action="clock.time_called", object_type="PodTable")
+    assert called.object_id == table.pk
+    assert audit_rows([called], organiser)[0]["sentence"] == "Time was called at table 1."
 
 
 def test_a_game_still_waiting_at_time_is_not_played(organiser, judge, make_player):
@@ -279,6 +286,18 @@ def test_judges_pause_the_game_with_its_time_and_place_the_table(organiser, judg
     assert session.deadline_at is None
     assert _placings(table) == [2, 1, 2]
     assert AuditEntry.objects.filter(action="game.placings_awarded", actor=judge).exists()
+    sentences = [
+        row["sentence"]
+        for row in audit_rows(
+            AuditEntry.objects.filter(object_type="PodTable").order_by("pk"), organiser
+        )
+    ]
+    assert sentences == [
+        "Paused the online game of table 1.",
+        "Resumed the online game of table 1.",
+        "Entered the placings of table 1 in round 1.",
+        "Ended the online game of table 1 with the judge's placings.",
+    ]
     with pytest.raises(ValidationError):
         game_services.submit_action(session=session, by=users[0], action={"kind": "pass"})
 
