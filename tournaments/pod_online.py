@@ -204,12 +204,14 @@ class PodHost(SessionHost):
 
     related = ("pod_game__table__round__tournament",)
 
-    def lock(self, session_id: int) -> None:
-        list(
-            PodGame.objects.select_for_update(of=("self",))
-            .filter(session_id=session_id)
-            .order_by()
-            .values_list("pk", flat=True)
+    def lock(self, session_id: int) -> bool:
+        return bool(
+            list(
+                PodGame.objects.select_for_update(of=("self",))
+                .filter(session_id=session_id)
+                .order_by()
+                .values_list("pk", flat=True)
+            )
         )
 
     def can_judge(self, user, session) -> bool:
