@@ -232,6 +232,11 @@ class PodHost(SessionHost):
         if session.status == GameSession.Status.FINISHED:
             _record_game_placings(pod_game, session)
 
+    def check_concede_match(self, session) -> None:
+        raise ValidationError(
+            {"match": [_("A pod table plays one game: concede the game, not a match.")]}
+        )
+
     def audit(self, session, by, action: str, *, after=None, reason: str = "") -> None:
         table = _pod_game(session).table
         audit(
