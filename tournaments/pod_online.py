@@ -158,6 +158,23 @@ def on_pod_time(pod_game_id: int) -> str:
     return "game ended"
 
 
+def on_player_dropped(registration, by) -> None:
+    """A player who drops from the event leaves their pod table's game in play: their
+    seat forfeits and is placed last, as if they had conceded (docs/online-play.md).
+    Told by ``services.drop`` (registered in TournamentsConfig.ready)."""
+    sessions = GameSession.objects.filter(
+        pod_game__table__seats__registration=registration,
+        status__in=(GameSession.Status.ACTIVE, GameSession.Status.PAUSED),
+    ).values_list("pk", "pod_game__table__seats__seat")
+    for session_id, table_seat in sessions:
+        game_services.forfeit_seat(
+            session=GameSession(pk=session_id, kind=GameSession.Kind.POD_TABLE),
+            seat=table_seat - 1,
+            by=by,
+            note="left the event",
+        )
+
+
 # --- a judge's placings -------------------------------------------------------------------
 
 

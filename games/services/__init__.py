@@ -18,7 +18,7 @@ practice, demo, hosted), judging (concede, award, pause, resume). This module li
 the public functions, so callers write ``services.submit_action``.
 """
 
-from games.services.judging import award_game, concede, pause_game, resume_game
+from games.services.judging import award_game, concede, forfeit_seat, pause_game, resume_game
 from games.services.play import (
     apply_defaults,
     end_for_host_time,
@@ -84,6 +84,7 @@ __all__ = [
     "switch_to_sudden_death",
     "end_for_host_time",
     "concede",
+    "forfeit_seat",
     "award_game",
     "pause_game",
     "resume_game",

@@ -191,6 +191,23 @@ def test_a_player_who_concedes_is_placed_last_and_the_others_play_on(organiser, 
     assert sorted(_placings(table)[::2]) in ([1, 2], [1, 1])
 
 
+def test_a_player_who_leaves_the_event_is_placed_last_at_their_table(organiser, judge, make_player):
+    event = _event(organiser, judge, make_player, 4)
+    round_ = published(event, organiser, judge)
+    table = round_.pod_tables.prefetch_related("seats__registration").get()
+    session = _table_game(round_)
+    _ready_all(session)
+    leaving = next(s for s in table.seats.all() if s.seat == 3).registration
+    t_services.drop(registration=leaving, by=judge, reason="went home")
+    session.refresh_from_db()
+    assert session.status == GameSession.Status.ACTIVE  # three play on
+    out = session.actions.get(cause=GameAction.Cause.CONCEDE)
+    assert out.action == {"kind": "forfeit", "player": 2} and out.user == judge
+    session = _play(session, rng=random.Random(9), skip={2})
+    assert _placings(table)[2] == 4
+    assert sorted(_placings(table)[:2] + _placings(table)[3:])[0] == 1
+
+
 # --- time ------------------------------------------------------------------------------
 
 
