@@ -488,6 +488,7 @@ def pod_game_clock(pod_game: PodGame, now: datetime.datetime) -> dict:
     elif pod_game.deadline_remaining is not None:
         remaining = pod_game.deadline_remaining.total_seconds()
     return {
+        "pod_table": True,
         "table": pod_game.table.number,
         "state": state,
         "server_time": now.isoformat(),

@@ -343,6 +343,7 @@ def test_spectators_watch_the_table_and_nobody_sees_the_seed_while_it_runs(
     seed = GameSession.objects.values_list("seed", flat=True).get(pk=session.pk)
     page = client.get(f"/games/{session.pk}/")
     assert page.status_code == 200 and seed not in page.content.decode()
+    assert "Round time at this table" in page.content.decode()
     for name in session.names:
         assert name in page.content.decode()
     state = client.get(f"/api/games/{session.pk}/").json()
