@@ -41,9 +41,10 @@ class SessionHost:
     # a session row, so that its methods need no further query).
     related: tuple[str, ...] = ()
 
-    def lock(self, session_id: int) -> None:
+    def lock(self, session_id: int) -> bool:
         """Lock this host's row of the session, if it has one (the lock order of
-        docs/timing.md: the host row before the session row)."""
+        docs/timing.md: the host row before the session row); whether it had one."""
+        return False
 
     def can_judge(self, user, session) -> bool:
         return is_judge(user)
@@ -126,10 +127,12 @@ def registered() -> list[SessionHost]:
 
 
 def lock_session_hosts(session_id: int) -> None:
-    """Lock the host row of a session known only by its id: asks every host (only the
-    one that hosts the session has a row to lock; one query each)."""
+    """Lock the host row of a session known only by its id: asks the hosts in the order
+    they were registered until one has a row to lock (one query each; a session has one
+    host, so a tournament match's game costs one query, as before pod tables had theirs)."""
     for host in _hosts.values():
-        host.lock(session_id)
+        if host.lock(session_id):
+            return
 
 
 def related() -> tuple[str, ...]:

@@ -21,6 +21,7 @@ MOST_EXTRA_SEATS = max(engine.SEATS[1] for engine in ENGINES.values()) - 2
 class GameSession(models.Model):
     class Kind(models.TextChoices):
         TOURNAMENT = "tournament", _("Tournament game")
+        POD_TABLE = "pod_table", _("Pod table game")
         PRACTICE = "practice", _("Practice against a bot")
         DEMO = "demo", _("Bot against bot (demo)")
 

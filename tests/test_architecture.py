@@ -43,6 +43,15 @@ LOCAL_IMPORTS_ALLOWED = {
         "ready(): registers the host and the clock listener; imports models"
     ),
     ("tournaments/apps.py", "tournaments.clocks"): "ready(): registers its sweep; imports models",
+    ("tournaments/apps.py", "tournaments.pod_online"): (
+        "ready(): registers the pod tables' host and listeners; imports models"
+    ),
+    ("tournaments/apps.py", "tournaments.services.rounds"): (
+        "ready(): registers the round-start listener; imports models"
+    ),
+    ("tournaments/apps.py", "tournaments.services.registration"): (
+        "ready(): registers the drop listener; imports models"
+    ),
     ("games/apps.py", "games.enforcement"): "ready(): registers its sweep; imports models",
     ("players/apps.py", "players.language"): "ready(): connects the log-in signal; imports models",
     # config/__init__.py loads Celery, and with it config/worker.py, before the apps are

@@ -16,6 +16,7 @@ from tournaments.models import (
     MatchGame,
     PairingJob,
     Penalty,
+    PodGame,
     PodSeat,
     PodTable,
     RatingChange,
@@ -428,3 +429,20 @@ class PodSeatAdmin(EventScopedAdmin):
     list_select_related = ["table__round__tournament", "registration__player"]
     search_fields = ["registration__player__display_name"]
     raw_id_fields = ["table", "round", "registration"]
+
+
+@admin.register(PodGame)
+class PodGameAdmin(EventScopedAdmin):
+    """Read-only: a pod table's online game is linked when its round starts
+    (tournaments/pod_online.py)."""
+
+    event_path = "table__round__tournament"
+    list_display = ["table", "session", "deadline_at", "time_called_at"]
+    list_select_related = ["table__round__tournament"]
+    raw_id_fields = ["table", "session"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

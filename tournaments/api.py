@@ -26,7 +26,7 @@ from config.dbtime import db_now
 from config.gcpause import gc_paused
 from config.params import int_param
 from players.models import Player
-from tournaments import csv_exports, records, selectors, services, visibility
+from tournaments import csv_exports, pod_online, records, selectors, services, visibility
 from tournaments import permissions as roles
 from tournaments import serializers as s
 from tournaments.models import (
@@ -878,7 +878,7 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
                     _("Only the tournament's judges and organisers may do this.")
                 )
             raise ValidationError({"table": [_("This round has no such table.")]})
-        services.record_placings(table=table, placings=data["placings"], by=request.user)
+        pod_online.record_placings(table=table, placings=data["placings"], by=request.user)
         answer = selectors.pod_round_answer(round_, show_results=True)
         return Response(s.PodRoundSerializer(answer).data)
 

@@ -36,7 +36,7 @@ from django.utils.translation import gettext_lazy
 from config.dbtime import db_now
 from config.deadlines import Deadline, time_left
 from tournaments.audit import audit
-from tournaments.models import Match, Round
+from tournaments.models import Match, PodGame, Round
 from tournaments.permissions import can_judge
 
 log = logging.getLogger(__name__)
@@ -69,6 +69,17 @@ GAME_DEADLINE = Deadline(
     live=_LIVE,
 )
 
+# A pod table played online (tournaments/pod_online.py) has no match: its time limit is
+# the round's end, kept on its PodGame row and enforced the same way.
+POD_DEADLINE = Deadline(
+    model=PodGame,
+    field="deadline_at",
+    remaining_field="deadline_remaining",
+    task="tournaments.enforce_pod_deadline",
+    task_eta_field="deadline_task_eta",
+    related=("table__round__tournament",),
+    live=Q(time_called_at__isnull=True),
+)
 
 # Told "time_called" or "sudden_death" with the match id, inside the transaction that
 # holds the match row: the online game of the match follows (tournaments.online, which
@@ -86,6 +97,17 @@ def listen(listener: ClockListener) -> None:
 def _tell_listeners(match_id: int, event: str) -> None:
     for listener in _listeners:
         listener(match_id, event)
+
+
+# Told the PodGame id when time is called on a pod table (inside the transaction that
+# holds the PodGame row): its online game follows (tournaments.pod_online).
+_pod_listeners: list[Callable[[int], object]] = []
+
+
+def listen_pods(listener: Callable[[int], object]) -> None:
+    """Tell ``listener`` when the clock calls time on a pod table played online."""
+    if listener not in _pod_listeners:
+        _pod_listeners.append(listener)
 
 
 def _require_judge(user, round_: Round) -> None:
@@ -250,12 +272,13 @@ def pause_round(*, round_: Round, by, reason: str = "") -> Round:
     round_.ends_at = None
     round_.save(update_fields=["ends_at", "paused_remaining"])
     paused = [m.pk for m in round_.matches.select_for_update() if _pause(m, now)]
+    paused_tables = [g.table_id for g in _round_pod_games(round_) if pause_pod_game(g, now)]
     audit(
         round_.tournament,
         by,
         "clock.round_paused",
         round_,
-        after={"matches": paused},
+        after={"matches": paused, "pod_tables": paused_tables},
         reason=reason,
     )
     return round_
@@ -273,7 +296,14 @@ def resume_round(*, round_: Round, by) -> Round:
     round_.paused_remaining = None
     round_.save(update_fields=["ends_at", "paused_remaining"])
     resumed = [m.pk for m in round_.matches.select_for_update() if _resume(m, now)]
-    audit(round_.tournament, by, "clock.round_resumed", round_, after={"matches": resumed})
+    tables = [g.table_id for g in _round_pod_games(round_) if resume_pod_game(g, now)]
+    audit(
+        round_.tournament,
+        by,
+        "clock.round_resumed",
+        round_,
+        after={"matches": resumed, "pod_tables": tables},
+    )
     return round_
 
 
@@ -360,13 +390,123 @@ def _start_sudden_death(match: Match, now: datetime.datetime) -> str:
     return "sudden death"
 
 
+# --- pod tables played online ---------------------------------------------------------
+
+
+def _round_pod_games(round_: Round) -> list[PodGame]:
+    return list(
+        PodGame.objects.select_for_update(of=("self",))
+        .filter(table__round=round_, time_called_at__isnull=True)
+        .order_by("pk")
+    )
+
+
+def start_pod_game_clock(pod_game: PodGame, round_: Round) -> list[str]:
+    """The table's time limit is the round's end: running with the round's clock, paused
+    with the time the paused round has left, none before the round starts. The caller
+    saves the returned fields."""
+    if round_.ends_at is not None:
+        return POD_DEADLINE.set(pod_game, round_.ends_at)
+    if round_.paused_remaining is not None:
+        return POD_DEADLINE.set_paused(pod_game, round_.paused_remaining)
+    return []
+
+
+def pause_pod_game(pod_game: PodGame, now) -> bool:
+    """Stop a pod table's time limit (a judge's pause of its game, or of the round)."""
+    if pod_game.time_called_at is not None or not POD_DEADLINE.pause(pod_game, now):
+        return False
+    pod_game.save(update_fields=POD_DEADLINE.fields)
+    return True
+
+
+def resume_pod_game(pod_game: PodGame, now) -> bool:
+    if pod_game.time_called_at is not None or not POD_DEADLINE.resume(pod_game, now):
+        return False
+    pod_game.save(update_fields=POD_DEADLINE.fields)
+    return True
+
+
+def stop_pod_game_clock(pod_game: PodGame) -> None:
+    """The table's game is over: its time limit has nothing left to enforce."""
+    pod_game.save(update_fields=POD_DEADLINE.clear(pod_game))
+
+
+def enforce_pod_deadline(
+    pod_game_id: int, version: int | None = None, eta: str | None = None
+) -> str:
+    """Call time on a pod table whose round time has passed. Idempotent."""
+    return POD_DEADLINE.enforce(
+        pod_game_id, version, eta, finished=_pod_time_finished, act=_call_pod_time
+    )
+
+
+def _pod_time_finished(pod_game: PodGame) -> str | None:
+    return "already called" if pod_game.time_called_at is not None else None
+
+
+def _call_pod_time(pod_game: PodGame, now: datetime.datetime) -> str:
+    """The round's time has passed at a pod table (its row is locked): time is called,
+    and the table's game ends as its game's rules say (the listener)."""
+    deadline = pod_game.deadline_at
+    pod_game.time_called_at = now
+    pod_game.save(update_fields=["time_called_at", *POD_DEADLINE.clear(pod_game)])
+    table = pod_game.table
+    audit(
+        table.round.tournament,
+        None,
+        "clock.time_called",
+        table,
+        after={
+            "round": table.round.number,
+            "table": table.number,
+            "deadline_at": deadline.isoformat(),
+            "called_at": now.isoformat(),
+            "late_seconds": round((now - deadline).total_seconds(), 3),
+        },
+    )
+    for listener in _pod_listeners:
+        listener(pod_game.pk)
+    log.info("time called at a pod table", extra={"pod_game": pod_game.pk})
+    return "time called"
+
+
+def pod_game_clock(pod_game: PodGame, now: datetime.datetime) -> dict:
+    """A pod table's time limit as a game page counts it down (the shape of the match
+    clock's main part)."""
+    if pod_game.time_called_at is not None:
+        state = "time_called"
+    elif pod_game.deadline_at is not None:
+        state = "running"
+    elif pod_game.deadline_remaining is not None:
+        state = "paused"
+    else:
+        state = "not_started"
+    remaining = None
+    if pod_game.deadline_at is not None:
+        remaining = (pod_game.deadline_at - now).total_seconds()
+    elif pod_game.deadline_remaining is not None:
+        remaining = pod_game.deadline_remaining.total_seconds()
+    return {
+        "pod_table": True,
+        "table": pod_game.table.number,
+        "state": state,
+        "server_time": now.isoformat(),
+        "deadline_at": pod_game.deadline_at.isoformat() if pod_game.deadline_at else None,
+        "remaining_seconds": remaining,
+        "time_called_at": pod_game.time_called_at.isoformat() if pod_game.time_called_at else None,
+    }
+
+
 def sweep() -> dict:
     """Enforce every overdue deadline: the safety net behind the eta tasks."""
     called = MATCH_DEADLINE.sweep(enforce_match_deadline)
     sudden = GAME_DEADLINE.sweep(enforce_game_deadline)
+    pods = POD_DEADLINE.sweep(enforce_pod_deadline)
     return {
         "time_called": called.count("time called"),
         "sudden_death": sudden.count("sudden death"),
+        "pod_time_called": pods.count("time called"),
     }
 
 

@@ -52,6 +52,7 @@ TOURNAMENT_FIELDS = [
     "round_one_seeding",
     "pods",
     "pod_mode",
+    "pods_online",
     "tiebreakers",
     *STANDINGS_CONVENTION_FIELDS,
     "swiss_phases",

@@ -299,6 +299,16 @@ class Tournament(models.Model):
         choices=[(mode, _(label)) for mode, label in POD_MODE_LABELS.items()],
         default="four_three",
     )
+    # Pod tables played online (tournaments/pod_online.py, docs/online-play.md "Pod tables
+    # online"): each table of a started round gets one game of the event's game.
+    pods_online = models.BooleanField(
+        _("pod tables played online"),
+        default=False,
+        help_text=_(
+            "When a round starts, each table of two or more players gets one online game; "
+            "its placings are recorded when the game ends."
+        ),
+    )
     publish_pairings = models.BooleanField(_("pairings public"), default=True)
     publish_standings = models.BooleanField(_("standings public"), default=True)
     publish_results = models.BooleanField(_("results public"), default=True)
@@ -352,6 +362,10 @@ class Tournament(models.Model):
             )
 
     def _clean_pods(self):
+        if self.pods_online and not self.pods:
+            raise ValidationError(
+                {"pods_online": [_("Only the tables of an event in pods are played online.")]}
+            )
         if not self.pods or self.game not in GAMES:
             return
         modes = pod_modes(self.game)
@@ -1319,3 +1333,38 @@ class PodReport(models.Model):
 
     def __str__(self):
         return f"v{self.number} of pod table {self.table_id} ({self.status})"
+
+
+class PodGame(models.Model):
+    """A pod table played online (tournaments/pod_online.py): the one game session of the
+    table, a seat per player in the table's seat order, and the table's time limit (the
+    round's end), kept and enforced as a match's (tournaments/clocks.py)."""
+
+    table = models.OneToOneField(
+        PodTable, on_delete=models.CASCADE, related_name="online_game", verbose_name=_("table")
+    )
+    session = models.OneToOneField(
+        "games.GameSession",
+        on_delete=models.CASCADE,
+        related_name="pod_game",
+        verbose_name=_("session"),
+    )
+    deadline_at = models.DateTimeField(
+        null=True, blank=True, db_index=True, verbose_name=_("time limit at")
+    )
+    deadline_remaining = models.DurationField(
+        null=True, blank=True, verbose_name=_("time left while paused")
+    )
+    deadline_task_eta = models.DateTimeField(
+        null=True, blank=True, verbose_name=_("queued clock task at")
+    )
+    clock_version = models.PositiveIntegerField(default=0, verbose_name=_("clock version"))
+    time_called_at = models.DateTimeField(null=True, blank=True, verbose_name=_("time called at"))
+
+    class Meta:
+        ordering = ["table_id"]
+        verbose_name = _("pod table game")
+        verbose_name_plural = _("pod table games")
+
+    def __str__(self):
+        return f"{self.table}: session {self.session_id}"

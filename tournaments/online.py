@@ -230,12 +230,14 @@ class TournamentHost(SessionHost):
 
     related = ("match_game__match__round__tournament",)
 
-    def lock(self, session_id: int) -> None:
-        list(
-            Match.objects.select_for_update(of=("self",))
-            .filter(online_games__session_id=session_id)
-            .order_by()
-            .values_list("pk", flat=True)
+    def lock(self, session_id: int) -> bool:
+        return bool(
+            list(
+                Match.objects.select_for_update(of=("self",))
+                .filter(online_games__session_id=session_id)
+                .order_by()
+                .values_list("pk", flat=True)
+            )
         )
 
     def can_judge(self, user, session) -> bool:

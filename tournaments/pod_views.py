@@ -11,8 +11,8 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from tournaments import csv_exports, selectors, services, visibility
-from tournaments.models import PodTable, Registration, Round
+from tournaments import csv_exports, pod_online, selectors, visibility
+from tournaments.models import PodGame, PodTable, Registration, Round
 from tournaments.standings import format_percentage
 
 # The round statuses in which the round's page offers the placings form.
@@ -34,6 +34,10 @@ def _table_rows(tournament, round_, *, show_results: bool, own: int | None = Non
     tables = selectors.pod_round_tables(round_)
     answer = selectors.pod_round_answer(round_, show_results=show_results, tables=tables)
     points = selectors.pod_points_at_pairing(tournament, round_.number)
+    # Each table's online game (an event whose pod tables are played online), one query.
+    games = dict(
+        PodGame.objects.filter(table__round=round_).values_list("table__number", "session_id")
+    )
     rows = []
     for table in answer["tables"]:
         for seat in table["seats"]:
@@ -46,6 +50,7 @@ def _table_rows(tournament, round_, *, show_results: bool, own: int | None = Non
                 **table,
                 "search": " | ".join(name.lower() for name in names),
                 "mine": own is not None and any(s["registration"] == own for s in table["seats"]),
+                "game": games.get(table["number"]),
             }
         )
     return rows
@@ -95,7 +100,7 @@ def record_placings(request, tournament, round_):
         if key.startswith("place_")
     }
     try:
-        services.record_placings(table=table, placings=placings, by=request.user)
+        pod_online.record_placings(table=table, placings=placings, by=request.user)
     except ValidationError as exc:
         messages.error(
             request,

@@ -230,6 +230,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "round_one_seeding",
             "pods",
             "pod_mode",
+            "pods_online",
             *CONVENTION_FIELDS,
             "swiss_phase_ends",
             "standings_preset",
@@ -266,6 +267,13 @@ class TournamentSerializer(serializers.ModelSerializer):
             "pod_mode": {
                 "help_text": 'The tables of an event in pods: "four_three" (tables of 4, as '
                 'few of 3 as fit) or "three" (tables of 3).'
+            },
+            "pods_online": {
+                "help_text": gettext_lazy(
+                    "Pod tables played online: when a round starts each table of two or "
+                    "more players gets one game of the event's game, whose placings become "
+                    "the table's; needs pods."
+                )
             },
             "games_to_win": {
                 "help_text": "The match format: game wins that take a match (1: best of one, "

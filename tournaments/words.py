@@ -282,6 +282,13 @@ def audit_sentence(entry, objects: _Objects) -> str:
         return _registration_sentence(action, oid, after, objects)
     if action.startswith("round.") or action == "pairing.edited":
         return _round_sentence(action, oid, after, objects)
+    if action == "pod.games_opened":
+        return _("Opened the online games of round %(n)s (tables: %(tables)s).") % {
+            "n": after.get("round"),
+            "tables": ", ".join(str(t) for t in after.get("tables") or []) or "—",
+        }
+    if entry.object_type == "PodTable" and action.split(".", 1)[0] in ("clock", "game"):
+        return _pod_table_sentence(action, after)
     if action == "pod.placings":
         where = {"t": after.get("table"), "n": after.get("round")}
         if after.get("source") == "players":
@@ -289,6 +296,8 @@ def audit_sentence(entry, objects: _Objects) -> str:
                 _("Confirmed the placings of table %(t)s in round %(n)s, the last at the table.")
                 % where
             )
+        if after.get("game_session"):
+            return _("The online game of table %(t)s in round %(n)s placed its players.") % where
         if entry.before:
             return _("Corrected the placings of table %(t)s in round %(n)s.") % where
         return _("Entered the placings of table %(t)s in round %(n)s.") % where
@@ -412,6 +421,28 @@ def _result_sentence(action, oid, after, objects) -> str:
     if action == "result.rejected":
         return _("Said the reported result of %(match)s is wrong: disputed.") % values
     return _("Changed the result of %(match)s.") % values
+
+
+def _pod_table_sentence(action, after) -> str:
+    """A pod table played online (tournaments/pod_online.py): its clock and its game."""
+    values = {"t": after.get("table", "?")}
+    if action == "clock.time_called":
+        return _("Time was called at table %(t)s.") % values
+    if action == "game.paused":
+        return _("Paused the online game of table %(t)s.") % values
+    if action == "game.resumed":
+        return _("Resumed the online game of table %(t)s.") % values
+    if action == "game.placings_awarded":
+        return _("Ended the online game of table %(t)s with the judge's placings.") % values
+    if action == "game.awarded":
+        return _("Awarded the online game of table %(t)s to seat %(seat)s.") % {
+            **values,
+            "seat": (after.get("winner_seat") or 0) + 1,
+        }
+    return _("The online game of table %(t)s: %(what)s.") % {
+        **values,
+        "what": action.split(".", 1)[1].replace("_", " "),
+    }
 
 
 def _clock_sentence(action, oid, before, after, objects) -> str:

@@ -18,7 +18,7 @@ practice, demo, hosted), judging (concede, award, pause, resume). This module li
 the public functions, so callers write ``services.submit_action``.
 """
 
-from games.services.judging import award_game, concede, pause_game, resume_game
+from games.services.judging import award_game, concede, forfeit_seat, pause_game, resume_game
 from games.services.play import (
     apply_defaults,
     end_for_host_time,
@@ -32,11 +32,13 @@ from games.services.rows import (
     StaleVersion,
     can_judge_session,
     decision_seconds,
+    lock,
     lock_host_of,
     practice_game_minutes,
     swap_window_seconds,
 )
 from games.services.sessions import (
+    cancel_open,
     cancel_waiting,
     create_demo_game,
     create_hosted_session,
@@ -62,6 +64,7 @@ __all__ = [
     "swap_window_seconds",
     "practice_game_minutes",
     "lock_host_of",
+    "lock",
     "state_of",
     "cached_state",
     "remember_state",
@@ -74,12 +77,14 @@ __all__ = [
     "mark_ready",
     "start_waiting",
     "cancel_waiting",
+    "cancel_open",
     "submit_action",
     "apply_defaults",
     "play_bots",
     "switch_to_sudden_death",
     "end_for_host_time",
     "concede",
+    "forfeit_seat",
     "award_game",
     "pause_game",
     "resume_game",

@@ -50,6 +50,32 @@ def concede(*, session: GameSession, by, whole_match: bool = False) -> GameSessi
 
 
 @transaction.atomic
+def forfeit_seat(*, session: GameSession, seat: int, by, note: str) -> bool:
+    """The host puts one seat of a game in play out (a pod table's player who left the
+    event): the engine's forfeit, as if the seat had conceded; the others play on (the
+    bots at once). False when there is no game in play or the seat is out already."""
+    session = lock(session)
+    if session.status not in (GameSession.Status.ACTIVE, GameSession.Status.PAUSED):
+        return False
+    write = Write(session, state_of(session), now_of(session))
+    try:
+        write.apply(
+            "system",
+            {"kind": "forfeit", "player": seat},
+            cause=GameAction.Cause.CONCEDE,
+            user=by if by is not None and by.is_authenticated else None,
+            note=note,
+        )
+    except ValidationError:
+        return False
+    if write.state.over:
+        session.end_cause = "conceded"
+    run_bots_inline(write)
+    write.save()
+    return True
+
+
+@transaction.atomic
 def award_game(*, session: GameSession, by, winner: int, reason: str) -> GameSession:
     """A judge's ruling: the game goes to ``winner`` (logged in the game and the audit)."""
     session = lock(session)

@@ -300,3 +300,18 @@ def cancel_waiting(session, *, end_cause: str) -> None:
     session.end_cause = end_cause
     session.deadline_at = None
     session.save(update_fields=["status", "end_cause", "deadline_at"])
+
+
+def cancel_open(session, now, *, end_cause: str) -> None:
+    """The host settled what a session was for before its game ended (a judge's
+    placings for a pod table): the game stops where it is, cancelled and unscored; its
+    log stays. Caller holds the host's lock and the session's (``lock``)."""
+    session.status = GameSession.Status.CANCELLED
+    session.end_cause = end_cause
+    session.ended_at = now
+    session.seat_deadlines = [None] * session.seat_count
+    session.paused_remaining = None
+    fields = {"status", "end_cause", "ended_at", "seat_deadlines", "paused_remaining"}
+    fields.update(clocks.DECISION_DEADLINE.clear(session))
+    fields.update(clocks.GAME_LIMIT.clear(session))
+    session.save(update_fields=sorted(fields))

@@ -109,7 +109,7 @@ def test_extension_or_pause_before_the_deadline_prevents_enforcement(running_rou
     clocks.pause_match(match=second, by=judge, reason="judge call at table 2")
     with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
         time.sleep(4)  # the eta tasks for the old deadlines run and find a newer clock version
-    assert clocks.sweep() == {"time_called": 0, "sudden_death": 0}
+    assert clocks.sweep() == {"time_called": 0, "sudden_death": 0, "pod_time_called": 0}
     first.refresh_from_db()
     second.refresh_from_db()
     assert first.time_called_at is None and first.deadline_at > db_now() + datetime.timedelta(

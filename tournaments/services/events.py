@@ -61,6 +61,7 @@ EDITABLE_SETTINGS = (
     "round_one_seeding",
     "pods",
     "pod_mode",
+    "pods_online",
     *CONVENTION_FIELDS,
     "tiebreakers",
     "publish_pairings",

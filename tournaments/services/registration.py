@@ -178,6 +178,18 @@ def check_in(*, registration: Registration, by, checked_in: bool = True) -> Regi
     return registration
 
 
+# Told of every player who drops, inside the transaction with the registration locked:
+# tournaments.pod_online puts them out of their pod table's game in play (it sits above
+# the services and registers in TournamentsConfig.ready).
+_dropped = []
+
+
+def on_dropped(listener) -> None:
+    """Call ``listener(registration, by)`` when a player drops."""
+    if listener not in _dropped:
+        _dropped.append(listener)
+
+
 @transaction.atomic
 def drop(*, registration: Registration, by, reason: str = "") -> Registration:
     """A dropped player is never paired again and keeps their standing."""
@@ -202,6 +214,8 @@ def drop(*, registration: Registration, by, reason: str = "") -> Registration:
         after={"after_round": registration.dropped_after_round},
         reason=reason,
     )
+    for listener in _dropped:
+        listener(registration, by)
     return registration
 
 

@@ -438,6 +438,18 @@ def publish_round(*, round_: Round, by) -> Round:
     return round_
 
 
+# Told of every round that starts, inside its transaction with the round row locked:
+# tournaments.pod_online opens the online games of a pod round's tables (it sits above
+# the services and registers in TournamentsConfig.ready).
+_round_started = []
+
+
+def on_round_started(listener) -> None:
+    """Call ``listener(round_, by)`` when a round starts."""
+    if listener not in _round_started:
+        _round_started.append(listener)
+
+
 @transaction.atomic
 def start_round(*, round_: Round, by) -> Round:
     round_ = locked_round(round_)
@@ -455,6 +467,8 @@ def start_round(*, round_: Round, by) -> Round:
         round_,
         after={"started_at": round_.started_at.isoformat()},
     )
+    for listener in _round_started:
+        listener(round_, by)
     return round_
 
 
