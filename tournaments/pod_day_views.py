@@ -49,6 +49,8 @@ def my_table(request, tournament, registration, context):
             and not placed
             and table.round.status in (Round.Status.PUBLISHED, Round.Status.IN_PROGRESS),
             clock=clocks.round_clock(table.round, db_now()),
+            # The table's online game (tournaments/pod_online.py), when the event plays online.
+            table_game=getattr(table, "online_game", None),
             report_form=report_form or PodPlacingsForm(table=table),
             reject_form=reject_form or RejectForm(),
         )

@@ -30,7 +30,7 @@ def _tables(round_filter: dict):
     )
     return (
         PodTable.objects.filter(**round_filter)
-        .select_related("round")
+        .select_related("round", "online_game")
         .prefetch_related(
             Prefetch("seats", queryset=seats),
             Prefetch("reports", queryset=reports, to_attr="open_reports"),

@@ -23,7 +23,7 @@ from games.selectors import game_state
 from tests.tournaments.pod_helpers import make_event, published
 from tournaments import clocks, pod_online, selectors
 from tournaments import services as t_services
-from tournaments.models import AuditEntry, PodGame, PodSeat, Round
+from tournaments.models import AuditEntry, PodGame, PodSeat, RatingChange, Round
 from tournaments.words import audit_rows
 
 pytestmark = pytest.mark.django_db
@@ -145,11 +145,18 @@ def test_the_option_needs_pods(organiser, judge):
 
 
 @pytest.mark.parametrize("game", ["36d6", "dice-forge"])
-def test_a_three_seat_table_played_to_the_end_places_its_seats(organiser, judge, make_player, game):
+def test_a_three_seat_table_played_to_the_end_places_its_seats(
+    organiser, judge, make_player, game, client
+):
     event = _event(organiser, judge, make_player, 3, game=game)
     round_ = published(event, organiser, judge)
     table = round_.pod_tables.get()
     session = _table_game(round_)
+    # "My match" leads each seated player to the table's game.
+    client.force_login(table.seats.first().registration.player.user)
+    assert (
+        f"/games/{session.pk}/" in client.get(f"/tournaments/{event.pk}/my-match/").content.decode()
+    )
     _ready_all(session)
     session = _play(session, rng=random.Random(3))
     assert session.status == GameSession.Status.FINISHED
@@ -171,6 +178,9 @@ def test_a_three_seat_table_played_to_the_end_places_its_seats(organiser, judge,
     pod_game = PodGame.objects.get(table=table)
     assert pod_game.deadline_at is None and pod_game.time_called_at is None
     assert game_services.replayed_state(session).to_dict() == session.state
+    # The placed table rates its players in the event's game (docs/ratings.md).
+    rated = RatingChange.objects.filter(pod_table=table)
+    assert rated.count() == 3 and {r.game for r in rated} == {event.game}
 
 
 def test_a_player_who_concedes_is_placed_last_and_the_others_play_on(organiser, judge, make_player):
