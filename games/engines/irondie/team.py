@@ -95,43 +95,38 @@ class TeamTable:
         "team_ids",
         "life_ids",
         "team_life",
-        "eligible",
         "modes",
         "eligible_order",
-        "targets",
+        "eligible",
+        "pool_of",
         "side",
         "side_life",
     )
     winner_key = "winning_team"
 
-    def __init__(self, config: dict):
-        sets = config["sets"]
-        self.seats = n = len(sets)
-        infos = []
-        for seat, dice in enumerate(sets):
-            for i, d in enumerate(dice):
-                die_id = seat * DICE_PER_SET + i
-                info = E.DieInfo(die_id, seat, E._FACTS[(d["type"], d["colour"], d["rare"])])
-                infos.append(info)
-        self.dice = tuple(infos)
-        self.team = tuple(team_of(d.owner) for d in infos)
-        self.seat_ids = tuple(
-            tuple(range(s * DICE_PER_SET, (s + 1) * DICE_PER_SET)) for s in range(n)
-        )
-        self.team_ids = tuple(tuple(d.id for d in infos if team_of(d.owner) == t) for t in TEAMS)
+    def __init__(self, infos: tuple[E.DieInfo, ...]):
+        self.seats = n = len(infos) // DICE_PER_SET
+        self.dice = infos
+        self.team = _TEAM_OF_DIE[n]
+        self.seat_ids = seat_ids = _SEAT_IDS[n]
+        self.team_ids = team_ids = _TEAM_IDS[n]
+        by_class: tuple[list[int], ...] = ([], [], [], [], [], [])
+        for d in infos:
+            by_class[2 * d.cls + (d.owner & 1)].append(d.id)
         self.life_ids = tuple(
-            tuple(d for d in self.seat_ids[s] if infos[d].cls == LIFE) for s in range(n)
+            tuple(d for d in seat_ids[s] if infos[d].cls == LIFE) for s in range(n)
         )
-        self.team_life = tuple(
-            tuple(d for d in self.team_ids[t] if infos[d].cls == LIFE) for t in TEAMS
-        )
+        self.team_life = (tuple(by_class[2 * LIFE]), tuple(by_class[2 * LIFE + 1]))
         self.side = self.team
         self.side_life = self.team_life
-        eligible, ordered = [], []
-        pools: dict[tuple, tuple[frozenset, tuple]] = {}
+        # Each die's targets in id order, and as a set; dice with the same pool share
+        # them and its number (``pool_of``).
+        ordered, pool_of = [], []
+        pools: dict[tuple, tuple] = {}
+        numbers: dict[tuple, int] = {}
         everyone = tuple(range(len(infos)))
         for d in infos:
-            kind, team = d.type, team_of(d.owner)
+            kind, team = d.type, d.owner & 1
             if kind in E._OPPONENT_ONLY:
                 key = (0, 1 - team)
             elif kind == E.REGENERATOR:
@@ -141,38 +136,76 @@ class TeamTable:
             else:
                 key = (2, 0)
             wanted = E._TARGET_CLASS.get(kind)
-            found = pools.get((key, wanted))
-            if found is None:
+            pool = pools.get((key, wanted))
+            if pool is None:
                 kind_of, who = key
                 if kind_of == 0:
-                    pool = self.team_ids[who]
+                    pool = team_ids[who] if wanted is None else tuple(by_class[2 * wanted + who])
                 elif kind_of == 1:
-                    pool = self.seat_ids[who]
-                else:
+                    pool = seat_ids[who]
+                    if wanted is not None:
+                        pool = tuple(t for t in pool if infos[t].cls == wanted)
+                elif wanted is None:
                     pool = everyone
-                chosen = [t for t in pool if wanted is None or infos[t].cls == wanted]
-                found = pools[(key, wanted)] = (frozenset(chosen), tuple(sorted(chosen)))
-            eligible.append(found[0])
-            ordered.append(found[1])
-        self.eligible = tuple(eligible)
+                else:
+                    pool = tuple(sorted(by_class[2 * wanted] + by_class[2 * wanted + 1]))
+                pools[(key, wanted)] = pool
+                numbers[(key, wanted)] = len(numbers)
+            ordered.append(pool)
+            pool_of.append(numbers[(key, wanted)])
         self.modes = tuple(E._THROW_MODES[d.type] for d in infos)
-        # The same targets in id order, and each single-target throw option ready made.
         self.eligible_order = tuple(ordered)
-        self.targets = tuple(
-            tuple((t, (die, (t,))) for t in self.eligible_order[die]) for die in range(len(infos))
-        )
+        as_set = {number: frozenset(pools[k]) for k, number in numbers.items()}
+        self.pool_of = tuple(pool_of)
+        self.eligible = tuple(as_set[number] for number in pool_of)
 
 
-_TABLES: dict[str, TeamTable] = {}
+# Per seat count: each die's team, each seat's and each team's ids (the same in every
+# game of that size).
+_TEAM_OF_DIE = {
+    n: tuple(team_of(i // DICE_PER_SET) for i in range(n * DICE_PER_SET)) for n in TEAM_SEAT_COUNTS
+}
+_SEAT_IDS = {
+    n: tuple(tuple(range(s * DICE_PER_SET, (s + 1) * DICE_PER_SET)) for s in range(n))
+    for n in TEAM_SEAT_COUNTS
+}
+_TEAM_IDS = {
+    n: tuple(
+        tuple(i for i in range(n * DICE_PER_SET) if team_of(i // DICE_PER_SET) == t) for t in TEAMS
+    )
+    for n in TEAM_SEAT_COUNTS
+}
+# A single-target throw option, (die, (target,)), made once for every pair of ids.
+_PAIRS = tuple(
+    tuple((d, (t,)) for t in range(max(TEAM_SEAT_COUNTS) * DICE_PER_SET))
+    for d in range(max(TEAM_SEAT_COUNTS) * DICE_PER_SET)
+)
+# The DieInfo of a die (id, its seat, its facts), shared by all games.
+_DIE_INFOS: dict[tuple, E.DieInfo] = {}
+_TABLES: dict[tuple, TeamTable] = {}
 
 
 def _table(config: dict) -> TeamTable:
-    key = repr(config["sets"])
+    """The table of a canonical config, cached by its dice (online games rebuild their
+    state from JSON at every action)."""
+    keys = []
+    for dice in config["sets"]:
+        for d in dice:
+            keys.append((d["type"], d["colour"], d["rare"]))
+    key = tuple(keys)
     table = _TABLES.get(key)
     if table is None:
+        infos = []
+        for die_id, facts_key in enumerate(keys):
+            info = _DIE_INFOS.get((die_id, facts_key))
+            if info is None:
+                info = _DIE_INFOS[(die_id, facts_key)] = E.DieInfo(
+                    die_id, die_id // DICE_PER_SET, E._FACTS[facts_key]
+                )
+            infos.append(info)
         if len(_TABLES) > 1024:
             _TABLES.clear()
-        table = _TABLES[key] = TeamTable(config)
+        table = _TABLES[key] = TeamTable(tuple(infos))
     return table
 
 
@@ -341,31 +374,61 @@ def _throw_options(state: TeamState, team: int, first: bool) -> list:
 
 
 def _compute_throw_options(state: TeamState, team: int, first: bool) -> list:
-    """Every (die, targets) the team may throw now, from any member's reserve."""
+    """Every (die, targets) the team may throw now, from any member's reserve, in id
+    order of the dice and of their targets. The targets in the battle zone are found
+    once per pool of dice sharing their eligible targets; the clash zone holds only the
+    few dice thrown in this duel, so later throws look for targets among those."""
     zone = state.zone
     table = state.table
-    modes, eligible, targets = table.modes, table.eligible_order, table.targets
-    where = BATTLE if first else CLASH
+    modes = table.modes
     options: list = []
+    if first:
+        eligible, pool_of = table.eligible_order, table.pool_of
+        in_battle: dict[int, list[int]] = {}
+        for die in table.team_ids[team]:
+            if zone[die] != HAND:
+                continue
+            mode = modes[die]
+            if mode == _REGENERATE:
+                pairs = _PAIRS[die]
+                for t in table.seat_ids[die // DICE_PER_SET]:
+                    if zone[t] == STORAGE:
+                        options.append(pairs[t])
+                continue
+            pool = in_battle.get(pool_of[die])
+            if pool is None:
+                pool = in_battle[pool_of[die]] = [t for t in eligible[die] if zone[t] == BATTLE]
+            if not pool:
+                continue
+            if mode == _SINGLE:
+                pairs = _PAIRS[die]
+                for t in pool:
+                    options.append(pairs[t])
+            else:
+                options.append((die, tuple(pool)))
+        return options
+    in_clash = []
+    t = -1
+    for _ in range(zone.count(CLASH)):
+        t = zone.index(CLASH, t + 1)
+        in_clash.append(t)
+    if not in_clash:
+        return options
+    eligible = table.eligible
     for die in table.team_ids[team]:
         if zone[die] != HAND:
             continue
         mode = modes[die]
         if mode == _REGENERATE:
-            if first:
-                for t in table.seat_ids[state.info[die].owner]:
-                    if zone[t] == STORAGE:
-                        options.append((die, (t,)))
             continue
+        ok = eligible[die]
         if mode == _SINGLE:
-            for t, option in targets[die]:
-                if zone[t] == where:
-                    options.append(option)
+            pairs = _PAIRS[die]
+            for t in in_clash:
+                if t in ok:
+                    options.append(pairs[t])
         else:
-            pool = []
-            for t in eligible[die]:
-                if zone[t] == where:
-                    pool.append(t)
+            pool = [t for t in in_clash if t in ok]
             if pool:
                 options.append((die, tuple(pool)))
     return options
