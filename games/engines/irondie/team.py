@@ -547,26 +547,49 @@ def _fewest_losses(state: TeamState, team: int) -> tuple[tuple[int, int], ...]:
 
 def random_action(state: TeamState, seat, rng) -> dict | None:
     """A uniformly random legal action; a split is drawn die by die."""
-    decision = _decision(state, seat)
-    if decision is None:
+    # _decision(state, seat), inlined.
+    if state.phase == OVER or type(seat) is not int or not 0 <= seat < state.table.seats:
         return None
-    if decision == SPLIT:
-        hand = _dice_of(state, seat, HAND)
-        bits = rng.getrandbits(len(hand)) if hand else 0
-        return {"kind": "split", "throw": [d for i, d in enumerate(hand) if bits >> i & 1]}
-    if decision in (OFFER, DUEL):
-        options = _throw_options(state, team_of(seat), decision == OFFER)
-        pick = rng.randrange(len(options) + 1)
-        if pick == len(options):
-            return {"kind": "decline" if decision == OFFER else "pass"}
-        die, targets = options[pick]
-        return {"kind": "throw", "die": die, "targets": list(targets)}
-    if decision == "bonus":
+    if state.bonus_queue:
+        if state.bonus_queue[0][0] != seat:
+            return None
         options = _bonus_options(state, seat, state.bonus_queue[0][1])
         return {"kind": "bonus", "targets": list(rng.choice(options))}
+    decision = state.phase
+    if decision in _SIMULTANEOUS:
+        if state.choices[seat] is not None:
+            return None
+    elif state.actor != seat:
+        return None
+    if decision in (OFFER, DUEL):
+        team = seat % 2
+        first = decision == OFFER
+        # _throw_options, with the usual cache hit inlined.
+        cache = state.cache
+        options = None if cache is None else cache[2 * team + 1 if first else 2 * team]
+        if options is None:
+            options = _throw_options(state, team, first)
+        pick = rng.randrange(len(options) + 1)
+        if pick == len(options):
+            return {"kind": "decline" if first else "pass"}
+        die, targets = options[pick]
+        return {"kind": "throw", "die": die, "targets": list(targets)}
+    if decision == SPLIT:
+        zone = state.zone
+        hand = []
+        for d in state.table.seat_ids[seat]:
+            if zone[d] == HAND:
+                hand.append(d)
+        bits = rng.getrandbits(len(hand)) if hand else 0
+        throw = []
+        for d in hand:
+            if bits & 1:
+                throw.append(d)
+            bits >>= 1
+        return {"kind": "split", "throw": throw}
     if decision == END_TURN:
         return {"kind": "return", "die": rng.choice(_return_options(state, seat))}
-    d, points = rng.choice(_damage_steps(state, team_of(seat)))
+    d, points = rng.choice(_damage_steps(state, seat % 2))
     return {"kind": "damage", "die": d, "points": points}
 
 
@@ -591,27 +614,41 @@ def apply(state: TeamState, seat, action: dict) -> tuple[TeamState, list[dict]]:
         raise IllegalAction(
             gettext_noop("Game"), gettext_noop("An action must be an object with a 'kind'.")
         )
-    decision = _decision(state, seat)
+    # _decision(state, seat), inlined.
+    if state.bonus_queue:
+        decision = "bonus" if state.bonus_queue[0][0] == seat else None
+    else:
+        decision = state.phase
+        if decision in _SIMULTANEOUS:
+            if state.choices[seat] is not None:
+                decision = None
+        elif state.actor != seat:
+            decision = None
     if decision is None:
         raise IllegalAction(
             gettext_noop("Game"),
             gettext_noop("Player %(player)s has no decision to make now."),
             player=seat,
         )
-    s = state._fork()
+    # state._fork(), inlined.
+    s = _fork_state(state)
+    s.assigned = state.assigned
     events: list[dict] = []
     logged = _ACTS[decision](s, seat, action, events)
     s.log.append((seat, logged))
     if decision in _SIMULTANEOUS:
         s.secret_log = [*s.secret_log, len(s.log) - 1]
-        if all(c is not None for c in s.choices):
+        if None not in s.choices:
             s.secret_log = []
             _resolve_simultaneous(s, events)
-    _advance(s, events)
+    # _advance(s, events), inlined.
+    _shared_advance(s, events, _throw_options, _start_damage, _pass)
     return s, events
 
 
 _expect = E._expect
+_fork_state = E._fork_state
+_shared_advance = E._advance
 
 
 def _die_id(state: TeamState, value, rule: str) -> int:
@@ -635,7 +672,12 @@ def _act_split(s: TeamState, seat: int, action: dict, events: list) -> dict:
     throw = action["throw"]
     if not isinstance(throw, list):
         raise IllegalAction(rule, gettext_noop("'throw' must be a list of die ids."))
-    ids = [_die_id(s, d, rule) for d in throw]
+    count = len(s.zone)
+    ids = []
+    for d in throw:
+        if type(d) is not int or not 0 <= d < count:
+            d = _die_id(s, d, rule)
+        ids.append(d)
     if ids != sorted(set(ids)):
         raise IllegalAction(
             rule, gettext_noop("List the dice to throw once each, in ascending order.")
@@ -649,14 +691,27 @@ def _act_split(s: TeamState, seat: int, action: dict, events: list) -> dict:
 
 
 def _parse_throw(s: TeamState, seat: int, action: dict, first: bool, rule: str) -> tuple:
-    _expect(action, "throw", ("die", "targets"), rule)
-    die = _die_id(s, action["die"], rule)
+    if (
+        action.get("kind") != "throw"
+        or len(action) != 3
+        or "die" not in action
+        or "targets" not in action
+    ):
+        _expect(action, "throw", ("die", "targets"), rule)
+    die = action["die"]
+    if type(die) is not int or not 0 <= die < len(s.zone):
+        die = _die_id(s, die, rule)
     targets = action["targets"]
     if not isinstance(targets, list):
         raise IllegalAction(rule, gettext_noop("'targets' must be a list of die ids."))
     option = (die, tuple(targets))
-    team = team_of(seat)
-    if option not in _throw_options(s, team, first):
+    team = seat % 2
+    # _throw_options(s, team, first), with the usual cache hit inlined.
+    cache = s.cache
+    options = None if cache is None else cache[2 * team + 1 if first else 2 * team]
+    if options is None:
+        options = _throw_options(s, team, first)
+    if option not in options:
         if s.table.team[die] != team or s.zone[die] != HAND:
             raise IllegalAction(
                 rule, gettext_noop("Die %(die)s is not in your team's reserve."), die=die
@@ -826,16 +881,21 @@ def _start_turn(s: TeamState, events: list) -> None:
     s.turn += 1
     s.phase = SPLIT
     s.advantage = None
-    events.append({"type": "turn_started", "turn": s.turn, "sudden_death": sudden_death_active(s)})
-    if sudden_death_active(s):
+    sudden = sudden_death_active(s)
+    events.append({"type": "turn_started", "turn": s.turn, "sudden_death": sudden})
+    if sudden:
         for seat in range(s.table.seats):
             for d in _life_in_zone(s, seat):
                 E._set_value(s, d, s.value[d] - 1, events)
         if _check_end(s, events):
             return
     zone = s.zone
-    s.choices = [None if any(zone[d] == HAND for d in ids) else () for ids in s.table.seat_ids]
-    if all(c is not None for c in s.choices):
+    # A seat with no die in hand has nothing to split.
+    s.choices = choices = [
+        None if HAND in zone[start : start + DICE_PER_SET] else ()
+        for start in range(0, len(zone), DICE_PER_SET)
+    ]
+    if None not in choices:
         _resolve_simultaneous(s, events)
 
 
@@ -850,36 +910,46 @@ def _resolve_simultaneous(s: TeamState, events: list) -> None:
 
 def _battle_throw(s: TeamState, events: list) -> None:
     s.cache = None
-    zone, value, info = s.zone, s.value, s.info
-    dice = [d for choice in s.choices for d in choice]
+    zone, value, info, table = s.zone, s.value, s.info, s.table
+    choices = s.choices
+    dice: list[int] = []
+    for choice in choices:
+        dice += choice
     rolled = E._roll_many(s, len(dice))
     thrown = []
     for d, v in zip(dice, rolled, strict=True):
         zone[d] = BATTLE
         value[d] = v
         thrown.append([d, v])
-    s.choices = [None] * s.table.seats
+    seats = table.seats
+    s.choices = [None] * seats
     events.append({"type": "battle_throw", "dice": thrown})
     reserve = [0, 0]
+    for start in range(0, len(zone), DICE_PER_SET):
+        reserve[(start // DICE_PER_SET) % 2] += zone[start : start + DICE_PER_SET].count(HAND)
     life = [0, 0]
-    for d in range(len(zone)):
-        if zone[d] == HAND:
-            reserve[s.table.team[d]] += 1
-        elif zone[d] == BATTLE and info[d].cls == LIFE:
-            life[s.table.team[d]] += value[d]
+    for team in TEAMS:
+        for d in table.team_life[team]:
+            if zone[d] == BATTLE:
+                life[team] += value[d]
     s.advantage, basis = E._advantage(s, reserve, life, events)
     events.append({"type": "advantage", "team": s.advantage, "basis": basis})
     s.phase = BATTLE_BONUS
     # Colour bonuses: the ADVANTAGE team first, each team's seats in order, each
-    # player's dice by id.
-    rolled_value = dict(thrown_pair for thrown_pair in zip(dice, rolled, strict=True))
+    # player's dice by id (a split lists them in ascending order).
+    starts = []
+    position = 0
+    for choice in choices:
+        starts.append(position)
+        position += len(choice)
     queue = []
     for team in (s.advantage, 1 - s.advantage):
-        for seat in range(team, s.table.seats, 2):
-            for d in s.table.seat_ids[seat]:
-                v = rolled_value.get(d)
-                if v == 1 or (v == 2 and info[d].rare):
-                    queue.append((seat, d))
+        for seat in range(team, seats, 2):
+            start = starts[seat]
+            for i in range(start, start + len(choices[seat])):
+                v = rolled[i]
+                if v == 1 or (v == 2 and info[dice[i]].rare):
+                    queue.append((seat, dice[i]))
     if queue:
         s.bonus_queue = [*s.bonus_queue, *queue]
 
@@ -888,14 +958,15 @@ def _start_damage(s: TeamState, events: list) -> None:
     s.phase = DAMAGE
     s.actor = None
     attack, defense = [0, 0], [0, 0]
-    zone, value, info, teams = s.zone, s.value, s.info, s.table.team
-    for d in range(len(zone)):
-        if zone[d] == BATTLE:
-            cls = info[d].cls
-            if cls == ATTACK:
-                attack[teams[d]] += value[d]
-            elif cls == DEFENSE:
-                defense[teams[d]] += value[d]
+    zone, value, info = s.zone, s.value, s.info
+    d = -1
+    for _ in range(zone.count(BATTLE)):
+        d = zone.index(BATTLE, d + 1)
+        cls = info[d].cls
+        if cls == ATTACK:
+            attack[(d // DICE_PER_SET) % 2] += value[d]
+        elif cls == DEFENSE:
+            defense[(d // DICE_PER_SET) % 2] += value[d]
     damage = E._damage_dealt(attack, defense)
     s.damage = damage
     events.append({"type": "damage", "attack": attack, "defense": defense, "damage": damage[:]})
@@ -906,13 +977,15 @@ def _start_damage(s: TeamState, events: list) -> None:
         if points == 0:
             continue
         life = _team_life(s, team)
-        total = sum(value[d] for d in life)
+        total = 0
+        for d in life:
+            total += value[d]
         if len(life) == 1 or points >= total:
             choices[team] = tuple((d, min(value[d], points)) for d in life)
         else:
             choices[captain(team)] = None
     s.choices = choices
-    if all(c is not None for c in choices):
+    if None not in choices:
         _resolve_damage(s, events)
 
 
@@ -926,16 +999,38 @@ def _resolve_damage(s: TeamState, events: list) -> None:
         for d, a in amounts:
             E._set_value(s, d, s.value[d] - a, events)
     E._clear_battle_zones(s, events)
-    s.choices = [None] * s.table.seats
+    seats = s.table.seats
+    s.choices = [None] * seats
     s.damage = [0, 0]
     s.assigned = [(), ()]
     if _check_end(s, events):
         return
     s.phase = END_TURN
-    s.choices = [
-        None if len(_return_options(s, seat)) > 1 else (None,) for seat in range(s.table.seats)
-    ]
-    if all(c is not None for c in s.choices):
+    # len(_return_options(s, seat)) > 1 for every seat, from one count of each seat's
+    # LIFE dice in its life zone.
+    if sudden_death_active(s):
+        choices = [(None,)] * seats
+    else:
+        zone, life_ids = s.zone, s.table.life_ids
+        alive = []
+        for seat in range(seats):
+            count = 0
+            for d in life_ids[seat]:
+                if zone[d] == BATTLE:
+                    count += 1
+            alive.append(count)
+        choices = []
+        for seat in range(seats):
+            count = alive[seat]
+            if count >= 2 or (
+                count == 1
+                and any(alive[mate] >= 2 for mate in range(seat % 2, seats, 2) if mate != seat)
+            ):
+                choices.append(None)
+            else:
+                choices.append((None,))
+    s.choices = choices
+    if None not in choices:
         _resolve_end_turn(s, events)
 
 
