@@ -1529,8 +1529,10 @@ def _clear_battle_zones(s, events: list) -> None:
     """End of the damage phase: every ATTACK and DEFENSE die in a battle zone goes to
     storage."""
     zone, value, info = s.zone, s.value, s.info
-    for d in range(len(zone)):
-        if zone[d] == BATTLE and info[d].cls != LIFE:
+    d = -1
+    for _ in range(zone.count(BATTLE)):
+        d = zone.index(BATTLE, d + 1)
+        if info[d].cls != LIFE:
             s.cache = None
             zone[d] = STORAGE
             value[d] = 0
@@ -1540,12 +1542,15 @@ def _clear_battle_zones(s, events: list) -> None:
 def _storage_to_hand(s, events: list) -> None:
     """End of turn: every die in storage goes back to its owner's hand."""
     zone, value = s.zone, s.value
-    for d in range(len(zone)):
-        if zone[d] == STORAGE:
-            s.cache = None
-            zone[d] = HAND
-            value[d] = 0
-            events.append({"type": "move", "die": d, "to": "hand", "cause": "storage_to_hand"})
+    count = zone.count(STORAGE)
+    if count:
+        s.cache = None
+    d = -1
+    for _ in range(count):
+        d = zone.index(STORAGE, d + 1)
+        zone[d] = HAND
+        value[d] = 0
+        events.append({"type": "move", "die": d, "to": "hand", "cause": "storage_to_hand"})
 
 
 def _start_end_turn(s: State, events: list) -> None:
@@ -1663,12 +1668,15 @@ def _resolve_duel(s: State, events: list) -> None:
         if _check_end(s, events):
             return
     value = s.value
-    for d in range(len(zone)):
-        if zone[d] == CLASH:
-            s.cache = None
-            zone[d] = STORAGE
-            value[d] = 0
-            events.append({"type": "move", "die": d, "to": "storage", "cause": "duel_over"})
+    count = zone.count(CLASH)
+    if count:
+        s.cache = None
+    d = -1
+    for _ in range(count):
+        d = zone.index(CLASH, d + 1)
+        zone[d] = STORAGE
+        value[d] = 0
+        events.append({"type": "move", "die": d, "to": "storage", "cause": "duel_over"})
     s.duel_throws = []
     events.append({"type": "duel_over"})
 

@@ -95,43 +95,38 @@ class TeamTable:
         "team_ids",
         "life_ids",
         "team_life",
-        "eligible",
         "modes",
         "eligible_order",
-        "targets",
+        "eligible",
+        "pool_of",
         "side",
         "side_life",
     )
     winner_key = "winning_team"
 
-    def __init__(self, config: dict):
-        sets = config["sets"]
-        self.seats = n = len(sets)
-        infos = []
-        for seat, dice in enumerate(sets):
-            for i, d in enumerate(dice):
-                die_id = seat * DICE_PER_SET + i
-                info = E.DieInfo(die_id, seat, E._FACTS[(d["type"], d["colour"], d["rare"])])
-                infos.append(info)
-        self.dice = tuple(infos)
-        self.team = tuple(team_of(d.owner) for d in infos)
-        self.seat_ids = tuple(
-            tuple(range(s * DICE_PER_SET, (s + 1) * DICE_PER_SET)) for s in range(n)
-        )
-        self.team_ids = tuple(tuple(d.id for d in infos if team_of(d.owner) == t) for t in TEAMS)
+    def __init__(self, infos: tuple[E.DieInfo, ...]):
+        self.seats = n = len(infos) // DICE_PER_SET
+        self.dice = infos
+        self.team = _TEAM_OF_DIE[n]
+        self.seat_ids = seat_ids = _SEAT_IDS[n]
+        self.team_ids = team_ids = _TEAM_IDS[n]
+        by_class: tuple[list[int], ...] = ([], [], [], [], [], [])
+        for d in infos:
+            by_class[2 * d.cls + (d.owner & 1)].append(d.id)
         self.life_ids = tuple(
-            tuple(d for d in self.seat_ids[s] if infos[d].cls == LIFE) for s in range(n)
+            tuple(d for d in seat_ids[s] if infos[d].cls == LIFE) for s in range(n)
         )
-        self.team_life = tuple(
-            tuple(d for d in self.team_ids[t] if infos[d].cls == LIFE) for t in TEAMS
-        )
+        self.team_life = (tuple(by_class[2 * LIFE]), tuple(by_class[2 * LIFE + 1]))
         self.side = self.team
         self.side_life = self.team_life
-        eligible, ordered = [], []
-        pools: dict[tuple, tuple[frozenset, tuple]] = {}
+        # Each die's targets in id order, and as a set; dice with the same pool share
+        # them and its number (``pool_of``).
+        ordered, pool_of = [], []
+        pools: dict[tuple, tuple] = {}
+        numbers: dict[tuple, int] = {}
         everyone = tuple(range(len(infos)))
         for d in infos:
-            kind, team = d.type, team_of(d.owner)
+            kind, team = d.type, d.owner & 1
             if kind in E._OPPONENT_ONLY:
                 key = (0, 1 - team)
             elif kind == E.REGENERATOR:
@@ -141,38 +136,76 @@ class TeamTable:
             else:
                 key = (2, 0)
             wanted = E._TARGET_CLASS.get(kind)
-            found = pools.get((key, wanted))
-            if found is None:
+            pool = pools.get((key, wanted))
+            if pool is None:
                 kind_of, who = key
                 if kind_of == 0:
-                    pool = self.team_ids[who]
+                    pool = team_ids[who] if wanted is None else tuple(by_class[2 * wanted + who])
                 elif kind_of == 1:
-                    pool = self.seat_ids[who]
-                else:
+                    pool = seat_ids[who]
+                    if wanted is not None:
+                        pool = tuple(t for t in pool if infos[t].cls == wanted)
+                elif wanted is None:
                     pool = everyone
-                chosen = [t for t in pool if wanted is None or infos[t].cls == wanted]
-                found = pools[(key, wanted)] = (frozenset(chosen), tuple(sorted(chosen)))
-            eligible.append(found[0])
-            ordered.append(found[1])
-        self.eligible = tuple(eligible)
+                else:
+                    pool = tuple(sorted(by_class[2 * wanted] + by_class[2 * wanted + 1]))
+                pools[(key, wanted)] = pool
+                numbers[(key, wanted)] = len(numbers)
+            ordered.append(pool)
+            pool_of.append(numbers[(key, wanted)])
         self.modes = tuple(E._THROW_MODES[d.type] for d in infos)
-        # The same targets in id order, and each single-target throw option ready made.
         self.eligible_order = tuple(ordered)
-        self.targets = tuple(
-            tuple((t, (die, (t,))) for t in self.eligible_order[die]) for die in range(len(infos))
-        )
+        as_set = {number: frozenset(pools[k]) for k, number in numbers.items()}
+        self.pool_of = tuple(pool_of)
+        self.eligible = tuple(as_set[number] for number in pool_of)
 
 
-_TABLES: dict[str, TeamTable] = {}
+# Per seat count: each die's team, each seat's and each team's ids (the same in every
+# game of that size).
+_TEAM_OF_DIE = {
+    n: tuple(team_of(i // DICE_PER_SET) for i in range(n * DICE_PER_SET)) for n in TEAM_SEAT_COUNTS
+}
+_SEAT_IDS = {
+    n: tuple(tuple(range(s * DICE_PER_SET, (s + 1) * DICE_PER_SET)) for s in range(n))
+    for n in TEAM_SEAT_COUNTS
+}
+_TEAM_IDS = {
+    n: tuple(
+        tuple(i for i in range(n * DICE_PER_SET) if team_of(i // DICE_PER_SET) == t) for t in TEAMS
+    )
+    for n in TEAM_SEAT_COUNTS
+}
+# A single-target throw option, (die, (target,)), made once for every pair of ids.
+_PAIRS = tuple(
+    tuple((d, (t,)) for t in range(max(TEAM_SEAT_COUNTS) * DICE_PER_SET))
+    for d in range(max(TEAM_SEAT_COUNTS) * DICE_PER_SET)
+)
+# The DieInfo of a die (id, its seat, its facts), shared by all games.
+_DIE_INFOS: dict[tuple, E.DieInfo] = {}
+_TABLES: dict[tuple, TeamTable] = {}
 
 
 def _table(config: dict) -> TeamTable:
-    key = repr(config["sets"])
+    """The table of a canonical config, cached by its dice (online games rebuild their
+    state from JSON at every action)."""
+    keys = []
+    for dice in config["sets"]:
+        for d in dice:
+            keys.append((d["type"], d["colour"], d["rare"]))
+    key = tuple(keys)
     table = _TABLES.get(key)
     if table is None:
+        infos = []
+        for die_id, facts_key in enumerate(keys):
+            info = _DIE_INFOS.get((die_id, facts_key))
+            if info is None:
+                info = _DIE_INFOS[(die_id, facts_key)] = E.DieInfo(
+                    die_id, die_id // DICE_PER_SET, E._FACTS[facts_key]
+                )
+            infos.append(info)
         if len(_TABLES) > 1024:
             _TABLES.clear()
-        table = _TABLES[key] = TeamTable(config)
+        table = _TABLES[key] = TeamTable(tuple(infos))
     return table
 
 
@@ -341,31 +374,61 @@ def _throw_options(state: TeamState, team: int, first: bool) -> list:
 
 
 def _compute_throw_options(state: TeamState, team: int, first: bool) -> list:
-    """Every (die, targets) the team may throw now, from any member's reserve."""
+    """Every (die, targets) the team may throw now, from any member's reserve, in id
+    order of the dice and of their targets. The targets in the battle zone are found
+    once per pool of dice sharing their eligible targets; the clash zone holds only the
+    few dice thrown in this duel, so later throws look for targets among those."""
     zone = state.zone
     table = state.table
-    modes, eligible, targets = table.modes, table.eligible_order, table.targets
-    where = BATTLE if first else CLASH
+    modes = table.modes
     options: list = []
+    if first:
+        eligible, pool_of = table.eligible_order, table.pool_of
+        in_battle: dict[int, list[int]] = {}
+        for die in table.team_ids[team]:
+            if zone[die] != HAND:
+                continue
+            mode = modes[die]
+            if mode == _REGENERATE:
+                pairs = _PAIRS[die]
+                for t in table.seat_ids[die // DICE_PER_SET]:
+                    if zone[t] == STORAGE:
+                        options.append(pairs[t])
+                continue
+            pool = in_battle.get(pool_of[die])
+            if pool is None:
+                pool = in_battle[pool_of[die]] = [t for t in eligible[die] if zone[t] == BATTLE]
+            if not pool:
+                continue
+            if mode == _SINGLE:
+                pairs = _PAIRS[die]
+                for t in pool:
+                    options.append(pairs[t])
+            else:
+                options.append((die, tuple(pool)))
+        return options
+    in_clash = []
+    t = -1
+    for _ in range(zone.count(CLASH)):
+        t = zone.index(CLASH, t + 1)
+        in_clash.append(t)
+    if not in_clash:
+        return options
+    eligible = table.eligible
     for die in table.team_ids[team]:
         if zone[die] != HAND:
             continue
         mode = modes[die]
         if mode == _REGENERATE:
-            if first:
-                for t in table.seat_ids[state.info[die].owner]:
-                    if zone[t] == STORAGE:
-                        options.append((die, (t,)))
             continue
+        ok = eligible[die]
         if mode == _SINGLE:
-            for t, option in targets[die]:
-                if zone[t] == where:
-                    options.append(option)
+            pairs = _PAIRS[die]
+            for t in in_clash:
+                if t in ok:
+                    options.append(pairs[t])
         else:
-            pool = []
-            for t in eligible[die]:
-                if zone[t] == where:
-                    pool.append(t)
+            pool = [t for t in in_clash if t in ok]
             if pool:
                 options.append((die, tuple(pool)))
     return options
@@ -484,26 +547,49 @@ def _fewest_losses(state: TeamState, team: int) -> tuple[tuple[int, int], ...]:
 
 def random_action(state: TeamState, seat, rng) -> dict | None:
     """A uniformly random legal action; a split is drawn die by die."""
-    decision = _decision(state, seat)
-    if decision is None:
+    # _decision(state, seat), inlined.
+    if state.phase == OVER or type(seat) is not int or not 0 <= seat < state.table.seats:
         return None
-    if decision == SPLIT:
-        hand = _dice_of(state, seat, HAND)
-        bits = rng.getrandbits(len(hand)) if hand else 0
-        return {"kind": "split", "throw": [d for i, d in enumerate(hand) if bits >> i & 1]}
-    if decision in (OFFER, DUEL):
-        options = _throw_options(state, team_of(seat), decision == OFFER)
-        pick = rng.randrange(len(options) + 1)
-        if pick == len(options):
-            return {"kind": "decline" if decision == OFFER else "pass"}
-        die, targets = options[pick]
-        return {"kind": "throw", "die": die, "targets": list(targets)}
-    if decision == "bonus":
+    if state.bonus_queue:
+        if state.bonus_queue[0][0] != seat:
+            return None
         options = _bonus_options(state, seat, state.bonus_queue[0][1])
         return {"kind": "bonus", "targets": list(rng.choice(options))}
+    decision = state.phase
+    if decision in _SIMULTANEOUS:
+        if state.choices[seat] is not None:
+            return None
+    elif state.actor != seat:
+        return None
+    if decision in (OFFER, DUEL):
+        team = seat % 2
+        first = decision == OFFER
+        # _throw_options, with the usual cache hit inlined.
+        cache = state.cache
+        options = None if cache is None else cache[2 * team + 1 if first else 2 * team]
+        if options is None:
+            options = _throw_options(state, team, first)
+        pick = rng.randrange(len(options) + 1)
+        if pick == len(options):
+            return {"kind": "decline" if first else "pass"}
+        die, targets = options[pick]
+        return {"kind": "throw", "die": die, "targets": list(targets)}
+    if decision == SPLIT:
+        zone = state.zone
+        hand = []
+        for d in state.table.seat_ids[seat]:
+            if zone[d] == HAND:
+                hand.append(d)
+        bits = rng.getrandbits(len(hand)) if hand else 0
+        throw = []
+        for d in hand:
+            if bits & 1:
+                throw.append(d)
+            bits >>= 1
+        return {"kind": "split", "throw": throw}
     if decision == END_TURN:
         return {"kind": "return", "die": rng.choice(_return_options(state, seat))}
-    d, points = rng.choice(_damage_steps(state, team_of(seat)))
+    d, points = rng.choice(_damage_steps(state, seat % 2))
     return {"kind": "damage", "die": d, "points": points}
 
 
@@ -528,27 +614,41 @@ def apply(state: TeamState, seat, action: dict) -> tuple[TeamState, list[dict]]:
         raise IllegalAction(
             gettext_noop("Game"), gettext_noop("An action must be an object with a 'kind'.")
         )
-    decision = _decision(state, seat)
+    # _decision(state, seat), inlined.
+    if state.bonus_queue:
+        decision = "bonus" if state.bonus_queue[0][0] == seat else None
+    else:
+        decision = state.phase
+        if decision in _SIMULTANEOUS:
+            if state.choices[seat] is not None:
+                decision = None
+        elif state.actor != seat:
+            decision = None
     if decision is None:
         raise IllegalAction(
             gettext_noop("Game"),
             gettext_noop("Player %(player)s has no decision to make now."),
             player=seat,
         )
-    s = state._fork()
+    # state._fork(), inlined.
+    s = _fork_state(state)
+    s.assigned = state.assigned
     events: list[dict] = []
     logged = _ACTS[decision](s, seat, action, events)
     s.log.append((seat, logged))
     if decision in _SIMULTANEOUS:
         s.secret_log = [*s.secret_log, len(s.log) - 1]
-        if all(c is not None for c in s.choices):
+        if None not in s.choices:
             s.secret_log = []
             _resolve_simultaneous(s, events)
-    _advance(s, events)
+    # _advance(s, events), inlined.
+    _shared_advance(s, events, _throw_options, _start_damage, _pass)
     return s, events
 
 
 _expect = E._expect
+_fork_state = E._fork_state
+_shared_advance = E._advance
 
 
 def _die_id(state: TeamState, value, rule: str) -> int:
@@ -572,7 +672,12 @@ def _act_split(s: TeamState, seat: int, action: dict, events: list) -> dict:
     throw = action["throw"]
     if not isinstance(throw, list):
         raise IllegalAction(rule, gettext_noop("'throw' must be a list of die ids."))
-    ids = [_die_id(s, d, rule) for d in throw]
+    count = len(s.zone)
+    ids = []
+    for d in throw:
+        if type(d) is not int or not 0 <= d < count:
+            d = _die_id(s, d, rule)
+        ids.append(d)
     if ids != sorted(set(ids)):
         raise IllegalAction(
             rule, gettext_noop("List the dice to throw once each, in ascending order.")
@@ -586,14 +691,27 @@ def _act_split(s: TeamState, seat: int, action: dict, events: list) -> dict:
 
 
 def _parse_throw(s: TeamState, seat: int, action: dict, first: bool, rule: str) -> tuple:
-    _expect(action, "throw", ("die", "targets"), rule)
-    die = _die_id(s, action["die"], rule)
+    if (
+        action.get("kind") != "throw"
+        or len(action) != 3
+        or "die" not in action
+        or "targets" not in action
+    ):
+        _expect(action, "throw", ("die", "targets"), rule)
+    die = action["die"]
+    if type(die) is not int or not 0 <= die < len(s.zone):
+        die = _die_id(s, die, rule)
     targets = action["targets"]
     if not isinstance(targets, list):
         raise IllegalAction(rule, gettext_noop("'targets' must be a list of die ids."))
     option = (die, tuple(targets))
-    team = team_of(seat)
-    if option not in _throw_options(s, team, first):
+    team = seat % 2
+    # _throw_options(s, team, first), with the usual cache hit inlined.
+    cache = s.cache
+    options = None if cache is None else cache[2 * team + 1 if first else 2 * team]
+    if options is None:
+        options = _throw_options(s, team, first)
+    if option not in options:
         if s.table.team[die] != team or s.zone[die] != HAND:
             raise IllegalAction(
                 rule, gettext_noop("Die %(die)s is not in your team's reserve."), die=die
@@ -763,16 +881,21 @@ def _start_turn(s: TeamState, events: list) -> None:
     s.turn += 1
     s.phase = SPLIT
     s.advantage = None
-    events.append({"type": "turn_started", "turn": s.turn, "sudden_death": sudden_death_active(s)})
-    if sudden_death_active(s):
+    sudden = sudden_death_active(s)
+    events.append({"type": "turn_started", "turn": s.turn, "sudden_death": sudden})
+    if sudden:
         for seat in range(s.table.seats):
             for d in _life_in_zone(s, seat):
                 E._set_value(s, d, s.value[d] - 1, events)
         if _check_end(s, events):
             return
     zone = s.zone
-    s.choices = [None if any(zone[d] == HAND for d in ids) else () for ids in s.table.seat_ids]
-    if all(c is not None for c in s.choices):
+    # A seat with no die in hand has nothing to split.
+    s.choices = choices = [
+        None if HAND in zone[start : start + DICE_PER_SET] else ()
+        for start in range(0, len(zone), DICE_PER_SET)
+    ]
+    if None not in choices:
         _resolve_simultaneous(s, events)
 
 
@@ -787,36 +910,46 @@ def _resolve_simultaneous(s: TeamState, events: list) -> None:
 
 def _battle_throw(s: TeamState, events: list) -> None:
     s.cache = None
-    zone, value, info = s.zone, s.value, s.info
-    dice = [d for choice in s.choices for d in choice]
+    zone, value, info, table = s.zone, s.value, s.info, s.table
+    choices = s.choices
+    dice: list[int] = []
+    for choice in choices:
+        dice += choice
     rolled = E._roll_many(s, len(dice))
     thrown = []
     for d, v in zip(dice, rolled, strict=True):
         zone[d] = BATTLE
         value[d] = v
         thrown.append([d, v])
-    s.choices = [None] * s.table.seats
+    seats = table.seats
+    s.choices = [None] * seats
     events.append({"type": "battle_throw", "dice": thrown})
     reserve = [0, 0]
+    for start in range(0, len(zone), DICE_PER_SET):
+        reserve[(start // DICE_PER_SET) % 2] += zone[start : start + DICE_PER_SET].count(HAND)
     life = [0, 0]
-    for d in range(len(zone)):
-        if zone[d] == HAND:
-            reserve[s.table.team[d]] += 1
-        elif zone[d] == BATTLE and info[d].cls == LIFE:
-            life[s.table.team[d]] += value[d]
+    for team in TEAMS:
+        for d in table.team_life[team]:
+            if zone[d] == BATTLE:
+                life[team] += value[d]
     s.advantage, basis = E._advantage(s, reserve, life, events)
     events.append({"type": "advantage", "team": s.advantage, "basis": basis})
     s.phase = BATTLE_BONUS
     # Colour bonuses: the ADVANTAGE team first, each team's seats in order, each
-    # player's dice by id.
-    rolled_value = dict(thrown_pair for thrown_pair in zip(dice, rolled, strict=True))
+    # player's dice by id (a split lists them in ascending order).
+    starts = []
+    position = 0
+    for choice in choices:
+        starts.append(position)
+        position += len(choice)
     queue = []
     for team in (s.advantage, 1 - s.advantage):
-        for seat in range(team, s.table.seats, 2):
-            for d in s.table.seat_ids[seat]:
-                v = rolled_value.get(d)
-                if v == 1 or (v == 2 and info[d].rare):
-                    queue.append((seat, d))
+        for seat in range(team, seats, 2):
+            start = starts[seat]
+            for i in range(start, start + len(choices[seat])):
+                v = rolled[i]
+                if v == 1 or (v == 2 and info[dice[i]].rare):
+                    queue.append((seat, dice[i]))
     if queue:
         s.bonus_queue = [*s.bonus_queue, *queue]
 
@@ -825,14 +958,15 @@ def _start_damage(s: TeamState, events: list) -> None:
     s.phase = DAMAGE
     s.actor = None
     attack, defense = [0, 0], [0, 0]
-    zone, value, info, teams = s.zone, s.value, s.info, s.table.team
-    for d in range(len(zone)):
-        if zone[d] == BATTLE:
-            cls = info[d].cls
-            if cls == ATTACK:
-                attack[teams[d]] += value[d]
-            elif cls == DEFENSE:
-                defense[teams[d]] += value[d]
+    zone, value, info = s.zone, s.value, s.info
+    d = -1
+    for _ in range(zone.count(BATTLE)):
+        d = zone.index(BATTLE, d + 1)
+        cls = info[d].cls
+        if cls == ATTACK:
+            attack[(d // DICE_PER_SET) % 2] += value[d]
+        elif cls == DEFENSE:
+            defense[(d // DICE_PER_SET) % 2] += value[d]
     damage = E._damage_dealt(attack, defense)
     s.damage = damage
     events.append({"type": "damage", "attack": attack, "defense": defense, "damage": damage[:]})
@@ -843,13 +977,15 @@ def _start_damage(s: TeamState, events: list) -> None:
         if points == 0:
             continue
         life = _team_life(s, team)
-        total = sum(value[d] for d in life)
+        total = 0
+        for d in life:
+            total += value[d]
         if len(life) == 1 or points >= total:
             choices[team] = tuple((d, min(value[d], points)) for d in life)
         else:
             choices[captain(team)] = None
     s.choices = choices
-    if all(c is not None for c in choices):
+    if None not in choices:
         _resolve_damage(s, events)
 
 
@@ -863,16 +999,38 @@ def _resolve_damage(s: TeamState, events: list) -> None:
         for d, a in amounts:
             E._set_value(s, d, s.value[d] - a, events)
     E._clear_battle_zones(s, events)
-    s.choices = [None] * s.table.seats
+    seats = s.table.seats
+    s.choices = [None] * seats
     s.damage = [0, 0]
     s.assigned = [(), ()]
     if _check_end(s, events):
         return
     s.phase = END_TURN
-    s.choices = [
-        None if len(_return_options(s, seat)) > 1 else (None,) for seat in range(s.table.seats)
-    ]
-    if all(c is not None for c in s.choices):
+    # len(_return_options(s, seat)) > 1 for every seat, from one count of each seat's
+    # LIFE dice in its life zone.
+    if sudden_death_active(s):
+        choices = [(None,)] * seats
+    else:
+        zone, life_ids = s.zone, s.table.life_ids
+        alive = []
+        for seat in range(seats):
+            count = 0
+            for d in life_ids[seat]:
+                if zone[d] == BATTLE:
+                    count += 1
+            alive.append(count)
+        choices = []
+        for seat in range(seats):
+            count = alive[seat]
+            if count >= 2 or (
+                count == 1
+                and any(alive[mate] >= 2 for mate in range(seat % 2, seats, 2) if mate != seat)
+            ):
+                choices.append(None)
+            else:
+                choices.append((None,))
+    s.choices = choices
+    if None not in choices:
         _resolve_end_turn(s, events)
 
 
