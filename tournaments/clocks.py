@@ -471,22 +471,33 @@ def _call_pod_time(pod_game: PodGame, now: datetime.datetime) -> str:
     return "time called"
 
 
+def _deadline_state(clocked, *, finished: bool) -> str:
+    """The state of a match's or a pod table's time limit (both keep the same fields)."""
+    if clocked.time_called_at is not None:
+        return "time_called"
+    if finished:
+        return "finished"
+    if clocked.deadline_at is not None:
+        return "running"
+    if clocked.deadline_remaining is not None:
+        return "paused"
+    return "not_started"
+
+
+def _seconds_left(deadline_at, paused_remaining, now: datetime.datetime) -> float | None:
+    """Seconds to a running deadline, or those left when it was paused; None if neither."""
+    if deadline_at is not None:
+        return (deadline_at - now).total_seconds()
+    if paused_remaining is not None:
+        return paused_remaining.total_seconds()
+    return None
+
+
 def pod_game_clock(pod_game: PodGame, now: datetime.datetime) -> dict:
     """A pod table's time limit as a game page counts it down (the shape of the match
     clock's main part)."""
-    if pod_game.time_called_at is not None:
-        state = "time_called"
-    elif pod_game.deadline_at is not None:
-        state = "running"
-    elif pod_game.deadline_remaining is not None:
-        state = "paused"
-    else:
-        state = "not_started"
-    remaining = None
-    if pod_game.deadline_at is not None:
-        remaining = (pod_game.deadline_at - now).total_seconds()
-    elif pod_game.deadline_remaining is not None:
-        remaining = pod_game.deadline_remaining.total_seconds()
+    state = _deadline_state(pod_game, finished=False)
+    remaining = _seconds_left(pod_game.deadline_at, pod_game.deadline_remaining, now)
     return {
         "pod_table": True,
         "table": pod_game.table.number,
@@ -525,26 +536,9 @@ def _clock_dict(match: Match) -> dict:
 
 def match_clock(match: Match, now: datetime.datetime) -> dict:
     """Everything a page needs to count a match down locally without drifting."""
-    if match.time_called_at is not None:
-        state = "time_called"
-    elif match.status == Match.Status.CONFIRMED:
-        state = "finished"
-    elif match.deadline_at is not None:
-        state = "running"
-    elif match.deadline_remaining is not None:
-        state = "paused"
-    else:
-        state = "not_started"
-    remaining = None
-    if match.deadline_at is not None:
-        remaining = (match.deadline_at - now).total_seconds()
-    elif match.deadline_remaining is not None:
-        remaining = match.deadline_remaining.total_seconds()
-    game_remaining = None
-    if match.game_deadline_at is not None:
-        game_remaining = (match.game_deadline_at - now).total_seconds()
-    elif match.game_deadline_remaining is not None:
-        game_remaining = match.game_deadline_remaining.total_seconds()
+    state = _deadline_state(match, finished=match.status == Match.Status.CONFIRMED)
+    remaining = _seconds_left(match.deadline_at, match.deadline_remaining, now)
+    game_remaining = _seconds_left(match.game_deadline_at, match.game_deadline_remaining, now)
     return {
         "match": match.pk,
         "table": match.table,
