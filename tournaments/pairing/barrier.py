@@ -113,23 +113,63 @@ def solve_barrier(field: Field, work: Work, solve: Solver) -> tuple[Pairs, int |
         if v in barrier and (v == BYE_NODE or len(field.opp[v] & port_set) < len(port))
     ]
     partners += [pid for c in odd_components if c is not port for pid in c]
-    best: tuple | None = None
-    for partner in sorted(partners, key=nodes.index):
+    # Each option's core is matched exactly at once; its port field is paired only while
+    # the option's floor (the core's cost plus a bound on the port field's) is below the
+    # best option found, cheapest floor first.
+    order = {v: i for i, v in enumerate(nodes)}
+    options = []
+    for partner in sorted(partners, key=order.__getitem__):
         if partner == BYE_NODE:
-            sub_pairs, bye_id, _ = solve(_subfield(field, port), work)
-            if bye_id not in field.bye_candidates():
-                return None
-            core_pairs, core_bye = solve_exact(field, work, core)
+            core_ids, port_ids = core, list(port)
         else:
-            sub_pairs, _, _ = solve(_subfield(field, [*port, partner]), work)
-            core_pairs, bye_id = solve_exact(field, work, [p for p in core if p != partner])
-        option = sub_pairs + core_pairs
+            core_ids, port_ids = [p for p in core if p != partner], [*port, partner]
+        core_pairs, core_bye = solve_exact(field, work, core_ids)
+        core_key = field.cost_of(core_pairs, core_bye).key()
+        rematch = 0 if partner in barrier else 1  # another odd component has met all of it
+        floor = _port_floor(field, port_ids, rematch, with_bye=partner == BYE_NODE)
+        total = tuple(a + b for a, b in zip(core_key, floor, strict=True))
+        options.append((total, order[partner], partner, core_pairs, core_bye, port_ids))
+    options.sort(key=lambda option: option[:2])
+    best: tuple | None = None
+    for floor, _, partner, core_pairs, core_bye, port_ids in options:
+        if best is not None and floor >= best[0]:
+            break
+        port_pairs, port_bye, _ = solve(_subfield(field, port_ids), work)
+        if partner == BYE_NODE and port_bye not in field.bye_candidates():
+            return None
+        bye_id = port_bye if partner == BYE_NODE else core_bye
+        option = port_pairs + core_pairs
         key = field.cost_of(pairs + option, bye_id).key()
         if best is None or key < best[0]:
             best = (key, option, bye_id)
     if best is None:
         return None
     return pairs + best[1], best[2]
+
+
+def _port_floor(
+    field: Field, ids: list[int], rematches: int, with_bye: bool
+) -> tuple[int, int, int, int, int]:
+    """A lower bound on the cost of any pairing of these players: the rematches given,
+    and one pair-down across every score boundary with an odd number of players above it
+    (docs/pairing.md, step 1); with a bye, the least such sum over whichever score the
+    bye is taken from (its own terms are at least 0)."""
+    counts: dict[int, int] = {}
+    for pid in ids:
+        points = field.players[pid].points
+        counts[points] = counts.get(points, 0) + 1
+    levels = sorted(counts, reverse=True)
+
+    def crossings(removed: int | None) -> int:
+        above = total = 0
+        for upper, lower in zip(levels, levels[1:], strict=False):
+            above += counts[upper] - (upper == removed)
+            if above % 2:
+                total += (upper - lower) ** 2
+        return total
+
+    squares = min(crossings(level) for level in levels) if with_bye else crossings(None)
+    return (rematches, 0, 0, squares, 0)
 
 
 def _subfield(field: Field, ids: list[int]) -> Field:
