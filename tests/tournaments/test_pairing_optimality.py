@@ -384,14 +384,20 @@ def rematch_structures(draw, max_players):
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-@given(players=rematch_structures(max_players=28), seed=st.integers(0, 10**9))
-def test_fields_split_along_a_barrier_are_paired_optimally(players, seed):
+@given(
+    players=rematch_structures(max_players=28),
+    core_limit=st.sampled_from([0, 3, 60]),
+    seed=st.integers(0, 10**9),
+)
+def test_fields_split_along_a_barrier_are_paired_optimally(players, core_limit, seed):
     """The barrier tier (barrier.py) run alone, and the engine, reach the reference
-    optimum on fields whose rematches come from players who have met most of the field."""
+    optimum on fields whose rematches come from players who have met most of the field.
+    A low core_limit makes the tier pair the largest odd component apart, trying its
+    partners, as it does at thousands of players."""
     reference = reference_optimum(players)
     field = Field(players, 5, seed)
     if field.ids:
-        split = solve_barrier(field, Work(), solve)
+        split = solve_barrier(field, Work(), solve, core_limit)
         if split is not None:
             pairs, bye_id = split
             seated = [pid for pair in pairs for pid in pair]

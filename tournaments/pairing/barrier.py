@@ -69,9 +69,13 @@ Pairs = list[tuple[int, int]]
 Solver = Callable[[Field, Work], tuple[Pairs, int | None, str]]
 
 
-def solve_barrier(field: Field, work: Work, solve: Solver) -> tuple[Pairs, int | None] | None:
+def solve_barrier(
+    field: Field, work: Work, solve: Solver, core_limit: int = CORE_LIMIT
+) -> tuple[Pairs, int | None] | None:
     """The optimal pairs and bye through a tight barrier, or None (no rematch needed, no
-    barrier found, or a core too large): the next tier decides."""
+    barrier found, or a core too large): the next tier decides. The largest odd
+    component is paired apart when the rest would pass core_limit (tests lower it to
+    take that path on small fields)."""
     ids = field.ids
     count = len(ids)
     special = [pid for pid in ids if 2 * len(field.opp[pid]) >= count]
@@ -90,8 +94,10 @@ def solve_barrier(field: Field, work: Work, solve: Solver) -> tuple[Pairs, int |
     if odd and BYE_NODE not in barrier:
         return None
     separate = [c for c in components if len(c) % 2 == 0]
+    # The largest odd component is paired apart only when the core cannot hold it.
     port = max(odd_components, key=len, default=None)
-    if port is not None and len(port) < 3:
+    unsplit = count - sum(len(c) for c in separate)
+    if port is not None and unsplit <= core_limit:
         port = None
     split = {pid for c in separate for pid in c} | set(port or ())
     core = [pid for pid in ids if pid not in split]
@@ -152,8 +158,9 @@ def _port_floor(
 ) -> tuple[int, int, int, int, int]:
     """A lower bound on the cost of any pairing of these players: the rematches given,
     and one pair-down across every score boundary with an odd number of players above it
-    (docs/pairing.md, step 1); with a bye, the least such sum over whichever score the
-    bye is taken from (its own terms are at least 0)."""
+    (docs/pairing.md, step 1); with a bye, the least bye excess and score offset of
+    these players (in the whole field) and the least such sum over whichever score the
+    bye is taken from."""
     counts: dict[int, int] = {}
     for pid in ids:
         points = field.players[pid].points
@@ -168,8 +175,14 @@ def _port_floor(
                 total += (upper - lower) ** 2
         return total
 
-    squares = min(crossings(level) for level in levels) if with_bye else crossings(None)
-    return (rematches, 0, 0, squares, 0)
+    if not with_bye:
+        return (rematches, 0, 0, crossings(None), 0)
+    offsets = field.bye_offsets()
+    excess, score_offset = min(
+        (field.players[pid].byes - field.min_byes, offsets[pid][0]) for pid in ids
+    )
+    squares = min(crossings(level) for level in levels)
+    return (rematches, excess, score_offset, squares, 0)
 
 
 def _subfield(field: Field, ids: list[int]) -> Field:
