@@ -123,16 +123,26 @@ def solve_barrier(
     # the option's floor (the core's cost plus a bound on the port field's) is below the
     # best option found, cheapest floor first.
     order = {v: i for i, v in enumerate(nodes)}
+    port_counts: dict[int, int] = {}
+    for pid in port:
+        points = field.players[pid].points
+        port_counts[points] = port_counts.get(points, 0) + 1
     options = []
     for partner in sorted(partners, key=order.__getitem__):
         if partner == BYE_NODE:
             core_ids, port_ids = core, list(port)
+            offsets = field.bye_offsets()
+            bye_terms = min(
+                (field.players[pid].byes - field.min_byes, offsets[pid][0]) for pid in port
+            )
+            floor = _port_floor(port_counts, None, 0, bye_terms)
         else:
             core_ids, port_ids = [p for p in core if p != partner], [*port, partner]
+            # A player of another odd component has met all of the port component.
+            rematch = 0 if partner in barrier else 1
+            floor = _port_floor(port_counts, field.players[partner].points, rematch, None)
         core_pairs, core_bye = solve_exact(field, work, core_ids)
         core_key = field.cost_of(core_pairs, core_bye).key()
-        rematch = 0 if partner in barrier else 1  # another odd component has met all of it
-        floor = _port_floor(field, port_ids, rematch, with_bye=partner == BYE_NODE)
         total = tuple(a + b for a, b in zip(core_key, floor, strict=True))
         options.append((total, order[partner], partner, core_pairs, core_bye, port_ids))
     options.sort(key=lambda option: option[:2])
@@ -154,17 +164,20 @@ def solve_barrier(
 
 
 def _port_floor(
-    field: Field, ids: list[int], rematches: int, with_bye: bool
+    port_counts: dict[int, int],
+    partner_points: int | None,
+    rematches: int,
+    bye_terms: tuple[int, int] | None,
 ) -> tuple[int, int, int, int, int]:
-    """A lower bound on the cost of any pairing of these players: the rematches given,
+    """A lower bound on the cost of any pairing of the port component (players by points
+    in port_counts) with the partner (its points; None for the bye): the rematches given,
     and one pair-down across every score boundary with an odd number of players above it
-    (docs/pairing.md, step 1); with a bye, the least bye excess and score offset of
-    these players (in the whole field) and the least such sum over whichever score the
-    bye is taken from."""
-    counts: dict[int, int] = {}
-    for pid in ids:
-        points = field.players[pid].points
-        counts[points] = counts.get(points, 0) + 1
+    (docs/pairing.md, step 1); with the bye, the least bye excess and score offset of the
+    component's players (in the whole field) and the least such sum over whichever score
+    the bye is taken from."""
+    counts = dict(port_counts)
+    if partner_points is not None:
+        counts[partner_points] = counts.get(partner_points, 0) + 1
     levels = sorted(counts, reverse=True)
 
     def crossings(removed: int | None) -> int:
@@ -175,14 +188,10 @@ def _port_floor(
                 total += (upper - lower) ** 2
         return total
 
-    if not with_bye:
+    if bye_terms is None:
         return (rematches, 0, 0, crossings(None), 0)
-    offsets = field.bye_offsets()
-    excess, score_offset = min(
-        (field.players[pid].byes - field.min_byes, offsets[pid][0]) for pid in ids
-    )
     squares = min(crossings(level) for level in levels)
-    return (rematches, excess, score_offset, squares, 0)
+    return (rematches, *bye_terms, squares, 0)
 
 
 def _subfield(field: Field, ids: list[int]) -> Field:
