@@ -33,8 +33,11 @@ round), a player who met everyone (80, 100, 256 and 4,096, even: a rematch is ce
 near round-robin saturation (rounds 129, 201, 241 and 255 after a round-robin schedule;
 rounds 201 and 241 again with player 1 made to have met everyone, so that a rematch is
 certain in a sparse field),
-a clique of 14 on top in round 15 (256 and 4,096 players) and a three-player knot under
-a group of 997 and 1,997 (1,000 and 2,000 players). Each state is paired as a request
+a clique of 14 on top in round 15 (256 and 4,096 players), a three-player knot under
+a group of 997 and 1,997 (1,000 and 2,000 players), and fields of 4,096 and 4,095 whose
+optimum needs rematches: two or three players who met everyone, three who met everyone
+but each other, one or three knots of five who met everyone but one helper, and three
+closed knots of three (the knots after five rounds with 30% draws and 10% drops). Each state is paired as a request
 would (--work-limit: answered, or handed over after "request s") and without a limit as
 the background job does ("pairing s" wall, "cpu s": the process's CPU time, which other
 jobs on a shared machine disturb less), with its method and cost; for the long events,
