@@ -89,8 +89,10 @@ def solve_barrier(
     components = _components(field, nodes, barrier)
     exposed = _exposed(field, nodes, barrier, components)
     odd_components = [c for c in components if len(c) % 2]
-    if exposed is None or exposed != len(odd_components) - len(barrier) or not exposed:
+    if exposed is None or exposed != len(odd_components) - len(barrier):
         return None
+    if not exposed and not odd:
+        return None  # no rematch needed: the other tiers decide
     if odd and BYE_NODE not in barrier:
         return None
     separate = [c for c in components if len(c) % 2 == 0]
@@ -101,7 +103,7 @@ def solve_barrier(
         port = None
     split = {pid for c in separate for pid in c} | set(port or ())
     core = [pid for pid in ids if pid not in split]
-    if len(core) > CORE_LIMIT or not split:
+    if len(core) > CORE_LIMIT or not split or (port is not None and len(port) == count):
         return None
     pairs: Pairs = []
     for component in separate:
@@ -240,7 +242,7 @@ def _barrier(field: Field, special: list[int], odd: bool) -> set | None:
                     adjacency[s].add(v)
     graph_nodes = members + stand_ins
     mate = maximum_matching(graph_nodes, adjacency)
-    if all(mate[v] is not None for v in graph_nodes):
+    if not odd and all(mate[v] is not None for v in graph_nodes):
         return None  # no rematch needed there: the other tiers decide
     deficient = deficient_components(graph_nodes, adjacency, mate)
     barrier = {
@@ -248,6 +250,11 @@ def _barrier(field: Field, special: list[int], odd: bool) -> set | None:
     }
     if any(isinstance(v, tuple) and v[0] == "rest" for v in barrier):
         return None
+    if odd:
+        # The bye is tried in the barrier too: a bye that must leave the candidates to
+        # avoid a rematch (a closed knot of three in an odd field) is a barrier of its
+        # own, and only a barrier holding the bye splits an odd field.
+        barrier.add(BYE_NODE)
     return barrier
 
 
