@@ -408,9 +408,10 @@ def test_fields_split_along_a_barrier_are_paired_optimally(players, core_limit, 
 
 def test_the_barrier_tier_pairs_the_planted_structures_of_the_benchmark():
     """Two and three players who met everyone, and a knot of five held by one helper,
-    each in an even and an odd field: the barrier tier proves them, at the reference
-    optimum."""
-    for count in (20, 21):
+    each in an even and an odd field larger than the core limit (three in an even field
+    leave an odd rest, paired apart with each partner): the barrier tier proves them, at
+    the reference optimum."""
+    for count in (70, 71):
         everyone = frozenset(range(count))
         for saturated in ({0, 1}, {0, 1, 2}):
             players = [
