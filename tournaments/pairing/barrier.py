@@ -39,7 +39,7 @@ The barrier is found on a small graph: the players who have met at least half th
 field, everyone they have not met, the bye, and a clique of stand-ins for the rest (each
 player of that set who has not met somebody of the rest is joined to every stand-in).
 Its Gallai-Edmonds decomposition (deficiency.py) names the set A of neighbours of its
-deficient set; A, taken as X in G, is checked on G itself: components counted on the
+deficient set; A (with the bye, in an odd field), taken as X in G, is checked on G: components counted on the
 pairs who have not met without building them (each player's past opponents skipped), and
 a matching of G built from the small graph's matching, with the rest matched greedily.
 Only equality is used; anything else returns None and the next tier decides.
