@@ -33,8 +33,11 @@ round), a player who met everyone (80, 100, 256 and 4,096, even: a rematch is ce
 near round-robin saturation (rounds 129, 201, 241 and 255 after a round-robin schedule;
 rounds 201 and 241 again with player 1 made to have met everyone, so that a rematch is
 certain in a sparse field),
-a clique of 14 on top in round 15 (256 and 4,096 players) and a three-player knot under
-a group of 997 and 1,997 (1,000 and 2,000 players). Each state is paired as a request
+a clique of 14 on top in round 15 (256 and 4,096 players), a three-player knot under
+a group of 997 and 1,997 (1,000 and 2,000 players), and fields of 4,096 and 4,095 whose
+optimum needs rematches: two or three players who met everyone, three who met everyone
+but each other, one or three knots of five who met everyone but one helper, and three
+closed knots of three (the knots after five rounds with 30% draws and 10% drops). Each state is paired as a request
 would (--work-limit: answered, or handed over after "request s") and without a limit as
 the background job does ("pairing s" wall, "cpu s": the process's CPU time, which other
 jobs on a shared machine disturb less), with its method and cost; for the long events,
@@ -163,6 +166,68 @@ def met_everyone(field: list[PairingPlayer], pid: int) -> list[PairingPlayer]:
     ]
 
 
+def several_met_everyone(players: int, count: int, seed: int, rounds: int = 5):
+    """A field after some rounds (drops and draws) where players 1..count have each met
+    everyone else: rematches are certain, and where they fall depends on the others."""
+    simulated = simulate(players, rounds, seed, 0.05, 0.0)
+    field = sorted(simulated, key=lambda p: p.id)[:players]
+    for pid in range(1, count + 1):
+        field = met_everyone(field, pid)
+    return field
+
+
+def planted_knots(
+    players: int, knots: int, seed: int, helpers: int = 1, size: int = 5, closed: bool = False
+):
+    """A field of 4,096 after five rounds with heavy drops and draws (10% and 30%; more
+    entered, so that 4,096 remain) and knots planted in the largest score groups: size
+    players on the same points who have met everyone but helpers players of their score
+    (a Tutte barrier: the knot's players can only be paired through the helpers, so
+    size - helpers of them need rematches); closed knots have not met each other (an odd
+    knot is a component of its own: one rematch each)."""
+    simulated = simulate(players * 17 // 10, 5, seed, 0.3, 0.1)
+    field = sorted(simulated, key=lambda p: p.id)[:players]
+    field.sort(key=lambda p: (-p.points, p.id))
+    everyone = frozenset(p.id for p in field)
+    by_points: dict[int, list[PairingPlayer]] = {}
+    for p in field:
+        by_points.setdefault(p.points, []).append(p)
+    groups = sorted((g for g in by_points.values() if len(g) > size + helpers), key=len)
+    chosen = groups[-knots:]
+    knot_met: dict[int, frozenset] = {}
+    for group in chosen:
+        knot = [p.id for p in group[:size]]
+        spared = {p.id for p in group[size : size + helpers]}
+        for pid in knot:
+            knot_met[pid] = everyone - spared - (set(knot) if closed else {pid})
+    return [
+        PairingPlayer(
+            p.id,
+            p.points,
+            knot_met[p.id]
+            if p.id in knot_met
+            else p.opponents | {k for k, met in knot_met.items() if p.id in met},
+            p.byes,
+            p.rank,
+        )
+        for p in field
+    ]
+
+
+def closed_knot(players: int, seed: int, size: int = 3):
+    """A field after five rounds whose first size players (odd) have met everyone but
+    each other: their knot is a component of its own, so one of them must meet again."""
+    field = sorted(simulate(players, 5, seed, 0.05, 0.0), key=lambda p: p.id)[:players]
+    knot = set(range(1, size + 1))
+    outside = frozenset(p.id for p in field) - knot
+    return [
+        PairingPlayer(
+            p.id, p.points, outside if p.id in knot else p.opponents | knot, p.byes, p.rank
+        )
+        for p in field
+    ]
+
+
 def worst_case_states(seed: int):
     """(case, players, [(field, round number), ...]) for every case of the issue."""
     for players in (50, 60, 80, 100):
@@ -180,6 +245,19 @@ def worst_case_states(seed: int):
         yield "clique of 14 on top, round 15", players, [(planted_clique(players, seed), 15)]
     for group in (997, 1997):
         yield f"knot under a group of {group}", group + 3, [(knot(group), 3)]
+    for players in (4096, 4095):
+        parity = "even" if players % 2 == 0 else "odd"
+        for count in (2, 3):
+            field = several_met_everyone(players, count, seed)
+            yield f"{count} players met everyone ({parity})", players, [(field, 6)]
+    for players in (4096, 4095):
+        yield "three met all but each other", players, [(closed_knot(players, seed), 6)]
+    for players in (4096, 4095):
+        for knots in (1, 3):
+            field = planted_knots(players, knots, seed)
+            yield f"{knots} knot(s) of 5 held by one player", players, [(field, 6)]
+        field = planted_knots(players, 3, seed, helpers=0, size=3, closed=True)
+        yield "3 closed knots of 3", players, [(field, 6)]
 
 
 def worst_cases(seed: int, work_limit: int | None, only: str | None = None) -> None:

@@ -77,6 +77,22 @@ def exact_states():
     return [state(field, 6, seed) for seed in range(4)]
 
 
+def barrier_states():
+    """Players who have met everyone else, split off along a barrier: two in an even
+    field of 20 (the others a component of their own), and three in an odd field of 71,
+    where the bye (a string-tagged node) is in the barrier and the others' component is
+    paired apart with each possible partner."""
+    states = []
+    for count, saturated in ((20, {1, 2}), (71, {1, 2, 3})):
+        everyone = set(range(1, count + 1))
+        field = [
+            player(pid, 3 * (pid % 4), met=everyone - {pid} if pid in saturated else saturated)
+            for pid in range(1, count + 1)
+        ]
+        states += [state(field, 6, seed) for seed in range(3)]
+    return states
+
+
 def rematch_states():
     """Dense histories where rematches are unavoidable, odd (the bye vertex, a string-tagged
     node, in the Gallai-Edmonds search) and even, and an even field whose one player has
@@ -129,7 +145,9 @@ def pair_in_child(states, hash_seed):
 
 
 def test_the_same_seed_gives_the_same_round_whatever_the_hash_seed():
-    states = window_states() + exact_states() + rematch_states() + simulated_states()
+    states = (
+        window_states() + exact_states() + rematch_states() + barrier_states() + simulated_states()
+    )
     here = [
         summary(
             pair_round(
@@ -143,7 +161,7 @@ def test_the_same_seed_gives_the_same_round_whatever_the_hash_seed():
     methods = {result["method"] for result in here}
     # The states must reach every tier, the window tier above all (its matching holds
     # string-keyed virtual nodes).
-    assert methods == {"lower_bound", "window", "exact", "forced_bye", "forced_rematch"}
+    assert methods == {"lower_bound", "window", "exact", "forced_bye", "forced_rematch", "barrier"}
     assert any(r["method"] == "exact" and r["cost"][0] and len(r["pairs"]) > 4 for r in here)
     for hash_seed in HASH_SEEDS:
         elsewhere = pair_in_child(states, hash_seed)

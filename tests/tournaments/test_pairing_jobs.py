@@ -22,16 +22,13 @@ from tournaments.pairing.work import STAGE_EXACT, STAGE_LOWER_BOUND, STAGE_WINDO
 
 
 def _met_everyone(count: int) -> list[PairingPlayer]:
-    """Players 1 and 2 have met everyone, so a rematch is certain and only the whole-field
-    tier can prove the optimum (one such player alone is paired by the other tiers)."""
+    """Every player has met every other, so rematches are certain and only the
+    whole-field tier can prove the optimum (a few such players among others are paired by
+    the other tiers: forced rematch, barrier)."""
     everyone = frozenset(range(1, count + 1))
     return [
         PairingPlayer(
-            id=i,
-            points=3 if i <= count // 2 else 0,
-            opponents=everyone - {i} if i <= 2 else frozenset({1, 2}),
-            byes=0,
-            rank=i,
+            id=i, points=3 if i <= count // 2 else 0, opponents=everyone - {i}, byes=0, rank=i
         )
         for i in range(1, count + 1)
     ]

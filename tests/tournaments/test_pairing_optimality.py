@@ -12,9 +12,12 @@ from hypothesis import strategies as st
 
 from tests.hypothesis_profiles import examples, examples_per_shard
 from tournaments.pairing import PairingPlayer, ReasonCode, pair_round
+from tournaments.pairing.barrier import solve_barrier
 from tournaments.pairing.exact import solve_exact
 from tournaments.pairing.field import Field
 from tournaments.pairing.simulation import SimulatedSwiss
+from tournaments.pairing.swiss import solve
+from tournaments.pairing.work import Work
 
 BYE = "bye"
 # The longest tests run as this many shards (each a share of the examples, drawn at random
@@ -344,3 +347,97 @@ def test_an_even_field_with_one_player_who_met_everyone_is_paired_optimally(play
         return  # two who met everyone: the whole-field tier's case, tested above
     result = check_optimal(players, 5, seed)
     assert result.method == "forced_rematch" and result.cost.rematches >= 1
+
+
+@st.composite
+def rematch_structures(draw, max_players):
+    """Arbitrary histories with planted structures that force rematches: players who have
+    met everyone, and knots whose players have met everyone but a few helpers (and each
+    other, or not)."""
+    players = draw(arbitrary_fields(max_players=max_players))
+    ids = [p.id for p in players]
+    everyone = frozenset(ids)
+    meetings = met(players)
+
+    def meet(a, b):
+        if a != b:
+            meetings[a].add(b)
+            meetings[b].add(a)
+
+    for pid in ids[: draw(st.integers(0, 3))]:
+        for other in ids:
+            meet(pid, other)
+    for _ in range(draw(st.integers(0, 2))):
+        knot = draw(st.lists(st.sampled_from(ids), max_size=5, unique=True)) if ids else []
+        helpers = set(draw(st.lists(st.sampled_from(ids), max_size=2))) if ids else set()
+        closed = draw(st.booleans())
+        for pid in knot:
+            for other in everyone - helpers - (set(knot) if closed else set()):
+                meet(pid, other)
+    return [
+        PairingPlayer(p.id, p.points, frozenset(meetings[p.id]), p.byes, p.rank) for p in players
+    ]
+
+
+@settings(
+    max_examples=examples(300),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(
+    players=rematch_structures(max_players=28),
+    core_limit=st.sampled_from([0, 3, 60]),
+    seed=st.integers(0, 10**9),
+)
+def test_fields_split_along_a_barrier_are_paired_optimally(players, core_limit, seed):
+    """The barrier tier (barrier.py) run alone, and the engine, reach the reference
+    optimum on fields whose rematches come from players who have met most of the field.
+    A low core_limit makes the tier pair the largest odd component apart, trying its
+    partners, as it does at thousands of players."""
+    reference = reference_optimum(players)
+    field = Field(players, 5, seed)
+    if field.ids:
+        split = solve_barrier(field, Work(), solve, core_limit)
+        if split is not None:
+            pairs, bye_id = split
+            seated = [pid for pair in pairs for pid in pair]
+            assert sorted(seated + ([bye_id] if bye_id is not None else [])) == field.ids
+            assert field.cost_of(pairs, bye_id).key() == reference
+    assert check_optimal(players, 5, seed).cost.key() == reference
+
+
+def test_the_barrier_tier_pairs_the_planted_structures_of_the_benchmark():
+    """Two and three players who met everyone, and a knot of five held by one helper,
+    each in an even and an odd field larger than the core limit (three in an even field
+    leave an odd rest, paired apart with each partner): the barrier tier proves them, at
+    the reference optimum."""
+    for count in (70, 71):
+        everyone = frozenset(range(count))
+        for saturated in ({0, 1}, {0, 1, 2}):
+            players = [
+                PairingPlayer(
+                    pid,
+                    3 * (pid % 4),
+                    everyone - {pid} if pid in saturated else frozenset(saturated),
+                    0,
+                    pid + 1,
+                )
+                for pid in range(count)
+            ]
+            result = check_optimal(players, 5, 7)
+            assert result.method == "barrier"
+            assert result.cost.rematches == (len(saturated) - count % 2 + 1) // 2
+        knot = {10, 11, 12, 13, 14}
+        players = [
+            PairingPlayer(
+                pid,
+                6 if pid in knot or pid == 15 else 3 * (pid % 2),
+                (everyone - {15, pid}) if pid in knot else frozenset(),
+                0,
+                pid + 1,
+            )
+            for pid in range(count)
+        ]
+        result = check_optimal(players, 5, 7)
+        assert result.method == "barrier"
+        assert result.cost.rematches == 2  # one of the five plays the helper

@@ -370,8 +370,10 @@ def test_a_knot_under_a_large_group_is_proved_by_a_window_not_the_whole_field():
     assert frozenset({3, 4}) in pair_sets(result)
 
 
-def test_two_players_who_met_everyone_go_straight_to_the_whole_field_matching(monkeypatch):
-    # No window can avoid the rematch, so none is tried.
+def test_two_players_who_met_everyone_are_paired_through_a_barrier(monkeypatch):
+    # No window can avoid the rematch, so none is tried: the two form components of
+    # their own in the pairs who have not met, and the barrier tier pairs them together
+    # and the others apart (docs/pairing.md, step 0b).
     def no_windows(*args):
         raise AssertionError("windows tried although a rematch is certain")
 
@@ -379,7 +381,7 @@ def test_two_players_who_met_everyone_go_straight_to_the_whole_field_matching(mo
     field = [player(1, 6, met=range(2, 9)), player(2, 6, met=range(1, 9))]
     field += [player(pid, 3, met=[1, 2]) for pid in range(3, 9)]
     result = pair_round(field, 8, 1)
-    assert result.method == "exact"
+    assert result.method == "barrier"
     assert result.cost.key() == (1, 0, 0, 0, 0)  # 1 and 2 meet again, the rest on 3 points
     assert frozenset({1, 2}) in pair_sets(result)
 

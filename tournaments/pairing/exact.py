@@ -17,17 +17,27 @@ from tournaments.pairing.matching import MatchingGraph, blossom, sorted_matching
 from tournaments.pairing.work import STAGE_EXACT, Work, matching_work, sparse_matching_work
 
 
-def solve_exact(field: Field, work: Work | None = None) -> tuple[list[tuple[int, int]], int | None]:
-    """Maximum-weight perfect matching of the whole field, the bye as a dummy vertex."""
-    ids = field.ids
+def solve_exact(
+    field: Field, work: Work | None = None, ids: list[int] | None = None
+) -> tuple[list[tuple[int, int]], int | None]:
+    """Maximum-weight perfect matching of the whole field, the bye as a dummy vertex.
+
+    With ids, only those players are paired (the bye, when they are odd, still priced by
+    the whole field's bye terms): the barrier tier's core (barrier.py)."""
+    ids = field.ids if ids is None else ids
+    if not ids:
+        return [], None
+    members = set(ids)
     pts = [field.players[pid].points for pid in ids]
     spread = max(pts) - min(pts)
     count = len(ids)
     # Each weight exceeds the largest possible total of everything after it in the cost:
-    # rank offset (under count), squares, score offset (under count), bye excess, rematches.
-    square_weight = count
-    score_weight = square_weight * (count // 2) * spread * spread + count
-    excess_weight = score_weight * count
+    # rank offset and score offset (under the field's size), squares, bye excess,
+    # rematches.
+    field_size = len(field.ids)
+    square_weight = field_size
+    score_weight = square_weight * (count // 2) * spread * spread + field_size
+    excess_weight = score_weight * field_size
     max_excess = max(field.players[pid].byes for pid in ids) - field.min_byes
     rematch_weight = excess_weight * (max_excess + 1)
     ceiling = rematch_weight + square_weight * spread * spread + 1
@@ -54,10 +64,10 @@ def solve_exact(field: Field, work: Work | None = None) -> tuple[list[tuple[int,
     graph.add_nodes_from(nodes)
     matching: set = set()
     # Someone who has met every other player and cannot sit out makes a rematch certain.
-    isolated = any(len(field.opp[pid]) == count - 1 for pid in ids) and not bye_weights
+    isolated = any(len(field.opp[pid] & members) == count - 1 for pid in ids) and not bye_weights
     if work is not None:
         # A certain rematch goes straight to the complete graph, and pays for it first.
-        work.spend(STAGE_EXACT, matching_work(len(nodes)) if isolated else exact_work(field))
+        work.spend(STAGE_EXACT, matching_work(len(nodes)) if isolated else exact_work(field, ids))
     for i, a in enumerate(ids):
         met = field.opp[a]
         for b in ids[i + 1 :]:
@@ -97,10 +107,13 @@ def solve_exact(field: Field, work: Work | None = None) -> tuple[list[tuple[int,
     return pairs, bye_id
 
 
-def exact_work(field: Field) -> int:
+def exact_work(field: Field, ids: list[int] | None = None) -> int:
     """The estimated work of this tier when no rematch is needed: a matching of the
     pairs who have not met (with the bye vertex in an odd field)."""
-    count = len(field.ids)
-    fresh = (count * (count - 1) - sum(len(field.opp[pid]) for pid in field.ids)) // 2
+    ids = field.ids if ids is None else ids
+    members = set(ids) if len(ids) < len(field.ids) else None
+    count = len(ids)
+    met = sum(len(field.opp[pid] & members if members else field.opp[pid]) for pid in ids)
+    fresh = (count * (count - 1) - met) // 2
     odd = count % 2
     return sparse_matching_work(count + odd, fresh + odd * count)

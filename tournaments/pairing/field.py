@@ -39,13 +39,17 @@ class Field:
                     self.opp[pid].add(other)
                     self.opp[other].add(pid)
         self.min_byes = min((p.byes for p in players), default=0)
+        self._bye_offsets: dict[int, tuple[int, int]] | None = None
 
     # --- cost -----------------------------------------------------------------------------
 
     def bye_offsets(self) -> dict[int, tuple[int, int]]:
         """For each player, the bye terms of the cost if they sat out: (players on fewer
         points, players on the same points ranked below), counting only players with no
-        more byes than they have."""
+        more byes than they have. Computed once per field (it is read for every option
+        the barrier tier compares)."""
+        if self._bye_offsets is not None:
+            return self._bye_offsets
         by_points: dict[int, list[int]] = {}
         for pid in reversed(self.ranked):  # worst-ranked first inside each score
             by_points.setdefault(self.players[pid].points, []).append(pid)
@@ -63,6 +67,7 @@ class Field:
                 below_by_byes[byes] = below_by_byes.get(byes, 0) + 1
             for byes, count in below_by_byes.items():
                 fewer_points_by_byes[byes] = fewer_points_by_byes.get(byes, 0) + count
+        self._bye_offsets = offsets
         return offsets
 
     def bye_candidates(self) -> list[int]:

@@ -155,7 +155,10 @@ class PairingResult:
     optimally as an even field by one of the other three, need no rematch) or
     "forced_rematch" (an even field's one player who has met everyone: their pair is a
     rematch in every pairing, and the field with their meetings erased is paired
-    optimally by the other tiers).
+    optimally by the other tiers) or "barrier" (a few players who have met most of the
+    field force rematches: the field is split along a tight Tutte-Berge barrier of the
+    pairs who have not met, a small core matched exactly and the rest paired apart by the
+    other tiers).
     """
 
     round_number: int

@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
+from tournaments.pairing.barrier import solve_barrier
 from tournaments.pairing.exact import solve_exact
 from tournaments.pairing.field import Field
 from tournaments.pairing.lower_bound import ChainFailure, chain_score_groups
@@ -117,6 +118,12 @@ def solve(field: Field, work: Work | None = None) -> tuple[list[tuple[int, int]]
         )
         pairs, _, _ = solve(erased, work)
         return pairs, None, "forced_rematch"
+    split = solve_barrier(field, work, solve)
+    if split is not None:
+        # A few players who have met most of the field force rematches: the field splits
+        # along a tight barrier into parts paired on their own (docs/pairing.md, step 0b).
+        pairs, bye_id = split
+        return pairs, bye_id, "barrier"
     if _must_rematch_or_move_bye(field, candidates):
         # No chain or window can succeed: straight to the whole field.
         pairs, bye_id = solve_exact(field, work)
