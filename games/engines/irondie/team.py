@@ -217,6 +217,9 @@ class TeamState:
 
     _LISTS = (*E._STATE_LISTS, "assigned")
 
+    log = E.LOG
+    rolls = E.ROLLS
+
     @property
     def seats(self) -> int:
         return self.table.seats
@@ -635,9 +638,9 @@ def apply(state: TeamState, seat, action: dict) -> tuple[TeamState, list[dict]]:
     s.assigned = state.assigned
     events: list[dict] = []
     logged = _ACTS[decision](s, seat, action, events)
-    s.log.append((seat, logged))
+    _log_add(s, (seat, logged))
     if decision in _SIMULTANEOUS:
-        s.secret_log = [*s.secret_log, len(s.log) - 1]
+        s.secret_log = [*s.secret_log, s.log_length - 1]
         if None not in s.choices:
             s.secret_log = []
             _resolve_simultaneous(s, events)
@@ -647,6 +650,7 @@ def apply(state: TeamState, seat, action: dict) -> tuple[TeamState, list[dict]]:
 
 
 _expect = E._expect
+_log_add = E._log_add
 _fork_state = E._fork_state
 _shared_advance = E._advance
 
@@ -1113,7 +1117,7 @@ def view(state: TeamState, viewer) -> dict:
     secret = set(s.secret_log)
     log = [
         [actor, action]
-        for i, (actor, action) in enumerate(s.log)
+        for i, (actor, action) in enumerate(s.log_trail[: s.log_length])
         if i not in secret or _sees_choice_of(viewer, actor)
     ]
     duel = E._duel_view(s)
@@ -1140,7 +1144,7 @@ def view(state: TeamState, viewer) -> dict:
         "pending": pending,
         "dice": [_die_view(s, d) for d in range(len(s.zone))],
         "log": log,
-        "rolls": list(s.rolls),
+        "rolls": s.rolls,
         "over": over,
         "result": result(s),
     }
