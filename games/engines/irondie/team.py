@@ -99,6 +99,7 @@ class TeamTable:
         "eligible_order",
         "eligible",
         "pool_of",
+        "targeted_by",
         "side",
         "side_life",
     )
@@ -158,6 +159,16 @@ class TeamTable:
         as_set = {number: frozenset(pools[k]) for k, number in numbers.items()}
         self.pool_of = tuple(pool_of)
         self.eligible = tuple(as_set[number] for number in pool_of)
+        # Per team and target: the team's dice that may throw at it in the clash zone
+        # (every die but a Regenerator), in id order.
+        targeted_by: tuple[list[list[int]], ...] = tuple([[] for _ in infos] for _team in TEAMS)
+        modes = self.modes
+        for d in infos:
+            if modes[d.id] != _REGENERATE:
+                by_target = targeted_by[d.owner & 1]
+                for t in ordered[d.id]:
+                    by_target[t].append(d.id)
+        self.targeted_by = tuple(tuple(tuple(ids) for ids in team) for team in targeted_by)
 
 
 # Per seat count: each die's team, each seat's and each team's ids (the same in every
@@ -846,7 +857,26 @@ _apply_bonus, _check_end, _finish, _resolve_duel = (
 def _throw(s: TeamState, seat: int, die: int, targets: tuple, target_zone: int, events) -> None:
     """The captain ``seat`` throws ``die`` (theirs or a teammate's); a colour bonus
     rolled on it belongs to the die's owner."""
-    s.cache = None
+    cache = s.cache
+    if target_zone != CLASH:
+        # The duel's opening throw: the clash zone was empty, so were the clash options.
+        s.cache = [
+            _add_clash_target(s, 0, [], die),
+            None,
+            _add_clash_target(s, 1, [], die),
+            None,
+            None,
+        ]
+    elif cache is not None and cache[0] is not None and cache[2] is not None:
+        s.cache = [
+            _add_clash_target(s, 0, cache[0], die),
+            None,
+            _add_clash_target(s, 1, cache[2], die),
+            None,
+            None,
+        ]
+    else:
+        s.cache = None
     s.zone[die] = CLASH
     rolled = E._roll(s)
     s.value[die] = rolled
@@ -864,6 +894,33 @@ def _throw(s: TeamState, seat: int, die: int, targets: tuple, target_zone: int, 
     )
     if rolled == 1 or (rolled == 2 and s.info[die].rare):
         s.bonus_queue = [*s.bonus_queue, (owner, die)]
+
+
+def _add_clash_target(s: TeamState, team: int, options: list, die: int) -> list:
+    """``team``'s later-throw options (``_compute_throw_options`` with ``first`` false)
+    once ``die``, still in the hand, is thrown into the clash zone, from ``options``,
+    those before: ``die`` no longer throws, and every die of the team in the hand that
+    may target it gains it as a target. Same list, same order, as computing it anew."""
+    zone = s.zone
+    gaining = [d for d in s.table.targeted_by[team][die] if zone[d] == HAND and d != die]
+    if not gaining:
+        if s.table.team[die] != team:
+            return options
+        return [option for option in options if option[0] != die]
+    modes = s.table.modes
+    changed = [option for option in options if option[0] != die]
+    for d in gaining:
+        if modes[d] == _SINGLE:
+            changed.append(_PAIRS[d][die])
+            continue
+        for i, option in enumerate(changed):
+            if option[0] == d:
+                changed[i] = (d, tuple(sorted((*option[1], die))))
+                break
+        else:
+            changed.append((d, (die,)))
+    changed.sort()
+    return changed
 
 
 def _pass(s: TeamState, seat: int, events: list, forced: bool) -> None:
