@@ -857,26 +857,29 @@ _apply_bonus, _check_end, _finish, _resolve_duel = (
 def _throw(s: TeamState, seat: int, die: int, targets: tuple, target_zone: int, events) -> None:
     """The captain ``seat`` throws ``die`` (theirs or a teammate's); a colour bonus
     rolled on it belongs to the die's owner."""
+    # Each team's later-throw options (cache slots 0 and 2) follow the throw, while
+    # the team may still throw in this duel; everything else in the cache is dropped.
     cache = s.cache
+    step = s.step
     if target_zone != CLASH:
-        # The duel's opening throw: the clash zone was empty, so were the clash options.
-        s.cache = [
-            _add_clash_target(s, 0, [], die),
-            None,
-            _add_clash_target(s, 1, [], die),
-            None,
-            None,
-        ]
-    elif cache is not None and cache[0] is not None and cache[2] is not None:
-        s.cache = [
-            _add_clash_target(s, 0, cache[0], die),
-            None,
-            _add_clash_target(s, 1, cache[2], die),
-            None,
-            None,
-        ]
+        before = [[], []]  # the duel's opening throw: the clash zone was empty
+    elif cache is None or step == DEFENDER_SECOND:
+        before = None  # the duel's last throw
     else:
+        before = [cache[0], cache[2]]
+        if step == ATTACKER_SECOND:
+            before[s.attacker] = None
+    if before is None:
         s.cache = None
+    else:
+        first, second = before
+        s.cache = [
+            None if first is None else _add_clash_target(s, 0, first, die),
+            None,
+            None if second is None else _add_clash_target(s, 1, second, die),
+            None,
+            None,
+        ]
     s.zone[die] = CLASH
     rolled = E._roll(s)
     s.value[die] = rolled
