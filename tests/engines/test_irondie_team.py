@@ -375,6 +375,34 @@ def test_bot_games_end_verify_and_keep_dice_and_values_in_range(seats):
         assert IRONDIE.State.from_dict(s.to_dict()) == s
 
 
+@pytest.mark.parametrize("seats", [2, 4])
+def test_states_made_from_one_state_keep_their_own_log_and_rolls(seats):
+    # The log and rolls are shared between a state and its successor; a second successor
+    # of the same state, or a further action on an older one, must not see the first's.
+    rng = random.Random(seats)
+    config = IRONDIE.random_config(rng, seats=seats, game_id=f"branch-{seats}")
+    s = IRONDIE.new_game(config, "branch")
+    bots = [IRONDIE.BOTS["random"](seed=seat) for seat in range(seats)]
+    kept = []
+    while not IRONDIE.is_over(s) and len(kept) < 60:
+        seat = min(IRONDIE.to_act(s))
+        kept.append((s, s.to_dict(), seat, bots[seat].choose(s, seat)))
+        s, _ = IRONDIE.apply(s, seat, kept[-1][3])
+    last = s.to_dict()
+    for old, before, seat, action in kept[::7]:
+        first, _ = IRONDIE.apply(old, seat, action)
+        others = [a for a in IRONDIE.legal_actions(old, seat) if a != action]
+        second = IRONDIE.apply(old, seat, others[0])[0] if others else first
+        again, _ = IRONDIE.apply(old, seat, action)
+        assert old.to_dict() == before and again == first
+        assert first.log == [*old.log, (seat, first.log[-1][1])]
+        assert first.rolls[: len(old.rolls)] == old.rolls == second.rolls[: len(old.rolls)]
+        assert second.log[: len(old.log)] == old.log and len(second.log) == len(old.log) + 1
+        assert IRONDIE.replay(old.config, old.seed, second.log) == second
+    assert s.to_dict() == last
+    assert IRONDIE.replay(config, "branch", s.log) == s
+
+
 def test_match_time_over_ends_a_team_game_without_a_winner():
     s = IRONDIE.new_game(team_config(seats=6), "time")
     s, _ = IRONDIE.apply(s, "system", {"kind": "match_time_over"})

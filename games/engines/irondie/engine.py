@@ -347,7 +347,9 @@ def _canonical_config(config: dict, sets) -> dict:
 
 
 # The fields of every IRONDIE game state, in the order of ``State.__slots__`` (the team
-# game's state adds its own after them); ``_STATE_LISTS``: those that are lists.
+# game's state adds its own after them); ``_STATE_LISTS``: those that are lists. The
+# action log and the rolls are trails (see ``_log_add``): the ``log`` and ``rolls``
+# properties give them as lists.
 _STATE_FIELDS = (
     "config",
     "table",
@@ -375,9 +377,11 @@ _STATE_FIELDS = (
     "damage",
     "winner",
     "end_reason",
-    "log",
+    "log_trail",
+    "log_length",
     "secret_log",
-    "rolls",
+    "roll_trail",
+    "roll_length",
     "roll_position",
     "scripted_rolls",
 )
@@ -394,9 +398,10 @@ _STATE_LISTS = (
 
 def _fork_state(s):
     """The copy ``apply`` works on, for any IRONDIE state (the team game's copies its
-    own fields after this). ``zone``, ``value``, ``log`` and ``rolls`` are copied; the
-    other lists are shared with ``s``, and the engine never edits them in place (it
-    assigns a new list), so ``s`` stays as it was."""
+    own fields after this). ``zone`` and ``value`` are copied; the log and roll trails
+    are shared (``_log_add`` never changes a state's part of them); the other lists are
+    shared with ``s``, and the engine never edits them in place (it assigns a new
+    list), so ``s`` stays as it was."""
     cls = s.__class__
     c = cls.__new__(cls)
     c.config = s.config
@@ -425,9 +430,11 @@ def _fork_state(s):
     c.damage = s.damage
     c.winner = s.winner
     c.end_reason = s.end_reason
-    c.log = s.log.copy()
+    c.log_trail = s.log_trail
+    c.log_length = s.log_length
     c.secret_log = s.secret_log
-    c.rolls = s.rolls.copy()
+    c.roll_trail = s.roll_trail
+    c.roll_length = s.roll_length
     c.roll_position = s.roll_position
     c.scripted_rolls = s.scripted_rolls
     return c
@@ -461,9 +468,9 @@ def _fields_to_dict(s, fmt, extra: tuple = ()) -> dict:
     data.update(extra)
     data["winner"] = s.winner
     data["end_reason"] = s.end_reason
-    data["log"] = [[actor, action] for actor, action in s.log]
+    data["log"] = [[actor, action] for actor, action in s.log_trail[: s.log_length]]
     data["secret_log"] = list(s.secret_log)
-    data["rolls"] = list(s.rolls)
+    data["rolls"] = s.roll_trail[: s.roll_length]
     data["roll_position"] = s.roll_position
     data["scripted_rolls"] = list(s.scripted_rolls)
     return data
@@ -499,7 +506,7 @@ def _fields_from_dict(s, data: dict, config: dict, table) -> None:
     s.end_reason = data["end_reason"]
     s.log = [(actor, action) for actor, action in data["log"]]
     s.secret_log = list(data["secret_log"])
-    s.rolls = list(data["rolls"])
+    s.rolls = data["rolls"]
     s.roll_position = data["roll_position"]
     s.scripted_rolls = list(data["scripted_rolls"])
 
@@ -532,11 +539,62 @@ def _fields_at_start(s, config: dict, seed: str, table, seats: int) -> None:
     s.damage = [0, 0]
     s.winner = None
     s.end_reason = None
-    s.log = []
+    s.log_trail = []
+    s.log_length = 0
     s.secret_log = []
-    s.rolls = []
+    s.roll_trail = []
+    s.roll_length = 0
     s.roll_position = 0
     s.scripted_rolls = []
+
+
+def _log_add(s, entry: tuple) -> None:
+    """Add (actor, action) to the action log of ``s``.
+
+    The log and the rolls are trails: a list shared by a state and the states made from
+    it, with the length that is each state's part. Adding to a whole game's log is then
+    linear, where copying the log at every action was quadratic. A state adds in place
+    only when its part is the whole list; otherwise (another state made from the same
+    one has added already) it takes a copy of its part first, so no state's part ever
+    changes."""
+    trail, length = s.log_trail, s.log_length
+    if len(trail) != length:
+        trail = s.log_trail = trail[:length]
+    trail.append(entry)
+    s.log_length = length + 1
+
+
+def _rolls_add(s, values: list) -> None:
+    """Add ``values`` to the rolls of ``s`` (a trail, as in ``_log_add``)."""
+    trail, length = s.roll_trail, s.roll_length
+    if len(trail) != length:
+        trail = s.roll_trail = trail[:length]
+    trail += values
+    s.roll_length = length + len(values)
+
+
+def _get_log(s) -> list:
+    return s.log_trail[: s.log_length]
+
+
+def _set_log(s, log) -> None:
+    s.log_trail = list(log)
+    s.log_length = len(s.log_trail)
+
+
+def _get_rolls(s) -> list:
+    return s.roll_trail[: s.roll_length]
+
+
+def _set_rolls(s, rolls) -> None:
+    s.roll_trail = list(rolls)
+    s.roll_length = len(s.roll_trail)
+
+
+# The action log, [(actor, action), ...], and every roll so far, as new lists (changing
+# them changes nothing; assigning a list replaces the state's own).
+LOG = property(_get_log, _set_log)
+ROLLS = property(_get_rolls, _set_rolls)
 
 
 class State:
@@ -548,6 +606,9 @@ class State:
     """
 
     __slots__ = _STATE_FIELDS
+
+    log = LOG
+    rolls = ROLLS
 
     def clone(self) -> State:
         """A full copy: every list is the copy's own (tests and scenarios edit it)."""
@@ -979,9 +1040,9 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
     s = state._fork()
     events: list[dict] = []
     logged = _ACTS[decision](s, player, action, events)
-    s.log.append((player, logged))
+    _log_add(s, (player, logged))
     if decision in _SIMULTANEOUS:
-        s.secret_log = [*s.secret_log, len(s.log) - 1]
+        s.secret_log = [*s.secret_log, s.log_length - 1]
         if s.choices[0] is not None and s.choices[1] is not None:
             s.secret_log = []
             _resolve_simultaneous(s, events)
@@ -1288,7 +1349,7 @@ def _system_action(state, action: dict, forfeit_winner) -> tuple:
             rule,
             gettext_noop("System actions are 'sudden_death', 'forfeit' and 'match_time_over'."),
         )
-    s.log.append((SYSTEM, logged))
+    _log_add(s, (SYSTEM, logged))
     return s, events
 
 
@@ -1317,7 +1378,7 @@ def _roll(s: State) -> int:
                 break
         s.roll_position = position
         value = byte % 6 + 1
-    s.rolls.append(value)
+    _rolls_add(s, [value])
     return value
 
 
@@ -1341,7 +1402,7 @@ def _roll_many(s: State, count: int) -> list[int]:
         if byte < ACCEPT_BELOW:
             out.append(byte % 6 + 1)
     s.roll_position = index * BLOCK_BYTES + offset
-    s.rolls += out
+    _rolls_add(s, out)
     return out
 
 
@@ -1809,7 +1870,7 @@ def view(state: State, viewer) -> dict:
     secret = set(s.secret_log)
     log = [
         [actor, action]
-        for i, (actor, action) in enumerate(s.log)
+        for i, (actor, action) in enumerate(s.log_trail[: s.log_length])
         if i not in secret or judge or actor == viewer
     ]
     duel = _duel_view(s)
@@ -1835,7 +1896,7 @@ def view(state: State, viewer) -> dict:
         "pending": pending,
         "dice": [_die_view(s, d) for d in range(DICE_COUNT)],
         "log": log,
-        "rolls": list(s.rolls),
+        "rolls": s.rolls,
         "over": over,
         "result": result(s),
     }

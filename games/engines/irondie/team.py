@@ -99,6 +99,7 @@ class TeamTable:
         "eligible_order",
         "eligible",
         "pool_of",
+        "targeted_by",
         "side",
         "side_life",
     )
@@ -158,6 +159,16 @@ class TeamTable:
         as_set = {number: frozenset(pools[k]) for k, number in numbers.items()}
         self.pool_of = tuple(pool_of)
         self.eligible = tuple(as_set[number] for number in pool_of)
+        # Per team and target: the team's dice that may throw at it in the clash zone
+        # (every die but a Regenerator), in id order.
+        targeted_by: tuple[list[list[int]], ...] = tuple([[] for _ in infos] for _team in TEAMS)
+        modes = self.modes
+        for d in infos:
+            if modes[d.id] != _REGENERATE:
+                by_target = targeted_by[d.owner & 1]
+                for t in ordered[d.id]:
+                    by_target[t].append(d.id)
+        self.targeted_by = tuple(tuple(tuple(ids) for ids in team) for team in targeted_by)
 
 
 # Per seat count: each die's team, each seat's and each team's ids (the same in every
@@ -216,6 +227,9 @@ class TeamState:
     __slots__ = (*E._STATE_FIELDS, "assigned")
 
     _LISTS = (*E._STATE_LISTS, "assigned")
+
+    log = E.LOG
+    rolls = E.ROLLS
 
     @property
     def seats(self) -> int:
@@ -635,9 +649,9 @@ def apply(state: TeamState, seat, action: dict) -> tuple[TeamState, list[dict]]:
     s.assigned = state.assigned
     events: list[dict] = []
     logged = _ACTS[decision](s, seat, action, events)
-    s.log.append((seat, logged))
+    _log_add(s, (seat, logged))
     if decision in _SIMULTANEOUS:
-        s.secret_log = [*s.secret_log, len(s.log) - 1]
+        s.secret_log = [*s.secret_log, s.log_length - 1]
         if None not in s.choices:
             s.secret_log = []
             _resolve_simultaneous(s, events)
@@ -647,6 +661,7 @@ def apply(state: TeamState, seat, action: dict) -> tuple[TeamState, list[dict]]:
 
 
 _expect = E._expect
+_log_add = E._log_add
 _fork_state = E._fork_state
 _shared_advance = E._advance
 
@@ -842,7 +857,29 @@ _apply_bonus, _check_end, _finish, _resolve_duel = (
 def _throw(s: TeamState, seat: int, die: int, targets: tuple, target_zone: int, events) -> None:
     """The captain ``seat`` throws ``die`` (theirs or a teammate's); a colour bonus
     rolled on it belongs to the die's owner."""
-    s.cache = None
+    # Each team's later-throw options (cache slots 0 and 2) follow the throw, while
+    # the team may still throw in this duel; everything else in the cache is dropped.
+    cache = s.cache
+    step = s.step
+    if target_zone != CLASH:
+        before = [[], []]  # the duel's opening throw: the clash zone was empty
+    elif cache is None or step == DEFENDER_SECOND:
+        before = None  # the duel's last throw
+    else:
+        before = [cache[0], cache[2]]
+        if step == ATTACKER_SECOND:
+            before[s.attacker] = None
+    if before is None:
+        s.cache = None
+    else:
+        first, second = before
+        s.cache = [
+            None if first is None else _add_clash_target(s, 0, first, die),
+            None,
+            None if second is None else _add_clash_target(s, 1, second, die),
+            None,
+            None,
+        ]
     s.zone[die] = CLASH
     rolled = E._roll(s)
     s.value[die] = rolled
@@ -860,6 +897,33 @@ def _throw(s: TeamState, seat: int, die: int, targets: tuple, target_zone: int, 
     )
     if rolled == 1 or (rolled == 2 and s.info[die].rare):
         s.bonus_queue = [*s.bonus_queue, (owner, die)]
+
+
+def _add_clash_target(s: TeamState, team: int, options: list, die: int) -> list:
+    """``team``'s later-throw options (``_compute_throw_options`` with ``first`` false)
+    once ``die``, still in the hand, is thrown into the clash zone, from ``options``,
+    those before: ``die`` no longer throws, and every die of the team in the hand that
+    may target it gains it as a target. Same list, same order, as computing it anew."""
+    zone = s.zone
+    gaining = [d for d in s.table.targeted_by[team][die] if zone[d] == HAND and d != die]
+    if not gaining:
+        if s.table.team[die] != team:
+            return options
+        return [option for option in options if option[0] != die]
+    modes = s.table.modes
+    changed = [option for option in options if option[0] != die]
+    for d in gaining:
+        if modes[d] == _SINGLE:
+            changed.append(_PAIRS[d][die])
+            continue
+        for i, option in enumerate(changed):
+            if option[0] == d:
+                changed[i] = (d, tuple(sorted((*option[1], die))))
+                break
+        else:
+            changed.append((d, (die,)))
+    changed.sort()
+    return changed
 
 
 def _pass(s: TeamState, seat: int, events: list, forced: bool) -> None:
@@ -1113,7 +1177,7 @@ def view(state: TeamState, viewer) -> dict:
     secret = set(s.secret_log)
     log = [
         [actor, action]
-        for i, (actor, action) in enumerate(s.log)
+        for i, (actor, action) in enumerate(s.log_trail[: s.log_length])
         if i not in secret or _sees_choice_of(viewer, actor)
     ]
     duel = E._duel_view(s)
@@ -1140,7 +1204,7 @@ def view(state: TeamState, viewer) -> dict:
         "pending": pending,
         "dice": [_die_view(s, d) for d in range(len(s.zone))],
         "log": log,
-        "rolls": list(s.rolls),
+        "rolls": s.rolls,
         "over": over,
         "result": result(s),
     }
