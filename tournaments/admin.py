@@ -17,6 +17,7 @@ from tournaments.models import (
     PairingJob,
     Penalty,
     PodGame,
+    PodReport,
     PodSeat,
     PodTable,
     RatingChange,
@@ -429,6 +430,24 @@ class PodSeatAdmin(EventScopedAdmin):
     list_select_related = ["table__round__tournament", "registration__player"]
     search_fields = ["registration__player__display_name"]
     raw_id_fields = ["table", "round", "registration"]
+
+
+@admin.register(PodReport)
+class PodReportAdmin(EventScopedAdmin):
+    """Placings a table's players reported (tournaments/services/pod_reports.py); read here,
+    settled on the judges' queue, where the audit log records it."""
+
+    event_path = "table__round__tournament"
+    list_display = ["table", "number", "status", "submitted_for", "created_at"]
+    list_filter = ["status"]
+    list_select_related = ["table__round__tournament", "submitted_for__player"]
+    raw_id_fields = ["table", "submitted_by", "submitted_for", "disputed_by"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(PodGame)
