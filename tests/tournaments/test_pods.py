@@ -448,6 +448,8 @@ def test_a_round_no_window_certifies_is_searched_exhaustively():
     assert len(players) == 17
     with pytest.raises(PodsRefused, match="proved optimal"):
         pair_pods(players, 2, "sim2", search_limit=0)
+    with pytest.raises(PodsRefused, match="without proving"):
+        pair_pods(players, 2, "sim2", wide_node_limit=10)
     result = pair_pods(players, 2, "sim2")
     assert result.method == "exact"
     assert result.cost.repeats == 0 and result.cost.short_excess > result.bound.short_excess
