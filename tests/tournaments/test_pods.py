@@ -242,10 +242,11 @@ def test_unavoidable_repeats_are_counted_and_exact():
 
 
 def test_refused_when_no_proof_fits_the_limits():
-    # Everyone has met everyone: the window would be the whole field, past its limit.
+    # Everyone has met everyone: the window would be the whole field, past its limit, and
+    # the exhaustive search after the windows is off.
     players = field([0] * 20, met=list(itertools.combinations(range(1, 21), 2)))
     with pytest.raises(PodsRefused, match="proved optimal"):
-        pair_pods(players, 5, "s")
+        pair_pods(players, 5, "s", search_limit=0)
     event = SimulatedPods(13, seed=0)
     event.play_round()
     with pytest.raises(PodsRefused, match="without proving"):
@@ -332,10 +333,23 @@ def test_same_seating_across_hash_seeds():
 def test_windows_claim_only_optimal_seatings(players, mode, seed):
     # No exact tier: every seating returned is proved by the bound or by a window.
     try:
-        result = pair_pods(players, 3, seed, mode, exact_limit=0)
+        result = pair_pods(players, 3, seed, mode, exact_limit=0, search_limit=0)
     except PodsRefused:
         return
     assert result.method in ("lower_bound", "window")
+    assert result.cost.key() == brute_force_key(players, mode)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(
+    players=histories(max_players=9),
+    mode=st.sampled_from([FOUR_THREE, THREE]),
+    seed=st.integers(0, 99),
+)
+def test_the_search_after_the_windows_seats_every_round_at_the_optimum(players, mode, seed):
+    # The exhaustive search that follows the windows (exact tier first off): no refusal,
+    # and the brute-force optimum.
+    result = pair_pods(players, 3, seed, mode, exact_limit=0)
     assert result.cost.key() == brute_force_key(players, mode)
 
 
@@ -344,7 +358,7 @@ def test_a_window_certifies_a_repeat_the_bound_cannot():
     # over the top scores seats them apart at the least extra spread.
     points = [6, 6, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
     players = field(points, met=[(1, 2)])
-    result = pair_pods(players, 3, "w", exact_limit=0)
+    result = pair_pods(players, 3, "w", exact_limit=0, search_limit=0)
     assert result.method == "window"
     assert result.cost.repeats == 0
     assert result.cost.spread > result.bound.spread
@@ -391,7 +405,7 @@ def test_a_profile_is_filled_without_repeats_by_swapping_equal_players():
     met = []
     for start in (1, 17, 33, 49):
         met += list(itertools.combinations(range(start, start + 4), 2))
-    result = pair_pods(field(points, met=met), 4, "f", exact_limit=0)
+    result = pair_pods(field(points, met=met), 4, "f", exact_limit=0, search_limit=0)
     assert result.method == "lower_bound"
     assert result.cost.repeats == 0 and result.cost.spread == 0
 
@@ -405,7 +419,7 @@ def test_windows_agree_with_the_exact_tier_on_simulated_events(n, seed, rounds):
         event.play_round()
     players = event.field()
     try:
-        windowed = pair_pods(players, rounds, "w", exact_limit=0)
+        windowed = pair_pods(players, rounds, "w", exact_limit=0, search_limit=0)
     except PodsRefused:
         return
     exact = pair_pods(players, rounds, "w", exact_limit=16)
@@ -417,9 +431,28 @@ def test_a_window_takes_players_from_outside_its_edges():
     # their table seats them apart with players from the scores above and below.
     points = [6] * 6 + [5, 5] + [4] * 8
     players = field(points, met=[(7, 8)])
-    result = pair_pods(players, 2, "b", exact_limit=0)
+    result = pair_pods(players, 2, "b", exact_limit=0, search_limit=0)
     assert result.method == "window"
     assert result.cost.repeats == 0
     assert result.cost.key() == pair_pods(players, 2, "b").cost.key()
     table_of = {pid: t.number for t in result.tables for pid in t.player_ids}
     assert table_of[7] != table_of[8]
+
+
+def test_a_round_no_window_certifies_is_searched_exhaustively():
+    # 17 players, round 2: avoiding every repeat needs someone to sit short again, which
+    # neither the typed bound nor a window can prove; windows alone refuse the round.
+    event = SimulatedPods(17, seed=1002, drop_rate=0.05)
+    event.play_round()
+    players = event.field()
+    assert len(players) == 17
+    with pytest.raises(PodsRefused, match="proved optimal"):
+        pair_pods(players, 2, "sim2", search_limit=0)
+    with pytest.raises(PodsRefused, match="without proving"):
+        pair_pods(players, 2, "sim2", wide_node_limit=10)
+    result = pair_pods(players, 2, "sim2")
+    assert result.method == "exact"
+    assert result.cost.repeats == 0 and result.cost.short_excess > result.bound.short_excess
+    # The seating claimed is scored the same by evaluate_pods (a seating edited by hand).
+    tables = [t.player_ids for t in result.tables]
+    assert evaluate_pods(players, tables, "four_three").key() == result.cost.key()

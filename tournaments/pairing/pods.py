@@ -50,6 +50,7 @@ __all__ = [
     "PodResult",
     "PodTable",
     "PodsRefused",
+    "SEARCH_LIMIT",
     "evaluate_pods",
     "full_size",
     "pair_pods",
@@ -66,6 +67,13 @@ MODES = (FOUR_THREE, THREE)
 EXACT_LIMIT = 16
 # Partial seatings the exhaustive search may visit before the round is refused.
 NODE_LIMIT = 200_000
+# Fields above EXACT_LIMIT and up to this size that neither the bound nor a window
+# certifies are searched exhaustively after the windows (in the background pairing job,
+# as the search's work passes any request's limit): refusing is the worst outcome.
+SEARCH_LIMIT = 32
+# The node limit of that later search: bench/pods.py saw the refused rounds of 17-32
+# players proved in 0.3-21 s of CPU (docs/benchmarks.md), well within this.
+WIDE_NODE_LIMIT = 3_000_000
 # Bounds of the players left that the exact tier keeps at once.
 BOUND_CACHE = 200_000
 # Seeded restarts of the construction before the lower bound is given up.
@@ -525,11 +533,17 @@ def pair_pods(
     *,
     exact_limit: int = EXACT_LIMIT,
     node_limit: int | None = NODE_LIMIT,
+    search_limit: int = SEARCH_LIMIT,
+    wide_node_limit: int | None = WIDE_NODE_LIMIT,
     work_limit: int | None = None,
     progress: Progress | None = None,
 ) -> PodResult:
     """Seat one round of pods among the active players; deterministic for a given seed.
     Raises PodsRefused when no seating can be proved optimal within the limits.
+
+    Fields up to ``exact_limit`` that the bound does not certify are searched exhaustively
+    (``node_limit``); larger ones go to the windows, and those up to ``search_limit`` that
+    no window certifies are then searched exhaustively too (``wide_node_limit``).
 
     ``work_limit`` and ``progress`` as for pair_round (tournaments/pairing/work.py): the
     construction and its lower bound always run; the window tier is charged its whole
@@ -586,12 +600,12 @@ def pair_pods(
         if found is not None:
             best, method = found, "window"
     if not method:
-        if n > exact_limit:
+        if n > max(exact_limit, search_limit):
             raise PodsRefused(
                 f"No seating of {n} players could be proved optimal: the best found costs "
                 f"{_describe(best_key)} against a bound of {_describe(bound_key)}, and fields "
-                f"of more than {exact_limit} players are not searched exhaustively. "
-                "Seat the round by hand."
+                f"of more than {max(exact_limit, search_limit)} players are not searched "
+                "exhaustively. Seat the round by hand."
             )
         # The search's size is not known before it runs: its work is counted as it goes
         # (PROGRESS_NODES partial seatings at a time, each batch before it runs) and a
@@ -601,7 +615,7 @@ def pair_pods(
             field,
             sizes,
             _improve(field, best),
-            node_limit,
+            node_limit if n <= exact_limit else wide_node_limit,
             lambda nodes: work.spend(STAGE_EXACT, PROGRESS_NODES * NODE_WORK),
         )
         method = "exact"
