@@ -35,6 +35,7 @@ from tournaments.models import (
     PairingJob,
     Penalty,
     PodReport,
+    PodSeat,
     PodTable,
     Registration,
     ResultSubmission,
@@ -882,6 +883,21 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         answer = selectors.pod_round_answer(round_, show_results=True)
         return Response(s.PodRoundSerializer(answer).data)
 
+    def _seated_round(self, request) -> Round:
+        """The round, for a player seated at one of its tables; anyone else is refused
+        before their request is read (judges enter placings instead)."""
+        round_ = self.get_object()
+        if not (
+            request.user.is_authenticated
+            and PodSeat.objects.filter(
+                round=round_, registration__player__user=request.user
+            ).exists()
+        ):
+            raise PermissionDenied(
+                _("Only the players at this table may report or confirm its placings.")
+            )
+        return round_
+
     def _pod_table(self, round_, number: int) -> PodTable:
         table = PodTable.objects.filter(round=round_, number=number).first()
         if table is None:
@@ -893,7 +909,7 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     def table_report(self, request, pk=None):
         """A player at a pod table reports its placings; the tablemates confirm them
         (docs/operations.md "Pod tables on event day"). Judges enter placings instead."""
-        round_ = self.get_object()
+        round_ = self._seated_round(request)
         data = _valid(s.PodReportInputSerializer, request)
         report = services.report_placings(
             table=self._pod_table(round_, data["table"]),
@@ -904,7 +920,7 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         return Response(s.PodReportSerializer(report).data, status=status.HTTP_201_CREATED)
 
     def _pending_report(self, request) -> tuple[dict, PodReport]:
-        round_ = self.get_object()
+        round_ = self._seated_round(request)
         data = _valid(s.PodReportChoiceSerializer, request)
         table = self._pod_table(round_, data["table"])
         pending = PodReport.objects.filter(table=table, status=PodReport.Status.PENDING)

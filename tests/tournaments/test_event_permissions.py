@@ -270,6 +270,8 @@ def _kwargs(route, name, resource, ev) -> list[dict]:
         base["team_id"] = ev["team"].pk
     if "<int:registration_id>" in route:
         base["registration_id"] = ev["registration"].pk
+    if "<int:report_id>" in route:  # a page of event A, paired in twos: no pod report there
+        base["report_id"] = 1
     if "action>" in route:
         assert name in PAGE_ACTIONS, f"{name}: add its actions to PAGE_ACTIONS"
         return [{**base, "action": action} for action in PAGE_ACTIONS[name]]
@@ -310,6 +312,9 @@ def _bodies(ev, actor) -> dict:
         "round-repair": {"seed": "x"},
         "round-swap-players": {"first": first.pk, "second": second.pk, "reason": "x"},
         "round-placings": {"table": 1, "placings": {str(first.pk): 1, str(second.pk): 2}},
+        "round-table-report": {"table": 1, "placings": {str(first.pk): 1, str(second.pk): 2}},
+        "round-table-confirm": {"table": 1},
+        "round-table-dispute": {"table": 1, "note": "x"},
         "match-report": {"games": ["b", "b"], "note": "x"},
         "match-confirm": {},
         "match-reject": {"note": "x"},
