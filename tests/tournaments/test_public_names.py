@@ -97,6 +97,7 @@ def test_no_page_or_api_route_shows_a_login_name_to_the_public():
         "job_id": PairingJob.objects.create(
             tournament=tournament, number=9, seed="s", status="failed", error="x"
         ).pk,
+        "report_id": 1,  # a pod report's route takes only POSTs
         "action": "pause",
         "uidb64": "MQ",
         "token": "set-password",
