@@ -30,6 +30,8 @@ KEPT = {
     "MWP",
     "GW",
     "MTR",  # the tournament rules' name
+    "Melee",  # an organisers' tool whose conventions a standings preset follows
+    "gg",
     "CSV",  # file formats
     "JSON",
     "API",
