@@ -49,6 +49,16 @@ from tournaments.permissions import can_judge
 User = get_user_model()
 
 PAIRINGS_HIDDEN = "The organiser has not made the pairings public."
+
+
+def _round_parameter(request) -> str | None:
+    """``?round=``, given at most once (a repeated one is a 400, never the last one read)."""
+    values = request.query_params.getlist("round")
+    if len(values) > 1:
+        raise ValidationError({"round": [_("Give the round only once.")]})
+    return values[0] if values else None
+
+
 STANDINGS_HIDDEN = "The organiser has not made the standings public."
 PLACINGS_HIDDEN = "The organiser has not made the standings and results public."
 PLACINGS_NOT_FINAL = "Final placings are shown once the event is finished."
@@ -393,7 +403,7 @@ class TournamentViewSet(
         if not visibility.can_see_standings(request.user, tournament):
             return tournament, None
         try:
-            as_of_round = selectors.requested_round(tournament, request.query_params.get("round"))
+            as_of_round = selectors.requested_round(tournament, _round_parameter(request))
         except ValueError as error:
             raise ValidationError({"round": [str(error)]}) from None
         return tournament, selectors.standings(tournament, as_of_round=as_of_round)
@@ -473,7 +483,7 @@ class TournamentViewSet(
             answer.update(published=False, detail=STANDINGS_HIDDEN)
             return tournament, answer
         try:  # a wrong ?round= is a 400 whatever the event (as the two-player standings)
-            as_of_round = selectors.requested_round(tournament, request.query_params.get("round"))
+            as_of_round = selectors.requested_round(tournament, _round_parameter(request))
         except ValueError as error:
             raise ValidationError({"round": [str(error)]}) from None
         if not tournament.pods:

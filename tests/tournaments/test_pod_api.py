@@ -85,6 +85,8 @@ def test_pod_standings_api_round_parameter_and_csv(pod_event, organiser, judge, 
     assert leader["rank"] == 1 and leader["points"] in ("6", "9/2", "11/2", "5")
     bad = client.get(f"/api/tournaments/{pod_event.pk}/pod-standings/?round=7")
     assert bad.status_code == 400 and "Swiss round played" in bad.content.decode()
+    twice = client.get(f"/api/tournaments/{pod_event.pk}/pod-standings/?round=1&round=")
+    assert twice.status_code == 400 and "only once" in twice.content.decode()
     response = client.get(f"/api/tournaments/{pod_event.pk}/pod-standings/csv/?round=1")
     assert response.status_code == 200
     lines = list(csv.reader(io.StringIO(response.content.decode())))

@@ -261,6 +261,11 @@ def test_standings_as_of_a_round_in_the_api_and_csv(vestland_in_the_database, ap
         assert "round must be the number of a Swiss round played (1, 2, 3, 4, 5)" in str(
             response.json()
         )
+    # Given twice, even with the last one empty, it is refused rather than half read.
+    registration = answer["rows"][0]["registration"]
+    for path in ("", f"{registration}/", "csv/"):
+        twice = api.get(f"/api/tournaments/{tournament.pk}/standings/{path}?round=2&round=")
+        assert twice.status_code == 400 and "only once" in twice.content.decode(), path
 
 
 @pytest.mark.django_db
