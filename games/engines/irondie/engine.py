@@ -1600,18 +1600,34 @@ def _clear_battle_zones(s, events: list) -> None:
             events.append({"type": "move", "die": d, "to": "storage", "cause": "damage_phase_over"})
 
 
+def random_throw(hand: list[int], rng) -> list[int]:
+    """A random bot's split: each die of the hand thrown or kept on one random bit."""
+    bits = rng.getrandbits(len(hand)) if hand else 0
+    throw = []
+    for d in hand:
+        if bits & 1:
+            throw.append(d)
+        bits >>= 1
+    return throw
+
+
 def _storage_to_hand(s, events: list) -> None:
     """End of turn: every die in storage goes back to its owner's hand."""
+    _move_every_die(s, STORAGE, HAND, "hand", "storage_to_hand", events)
+
+
+def _move_every_die(s, source: int, target: int, to: str, cause: str, events: list) -> None:
+    """Every die in zone ``source`` goes to ``target`` with its value cleared, in die order."""
     zone, value = s.zone, s.value
-    count = zone.count(STORAGE)
+    count = zone.count(source)
     if count:
         s.cache = None
     d = -1
     for _ in range(count):
-        d = zone.index(STORAGE, d + 1)
-        zone[d] = HAND
+        d = zone.index(source, d + 1)
+        zone[d] = target
         value[d] = 0
-        events.append({"type": "move", "die": d, "to": "hand", "cause": "storage_to_hand"})
+        events.append({"type": "move", "die": d, "to": to, "cause": cause})
 
 
 def _start_end_turn(s: State, events: list) -> None:
@@ -1728,16 +1744,7 @@ def _resolve_duel(s: State, events: list) -> None:
             _set_value(s, target, s.value[target] + (3 if won else 1), events)
         if _check_end(s, events):
             return
-    value = s.value
-    count = zone.count(CLASH)
-    if count:
-        s.cache = None
-    d = -1
-    for _ in range(count):
-        d = zone.index(CLASH, d + 1)
-        zone[d] = STORAGE
-        value[d] = 0
-        events.append({"type": "move", "die": d, "to": "storage", "cause": "duel_over"})
+    _move_every_die(s, CLASH, STORAGE, "storage", "duel_over", events)
     s.duel_throws = []
     events.append({"type": "duel_over"})
 
@@ -1929,13 +1936,7 @@ def random_action(state: State, player, rng) -> dict | None:
         for d in range(base, base + DICE_PER_SET):
             if zone[d] == HAND:
                 hand.append(d)
-        bits = rng.getrandbits(len(hand)) if hand else 0
-        throw = []
-        for d in hand:
-            if bits & 1:
-                throw.append(d)
-            bits >>= 1
-        return {"kind": "split", "throw": throw}
+        return {"kind": "split", "throw": random_throw(hand, rng)}
     if decision in (OFFER, DUEL):
         first = decision == OFFER
         # _throw_options, with the usual cache hit inlined.

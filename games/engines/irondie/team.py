@@ -594,13 +594,7 @@ def random_action(state: TeamState, seat, rng) -> dict | None:
         for d in state.table.seat_ids[seat]:
             if zone[d] == HAND:
                 hand.append(d)
-        bits = rng.getrandbits(len(hand)) if hand else 0
-        throw = []
-        for d in hand:
-            if bits & 1:
-                throw.append(d)
-            bits >>= 1
-        return {"kind": "split", "throw": throw}
+        return {"kind": "split", "throw": E.random_throw(hand, rng)}
     if decision == END_TURN:
         return {"kind": "return", "die": rng.choice(_return_options(state, seat))}
     d, points = rng.choice(_damage_steps(state, seat % 2))
