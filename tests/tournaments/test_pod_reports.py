@@ -6,7 +6,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from tests.tournaments.pod_helpers import make_event, published
 from tournaments import services
-from tournaments.models import AuditEntry, PodReport, PodSeat, Round
+from tournaments.models import AuditEntry, PodReport, PodSeat, RatingChange, Round
 
 pytestmark = pytest.mark.django_db
 
@@ -45,9 +45,14 @@ def test_the_last_tablemate_to_confirm_places_the_table(table_of_four):
     for user in users[1:3]:
         report = services.confirm_placings(report=report, by=user)
         assert report.status == PodReport.Status.PENDING and _placings(table) == [None] * 4
+    assert not RatingChange.objects.filter(pod_table=table).exists()
     report = services.confirm_placings(report=report, by=users[3])
     assert report.status == PodReport.Status.CONFIRMED
     assert _placings(table) == [1, 2, 3, 4]
+    # The confirmed placings rate the table's players, best place first (docs/ratings.md).
+    rated = {r.player_id: r for r in RatingChange.objects.filter(pod_table=table)}
+    after = [rated[seat.registration.player_id].mu_after for seat in seats]
+    assert len(rated) == 4 and after == sorted(after, reverse=True)
     actions = list(
         AuditEntry.objects.filter(object_type="PodTable", object_id=table.pk)
         .order_by("id")
