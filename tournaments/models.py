@@ -1193,6 +1193,9 @@ class PodTable(models.Model):
     )
     number = models.PositiveSmallIntegerField(verbose_name=_("number"))
     size = models.PositiveSmallIntegerField(verbose_name=_("size"))
+    # The judges' extensions of this table's time (tournaments/clocks.py): its time is the
+    # round's end plus these; played online, its PodGame's limit moves with them.
+    extension = models.DurationField(default=datetime.timedelta(0), verbose_name=_("extension"))
 
     class Meta:
         ordering = ["round_id", "number"]
