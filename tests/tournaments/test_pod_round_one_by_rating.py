@@ -4,6 +4,7 @@ a snake, so the strongest sit at different tables and the tables are balanced; l
 rounds are seated by score as always."""
 
 import pytest
+from rest_framework.test import APIClient
 
 from players.models import Rating as PlayerRating
 from tests.tournaments.pod_helpers import make_event, place_all
@@ -130,3 +131,17 @@ def test_the_round_page_says_how_round_one_was_seated(organiser, judge, make_pla
     client.force_login(organiser)
     page = client.get(f"/tournaments/{event.pk}/rounds/1/manage/").content.decode()
     assert "round 1 by rating: the rating order dealt to the tables in a snake" in page
+
+
+@pytest.mark.django_db
+def test_through_the_api(organiser, judge, make_player):
+    event, registrations = _rated_event(organiser, judge, make_player, 9, mode="three")
+    api = APIClient()
+    api.force_authenticate(organiser)
+    paired = api.post(f"/api/tournaments/{event.pk}/pair/", {"seed": "api"}, format="json")
+    assert paired.status_code == 201, paired.content
+    tables = api.get(f"/api/rounds/{paired.json()['id']}/tables/").json()["tables"]
+    dealt = snake_tables([r.pk for r in registrations], table_sizes(9, "three"))
+    assert [sorted(s["registration"] for s in t["seats"]) for t in tables] == [
+        sorted(t) for t in dealt
+    ]
