@@ -323,3 +323,19 @@ def test_the_tables_page_and_its_game_show_the_extension(organiser, judge, make_
     assert f'data-deadline="{pod_game.deadline_at.isoformat()}"' in text
     game_page = client.get(f"/games/{pod_game.session_id}/").content.decode()
     assert "Round time at this table (+6 min)" in game_page
+
+
+def test_a_tables_clock_is_seen_as_its_round_is_and_always_by_its_players(
+    organiser, judge, make_player, make_user
+):
+    round_ = _started(organiser, judge, make_player, 3)
+    event = round_.tournament
+    event.publish_pairings = False
+    event.save(update_fields=["publish_pairings"])
+    table = _table(round_)
+    url = f"/api/pod-tables/{table.pk}/clock/"
+    assert APIClient().get(url).status_code == 404
+    assert _api(make_user("stranger")).get(url).status_code == 404
+    seated = table.seats.select_related("registration__player__user").first()
+    assert _api(seated.registration.player.user).get(url).status_code == 200
+    assert _api(judge).get(url).status_code == 200
