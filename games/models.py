@@ -9,6 +9,7 @@ The rules these rows obey live in games/services/ and games/clocks.py.
 
 from django.conf import settings
 from django.db import connection, models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.bots import shown_name
@@ -26,7 +27,8 @@ class GameSession(models.Model):
         DEMO = "demo", _("Bot against bot (demo)")
 
     class Status(models.TextChoices):
-        WAITING = "waiting", _("Waiting to start (swap window)")
+        # What a waiting game waits for depends on the game: ``status_label``.
+        WAITING = "waiting", _("Waiting to start")
         ACTIVE = "active", _("In play")
         PAUSED = "paused", _("Paused by a judge")
         FINISHED = "finished", _("Finished")
@@ -222,6 +224,14 @@ class GameSession(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.CANCELLED)
+
+    @property
+    def status_label(self) -> str:
+        """The status in this game's words where it has its own (the engine's
+        ``WORDS["statuses"]``: only IRONDIE waits for a swap window), else the general."""
+        engine = ENGINES.get(self.engine)
+        text = engine.WORDS.get("statuses", {}).get(self.status) if engine else None
+        return gettext(text) if text else self.get_status_display()
 
 
 class GameAction(models.Model):

@@ -44,6 +44,7 @@ RESOURCES = {
     "matches": "match",
     "games": "game",
     "teams": "team",
+    "pod-tables": "pod_table",
 }
 ROLES = ("organiser", "judge", "player", "anonymous")
 
@@ -287,6 +288,7 @@ def world(make_user, organiser, judge):
     ids["dice_set"] |= {d.pk for _, _, d in people}
     ids["registration"] |= {r.pk for r in registrations}
     ids["round"] |= {first.pk, second.pk, only.pk, top.pk, *(r.pk for r in pod_rounds)}
+    ids["pod_table"] |= {t.pk for r in pod_rounds for t in r.pod_tables.all()}
     ids["match"] |= {m.pk for r in (first, second, top) for m in r.matches.all()}
     ids["game"] |= {online.pk, practice.pk, finished.pk}
     users = {"organiser": organiser, "judge": judge, "player": player_user, "anonymous": None}

@@ -11,9 +11,15 @@ from rest_framework.response import Response
 
 from config.dbtime import db_now
 from tournaments import clocks
-from tournaments.models import Match, Round
-from tournaments.serializers import MatchClockSerializer, ReasonSerializer, RoundClockSerializer
-from tournaments.visibility import can_see_match, can_see_round
+from tournaments.models import Match, PodTable, Round
+from tournaments.pod_selectors import table_clock
+from tournaments.serializers import (
+    MatchClockSerializer,
+    PodTableClockSerializer,
+    ReasonSerializer,
+    RoundClockSerializer,
+)
+from tournaments.visibility import can_see_match, can_see_pod_table, can_see_round
 
 CLOCKS_HIDDEN = "The organiser has not made the pairings public."
 
@@ -26,7 +32,7 @@ class ExtendSerializer(serializers.Serializer):
             "min_value": clocks.EXTENSION_MESSAGE,
             "max_value": clocks.EXTENSION_MESSAGE,
         },
-        help_text=_("1-60 minutes; at most 120 in all for one match."),
+        help_text=_("1-60 minutes; at most 120 in all for one match or pod table."),
     )
     reason = serializers.CharField(max_length=300)
 
@@ -161,6 +167,46 @@ def match_clock_pause(request, pk):
 def match_clock_resume(request, pk):
     match = clocks.resume_match(match=_match(request, pk), by=request.user)
     return Response(clocks.match_clock(match, db_now()))
+
+
+def _pod_tables():
+    return PodTable.objects.select_related("round__tournament", "online_game").prefetch_related(
+        "seats"
+    )
+
+
+def _pod_table(request, pk) -> PodTable:
+    table = get_object_or_404(_pod_tables(), pk=pk)
+    if not can_see_pod_table(request.user, table):
+        raise Http404(CLOCKS_HIDDEN)
+    return table
+
+
+def _table_clock(table: PodTable) -> dict:
+    return table_clock(table, db_now())
+
+
+@extend_schema(summary="One pod table's clock", responses=PodTableClockSerializer)
+@api_view(["GET"])
+@permission_classes([permissions.AllowAny])
+def pod_table_clock(request, pk):
+    return Response(_table_clock(_pod_table(request, pk)))
+
+
+@extend_schema(
+    summary="Extend one pod table's time (judges), with a reason",
+    request=ExtendSerializer,
+    responses=PodTableClockSerializer,
+)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def pod_table_clock_extend(request, pk):
+    table = _pod_table(request, pk)
+    data = _valid(ExtendSerializer, request)
+    clocks.extend_pod_table(
+        table=table, minutes=data["minutes"], reason=data["reason"], by=request.user
+    )
+    return Response(_table_clock(_pod_tables().get(pk=table.pk)))
 
 
 def _valid(serializer_class, request) -> dict:

@@ -16,6 +16,12 @@ api_urlpatterns = [
         clock_api.match_clock_extend,
         name="api-match-clock-extend",
     ),
+    path("pod-tables/<int:pk>/clock/", clock_api.pod_table_clock, name="api-pod-table-clock"),
+    path(
+        "pod-tables/<int:pk>/clock/extend/",
+        clock_api.pod_table_clock_extend,
+        name="api-pod-table-clock-extend",
+    ),
     path(
         "matches/<int:pk>/clock/pause/", clock_api.match_clock_pause, name="api-match-clock-pause"
     ),

@@ -117,6 +117,18 @@ def match_clock_action(request, pk, match_id):
 
 @login_required
 @require_POST
+def pod_table_clock_action(request, pk, number, table):
+    """A judge's control of one pod table's time: an extension."""
+    round_ = _round(request, pk, number)
+    if not can_judge(request.user, round_.tournament):
+        raise PermissionDenied
+    if not round_.tournament.pods or request.POST.get("action") != "extend":
+        raise Http404
+    return pod_day_views.extend_table(request, round_, table)
+
+
+@login_required
+@require_POST
 def round_clock_action(request, pk, number, action):
     round_ = _round(request, pk, number)
     if not can_judge(request.user, round_.tournament):

@@ -36,7 +36,7 @@ from django.utils.translation import gettext_lazy
 from config.dbtime import db_now
 from config.deadlines import Deadline, time_left
 from tournaments.audit import audit
-from tournaments.models import Match, PodGame, Round
+from tournaments.models import Match, PodGame, PodSeat, PodTable, Round
 from tournaments.permissions import can_judge
 
 log = logging.getLogger(__name__)
@@ -167,25 +167,22 @@ def _locked(match: Match) -> Match:
     )
 
 
-@transaction.atomic
-def extend_match(*, match: Match, minutes: int, reason: str, by) -> Match:
-    match = _locked(match)
-    _require_judge(by, match.round)
+def _check_extension(*, given: datetime.timedelta, minutes, reason: str, too_much: str) -> None:
+    """The limits of one extension, the same for a match and a pod table: 1-60 minutes
+    at a time, at most 120 in all, and a reason."""
     low, high = EXTENSION_MINUTES
     if not low <= int(minutes) <= high:
         raise ValidationError({"minutes": [str(EXTENSION_MESSAGE)]})
-    given = int(match.extension.total_seconds() // 60)
-    if given + int(minutes) > TOTAL_EXTENSION_MINUTES:
+    given_minutes = int(given.total_seconds() // 60)
+    if given_minutes + int(minutes) > TOTAL_EXTENSION_MINUTES:
         raise ValidationError(
             {
                 "minutes": [
-                    _(
-                        "A match's extensions add up to at most %(TOTAL_EXTENSION_MINUTES)s minutes; this match has %(given)s already, so at most %(value1)s more."
-                    )
+                    too_much
                     % {
                         "TOTAL_EXTENSION_MINUTES": TOTAL_EXTENSION_MINUTES,
-                        "given": given,
-                        "value1": TOTAL_EXTENSION_MINUTES - given,
+                        "given": given_minutes,
+                        "value1": TOTAL_EXTENSION_MINUTES - given_minutes,
                     }
                 ]
             }
@@ -194,6 +191,20 @@ def extend_match(*, match: Match, minutes: int, reason: str, by) -> Match:
         raise ValidationError(
             {"reason": [_("Say why the time is extended (e.g. judge call at table 4).")]}
         )
+
+
+@transaction.atomic
+def extend_match(*, match: Match, minutes: int, reason: str, by) -> Match:
+    match = _locked(match)
+    _require_judge(by, match.round)
+    _check_extension(
+        given=match.extension,
+        minutes=minutes,
+        reason=reason,
+        too_much=_(
+            "A match's extensions add up to at most %(TOTAL_EXTENSION_MINUTES)s minutes; this match has %(given)s already, so at most %(value1)s more."
+        ),
+    )
     if not _running(match):
         raise ValidationError(
             _("Time has already been called or the match is over; extensions come before time.")
@@ -402,14 +413,118 @@ def _round_pod_games(round_: Round) -> list[PodGame]:
 
 
 def start_pod_game_clock(pod_game: PodGame, round_: Round) -> list[str]:
-    """The table's time limit is the round's end: running with the round's clock, paused
-    with the time the paused round has left, none before the round starts. The caller
-    saves the returned fields."""
+    """The table's time limit is the round's end plus the table's extensions: running
+    with the round's clock, paused with the time the paused round has left, none before
+    the round starts. The caller saves the returned fields."""
+    extension = pod_game.table.extension
     if round_.ends_at is not None:
-        return POD_DEADLINE.set(pod_game, round_.ends_at)
+        return POD_DEADLINE.set(pod_game, round_.ends_at + extension)
     if round_.paused_remaining is not None:
-        return POD_DEADLINE.set_paused(pod_game, round_.paused_remaining)
+        return POD_DEADLINE.set_paused(pod_game, round_.paused_remaining + extension)
     return []
+
+
+@transaction.atomic
+def extend_pod_table(*, table: PodTable, minutes: int, reason: str, by) -> PodTable:
+    """A judge gives one pod table more time, within a match's limits. The table's time
+    is the round's end plus its extensions; played online, its game's limit (the PodGame
+    deadline, which the eta task and the sweep enforce) moves with it. Locks the round,
+    the table, then the PodGame (the order of a judge's placings, docs/timing.md)."""
+    round_ = (
+        Round.objects.select_for_update(of=("self",))
+        .select_related("tournament")
+        .get(pk=table.round_id)
+    )
+    _require_judge(by, round_)
+    table = PodTable.objects.select_for_update(of=("self",)).get(pk=table.pk)
+    table.round = round_
+    _check_extension(
+        given=table.extension,
+        minutes=minutes,
+        reason=reason,
+        too_much=_(
+            "A table's extensions add up to at most %(TOTAL_EXTENSION_MINUTES)s minutes; this table has %(given)s already, so at most %(value1)s more."
+        ),
+    )
+    if table.is_bye:
+        raise ValidationError(_("A bye has no time to extend."))
+    pod_game = PodGame.objects.select_for_update(of=("self",)).filter(table=table).first()
+    placed = PodSeat.objects.filter(table=table, placing__isnull=False).exists()
+    before = pod_table_clock(table, pod_game, db_now(), placed=placed)
+    if before["state"] in ("time_called", "finished"):
+        raise ValidationError(
+            _("Time has already been called or the table is placed; extensions come before time.")
+        )
+    if before["state"] == "not_started":
+        raise ValidationError(_("The round has not started yet."))
+    extra = datetime.timedelta(minutes=int(minutes))
+    table.extension += extra
+    table.save(update_fields=["extension"])
+    if pod_game is not None and pod_game.deadline_at is not None:
+        pod_game.save(update_fields=POD_DEADLINE.set(pod_game, pod_game.deadline_at + extra))
+    elif pod_game is not None and pod_game.deadline_remaining is not None:
+        remaining = pod_game.deadline_remaining + extra
+        pod_game.save(update_fields=POD_DEADLINE.set_paused(pod_game, remaining))
+    after = pod_table_clock(table, pod_game, db_now(), placed=False)
+    audit(
+        round_.tournament,
+        by,
+        "clock.extended",
+        table,
+        before=_table_clock_record(before),
+        after={"round": round_.number, "table": table.number, **_table_clock_record(after)},
+        reason=reason,
+    )
+    return table
+
+
+def _table_clock_record(clock: dict) -> dict:
+    """What the audit keeps of a pod table's clock."""
+    return {key: clock[key] for key in ("deadline_at", "remaining_seconds", "extension_minutes")}
+
+
+def pod_table_clock(table: PodTable, pod_game: PodGame | None, now, *, placed: bool) -> dict:
+    """A pod table's time as the judges' page, the table's page and the API show it.
+    Played online, its game's limit (the PodGame row, which the clock enforces) is the
+    truth; on paper it is the round's end plus the table's extensions, which nothing
+    enforces: when it passes the judges see "TIME" and collect the placings."""
+    round_ = table.round
+    online = pod_game is not None and (
+        pod_game.deadline_at is not None
+        or pod_game.deadline_remaining is not None
+        or pod_game.time_called_at is not None
+    )
+    if online:
+        deadline, remaining = pod_game.deadline_at, pod_game.deadline_remaining
+        called = pod_game.time_called_at
+    else:
+        deadline = round_.ends_at + table.extension if round_.ends_at is not None else None
+        remaining = None
+        if round_.paused_remaining is not None:
+            remaining = round_.paused_remaining + table.extension
+        called = deadline if deadline is not None and deadline <= now else None
+    if placed:
+        state = "finished"
+    elif called is not None:
+        state = "time_called"
+    elif deadline is not None:
+        state = "running"
+    elif remaining is not None:
+        state = "paused"
+    else:
+        state = "not_started"
+    return {
+        "pod_table": table.pk,
+        "round": round_.number,
+        "table": table.number,
+        "state": state,
+        "server_time": now.isoformat(),
+        "deadline_at": deadline.isoformat() if deadline else None,
+        "remaining_seconds": _seconds_left(deadline, remaining, now),
+        "extension_minutes": table.extension.total_seconds() / 60,
+        "time_called_at": called.isoformat() if called else None,
+        "online": pod_game is not None,
+    }
 
 
 def pause_pod_game(pod_game: PodGame, now) -> bool:
@@ -506,6 +621,7 @@ def pod_game_clock(pod_game: PodGame, now: datetime.datetime) -> dict:
         "deadline_at": pod_game.deadline_at.isoformat() if pod_game.deadline_at else None,
         "remaining_seconds": remaining,
         "time_called_at": pod_game.time_called_at.isoformat() if pod_game.time_called_at else None,
+        "extension_minutes": pod_game.table.extension.total_seconds() / 60,
     }
 
 

@@ -235,9 +235,17 @@ class TournamentForm(forms.ModelForm):
             if value in (None, "") or (changed_game and value == previous[name]):
                 data[name] = default
 
+    def _no_top_cut_with_pods(self, data) -> None:
+        """An event in pods has no top cut (the model's rule): choosing pods with the top
+        cut left as it was means none. A top cut the organiser changed is theirs, and the
+        rule refuses it in words. The page's script shows the same as they tick the box."""
+        if data.get("pods") and "top_cut_size" not in self.changed_data:
+            data["top_cut_size"] = 0
+
     def clean(self):
         data = super().clean()
         self._apply_game_defaults(data)
+        self._no_top_cut_with_pods(data)
         for name in STANDINGS_CONVENTION_FIELDS:
             if name not in self.data:
                 data[name] = getattr(self.instance, name)

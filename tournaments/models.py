@@ -209,7 +209,8 @@ class Tournament(models.Model):
         default=RoundOneSeeding.RANDOM,
         help_text=_(
             "By rating: sorted by rating, the first half meets the second half in order "
-            "(1 v n/2+1, ...); an odd field's lowest-rated player has the bye."
+            "(1 v n/2+1, ...); an odd field's lowest-rated player has the bye. In pods: "
+            "the rating order dealt to the tables in a snake (1, 2, 3, then 3, 2, 1, ...)."
         ),
     )
     tiebreakers = models.JSONField(
@@ -1193,6 +1194,9 @@ class PodTable(models.Model):
     )
     number = models.PositiveSmallIntegerField(verbose_name=_("number"))
     size = models.PositiveSmallIntegerField(verbose_name=_("size"))
+    # The judges' extensions of this table's time (tournaments/clocks.py): its time is the
+    # round's end plus these; played online, its PodGame's limit moves with them.
+    extension = models.DurationField(default=datetime.timedelta(0), verbose_name=_("extension"))
 
     class Meta:
         ordering = ["round_id", "number"]

@@ -15,8 +15,8 @@ from django.utils.translation import gettext as _
 
 from config.dbtime import db_now
 from tournaments import clocks, pod_selectors, services
-from tournaments.forms import PodPlacingsForm, RejectForm
-from tournaments.models import PodReport, Round
+from tournaments.forms import ClockExtensionForm, PodPlacingsForm, RejectForm, form_error_text
+from tournaments.models import PodReport, PodTable, Round
 
 
 def my_table(request, tournament, registration, context):
@@ -35,6 +35,7 @@ def my_table(request, tournament, registration, context):
         mine = next(seat for seat in seats if seat.registration_id == registration.pk)
         report = table.open_report
         placed = all(seat.placing is not None for seat in seats)
+        now = db_now()
         context.update(
             round=table.round,
             seat=mine,
@@ -48,7 +49,9 @@ def my_table(request, tournament, registration, context):
             open=not table.is_bye
             and not placed
             and table.round.status in (Round.Status.PUBLISHED, Round.Status.IN_PROGRESS),
-            clock=clocks.round_clock(table.round, db_now()),
+            clock=clocks.round_clock(table.round, now),
+            # The table's own time: the round's end plus a judge's extensions.
+            table_clock=pod_selectors.table_clock(table, now),
             # The table's online game (tournaments/pod_online.py), when the event plays online.
             table_game=getattr(table, "online_game", None),
             report_form=report_form or PodPlacingsForm(table=table),
@@ -145,6 +148,31 @@ def judges_clocks(request, round_):
             "can_judge": True,  # the event's menu (tournaments/_nav.html)
         },
     )
+
+
+def extend_table(request, round_, number):
+    """A judge gives one table more time (from the judges' clocks)."""
+    table = get_object_or_404(PodTable.objects.select_related("round"), round=round_, number=number)
+    form = ClockExtensionForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, form_error_text(form))
+    else:
+        try:
+            clocks.extend_pod_table(
+                table=table,
+                minutes=form.cleaned_data["minutes"],
+                reason=form.cleaned_data["reason"],
+                by=request.user,
+            )
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        else:
+            messages.success(
+                request,
+                _("Table %(n)s: %(m)s more minutes.")
+                % {"n": table.number, "m": form.cleaned_data["minutes"]},
+            )
+    return redirect("tournaments:clocks", pk=round_.tournament_id, number=round_.number)
 
 
 def slips(request, tournament, round_, context):

@@ -62,12 +62,23 @@ def at_time(round_: Round, now: datetime.datetime) -> bool:
     return clock["state"] == "running" and clock["remaining_seconds"] <= 0
 
 
-def queue_state(table: PodTable, round_at_time: bool) -> int:
-    seats = list(table.seats.all())
-    if table.is_bye or all(seat.placing is not None for seat in seats):
+def is_placed(table: PodTable) -> bool:
+    return all(seat.placing is not None for seat in table.seats.all())
+
+
+def table_clock(table: PodTable, now: datetime.datetime) -> dict:
+    """A table's time (the round's end plus its extensions, or its online game's limit),
+    read from the rows ``_tables`` loaded."""
+    pod_game = getattr(table, "online_game", None)  # None: played on paper
+    return clocks.pod_table_clock(table, pod_game, now, placed=is_placed(table))
+
+
+def queue_state(table: PodTable, at_time: bool) -> int:
+    """``at_time``: the table's own time has run out (its extensions counted)."""
+    if table.is_bye or is_placed(table):
         return PLACED
     report = table.open_reports[0] if table.open_reports else None
-    if round_at_time:
+    if at_time:
         return AT_TIME
     if report is not None and report.status == PodReport.Status.DISPUTED:
         return DISPUTED
@@ -76,17 +87,18 @@ def queue_state(table: PodTable, round_at_time: bool) -> int:
 
 def pod_queue(round_: Round, now: datetime.datetime) -> list[dict]:
     """The round's tables for the judges, most urgent first (three queries): each with
-    its seats, its open report (placings by name, who reported, who has confirmed, who
+    its clock (tournaments/clocks.py ``pod_table_clock``), its seats, its open report (placings by name, who reported, who has confirmed, who
     disputed) and its state."""
-    round_at_time = at_time(round_, now)
     rows = []
     for table in _tables({"round": round_}):
         seats = list(table.seats.all())
         report = table.open_reports[0] if table.open_reports else None
-        state = queue_state(table, round_at_time)
+        clock = table_clock(table, now)
+        state = queue_state(table, clock["state"] == "time_called")
         rows.append(
             {
                 "table": table,
+                "clock": clock,
                 "seats": seats,
                 "report": report,
                 "reported": _reported_rows(seats, report),

@@ -637,6 +637,24 @@ class MatchClockSerializer(serializers.Serializer):
     sudden_death_from_next_turn = serializers.BooleanField()
 
 
+class PodTableClockSerializer(serializers.Serializer):
+    """The shape of ``tournaments.clocks.pod_table_clock`` (which builds it): a pod
+    table's time, the round's end plus its extensions (its game's limit when online)."""
+
+    pod_table = serializers.IntegerField(help_text=gettext_lazy("The table's id."))
+    round = serializers.IntegerField(help_text=gettext_lazy("The round's number."))
+    table = serializers.IntegerField(help_text=gettext_lazy("The table's number in the round."))
+    state = serializers.ChoiceField(choices=CLOCK_STATES)
+    server_time = serializers.DateTimeField()
+    deadline_at = serializers.DateTimeField(allow_null=True)
+    remaining_seconds = serializers.FloatField(
+        allow_null=True, help_text=gettext_lazy("Negative once the deadline has passed.")
+    )
+    extension_minutes = serializers.FloatField()
+    time_called_at = serializers.DateTimeField(allow_null=True)
+    online = serializers.BooleanField(help_text=gettext_lazy("The table plays online."))
+
+
 class RoundClockSerializer(serializers.Serializer):
     """The shape of ``tournaments.clocks.round_clock`` (which builds it)."""
 

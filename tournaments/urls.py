@@ -44,6 +44,11 @@ urlpatterns = [
         name="clock_action",
     ),
     path(
+        "<int:pk>/rounds/<int:number>/tables/<int:table>/clock/",
+        clock_views.pod_table_clock_action,
+        name="pod_table_clock",
+    ),
+    path(
         "<int:pk>/matches/<int:match_id>/clock/",
         clock_views.match_clock_action,
         name="match_clock",

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from tournaments.models import Match, Round, Tournament
+from tournaments.models import Match, PodSeat, Round, Tournament
 from tournaments.permissions import can_judge, judged_q
 
 STARTED = (Tournament.Status.SWISS, Tournament.Status.TOP_CUT, Tournament.Status.FINISHED)
@@ -148,6 +148,18 @@ def can_see_match(user, match) -> bool:
         can_see_tournament(user, tournament)
         and _published(match.round)
         and own_registration_id(user, match) is not None
+    )
+
+
+def can_see_pod_table(user, table) -> bool:
+    """A pod table (its clock): with its round, and by its players once it is published."""
+    if can_see_round(user, table.round):
+        return True
+    return (
+        user.is_authenticated
+        and can_see_tournament(user, table.round.tournament)
+        and _published(table.round)
+        and PodSeat.objects.filter(table=table, registration__player__user=user).exists()
     )
 
 

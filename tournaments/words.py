@@ -288,7 +288,7 @@ def audit_sentence(entry, objects: _Objects) -> str:
             "tables": ", ".join(str(t) for t in after.get("tables") or []) or "—",
         }
     if entry.object_type == "PodTable" and action.split(".", 1)[0] in ("clock", "game"):
-        return _pod_table_sentence(action, after)
+        return _pod_table_sentence(action, before, after)
     if action == "pod.placings":
         where = {"t": after.get("table"), "n": after.get("round")}
         if after.get("source") == "players":
@@ -423,9 +423,13 @@ def _result_sentence(action, oid, after, objects) -> str:
     return _("Changed the result of %(match)s.") % values
 
 
-def _pod_table_sentence(action, after) -> str:
-    """A pod table played online (tournaments/pod_online.py): its clock and its game."""
+def _pod_table_sentence(action, before, after) -> str:
+    """A pod table's clock (tournaments/clocks.py) and its online game
+    (tournaments/pod_online.py)."""
     values = {"t": after.get("table", "?")}
+    if action == "clock.extended":
+        extra = (after.get("extension_minutes") or 0) - (before.get("extension_minutes") or 0)
+        return _("Gave table %(t)s %(m)s more minutes.") % {**values, "m": f"{extra:g}"}
     if action == "clock.time_called":
         return _("Time was called at table %(t)s.") % values
     if action == "game.paused":
@@ -658,6 +662,7 @@ POD_PROOF_LABELS = {
     "lower_bound": gettext_noop("optimal: it meets the lower bound"),
     "window": gettext_noop("optimal: proved by windows"),
     "exact": gettext_noop("optimal: exhaustive search"),
+    "by_rating": gettext_noop("round 1 by rating: the rating order dealt to the tables in a snake"),
 }
 
 

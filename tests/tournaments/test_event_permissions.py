@@ -135,8 +135,27 @@ def events(make_user, make_player, django_user_model):
     team = services.register_team(
         tournament=t, name="Team T", captain=members[0][0], members=members, by=members[0][0].user
     )
+    # P: an event in pods run by A's people, its round 1 under way at one table of three.
+    p = services.create_tournament(
+        organiser=owner,
+        name="Event P",
+        date=date,
+        game="36d6",
+        pods=True,
+        top_cut_size=0,
+        head_judge=people["head_a"],
+        floor_judges=[people["floor_a"]],
+    )
+    services.change_status(tournament=p, to=Tournament.Status.REGISTRATION, by=owner)
+    for i in range(3):
+        seated = make_player(f"Pod P{i}")
+        services.register(tournament=p, player=seated, by=seated.user)
+    pod_round = services.pair_next_round(tournament=p, by=owner, seed="matrix")
+    services.publish_round(round_=pod_round, by=owner)
+    pod_round = services.start_round(round_=pod_round, by=people["head_a"])
     a.refresh_from_db()
     return {
+        "pod_table": pod_round.pod_tables.get(),
         "team": team,
         "team_event": t,
         **people,
@@ -190,6 +209,7 @@ RESOURCE = {
     "registrations": "registration",
     "games": "game",
     "teams": "team",
+    "pod-tables": "pod_table",
 }
 OUT_OF_SCOPE = re.compile(
     r"^(player-|diceset-|api-root|api-token|api-schema|api-docs|api-redoc|admin:|"
@@ -256,6 +276,7 @@ def _kwargs(route, name, resource, ev) -> list[dict]:
         "registration": ev["registration"],
         "game": ev["game"],
         "team": ev["team"],
+        "pod_table": ev["pod_table"],
     }
     base = {"pk": objects[resource].pk}
     if "<int:number>" in route:
@@ -270,6 +291,8 @@ def _kwargs(route, name, resource, ev) -> list[dict]:
         base["team_id"] = ev["team"].pk
     if "<int:registration_id>" in route:
         base["registration_id"] = ev["registration"].pk
+    if "<int:table>" in route:  # a page of event A, paired in twos: no pod table there
+        base["table"] = 1
     if "<int:report_id>" in route:  # a page of event A, paired in twos: no pod report there
         base["report_id"] = 1
     if "action>" in route:
@@ -332,6 +355,8 @@ def _bodies(ev, actor) -> dict:
         "api-match-clock-extend": {"minutes": 5, "reason": "x"},
         "api-match-clock-pause": {"reason": "x"},
         "api-match-clock-resume": {},
+        "api-pod-table-clock": {},
+        "api-pod-table-clock-extend": {"minutes": 5, "reason": "x"},
         "game-detail": {},
         "game-actions": {"action": {"type": "concede"}, "expected_version": ev["game"].version},
         "game-concede": {"match": True},
@@ -368,6 +393,7 @@ def _bodies(ev, actor) -> dict:
         "tournaments:my_match": {"action": "play_online"},
         "tournaments:match_clock": {"action": "extend", "minutes": "5", "reason": "x"},
         "tournaments:clock_action": {"reason": "x"},
+        "tournaments:pod_table_clock": {"action": "extend", "minutes": "5", "reason": "x"},
     }
 
 
@@ -427,6 +453,7 @@ def test_the_matrix_reaches_every_kind_of_route(events):
         "game-ruling",
         "game-pause",
         "api-match-clock-extend",
+        "api-pod-table-clock-extend",
         "tournaments:action",
         "tournaments:console",
         "tournaments:match",

@@ -9,8 +9,9 @@ from django.utils.translation import gettext as _
 
 from tournaments import selectors
 from tournaments.audit import audit
-from tournaments.models import PodReport, PodSeat, PodTable, Round
+from tournaments.models import PodReport, PodSeat, PodTable, Round, Tournament
 from tournaments.pairing.pods import PodsRefused, pair_pods
+from tournaments.pairing.seeded import seat_pods_by_seed
 from tournaments.pod_standings import placing_errors
 from tournaments.services.guards import require_judge
 from tournaments.services.ratings import record_table_rating
@@ -31,9 +32,15 @@ def seat_pod_round(tournament, number: int, seed: str, by, *, work_limit=None) -
 
 
 def pod_seating(tournament, players, number: int, seed: str, *, work_limit=None, progress=None):
-    """The core's seating of ``players`` (pair_pods), refusals in words."""
+    """The core's seating of ``players`` (pair_pods), refusals in words; round 1 of an
+    event seeded by rating by the players' ratings in its game instead (seat_pods_by_seed,
+    docs/pairing.md "Round 1 by rating in pods")."""
     if len(players) < 2:
         raise ValidationError(_("At least two active players are needed to pair a round."))
+    if number == 1 and tournament.round_one_seeding == Tournament.RoundOneSeeding.RATING:
+        # A fixed order: never costly, never deferred.
+        order = selectors.rating_order(players, seed)
+        return seat_pods_by_seed(players, order, number, seed, tournament.pod_mode)
     try:
         return pair_pods(
             players,

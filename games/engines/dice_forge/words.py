@@ -39,7 +39,16 @@ END_REASONS = {
     "forfeit": gettext_noop("a player conceded: they are placed last"),
 }
 
-WORDS = {"phases": PHASES, "decisions": DECISIONS, "end_reasons": END_REASONS}
+# A session's status where this game says more than the general words (games/models.py):
+# there are no dice to swap, so a game waits only for its players to be ready.
+STATUSES = {"waiting": gettext_noop("Waiting to start (players getting ready)")}
+
+WORDS = {
+    "phases": PHASES,
+    "decisions": DECISIONS,
+    "end_reasons": END_REASONS,
+    "statuses": STATUSES,
+}
 
 
 def bonus_amounts(colour: str) -> tuple[int, ...]:

@@ -46,7 +46,16 @@ END_REASONS = {
     "match_time_over": gettext_noop("the match time ran out"),
 }
 
-WORDS = {"phases": PHASES, "decisions": DECISIONS, "end_reasons": END_REASONS}
+# A session's status where this game says more than the general words (games/models.py):
+# a game waits for the swap window, when players may swap dice from their additional set.
+STATUSES = {"waiting": gettext_noop("Waiting to start (swap window)")}
+
+WORDS = {
+    "phases": PHASES,
+    "decisions": DECISIONS,
+    "end_reasons": END_REASONS,
+    "statuses": STATUSES,
+}
 
 
 def bonus_amounts(colour: str) -> tuple[int, ...]:

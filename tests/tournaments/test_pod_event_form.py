@@ -1,0 +1,88 @@
+"""The event form with "Swiss pods" ticked: an event in pods has no top cut, so the top
+cut left at its default becomes none (with the page's script as the box is ticked, and
+on the server without it); a top cut the organiser chose is still refused in words."""
+
+import pytest
+
+from tournaments import services
+from tournaments.forms import TournamentForm
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+NEW_EVENT = {
+    "name": "Pod Night",
+    "date": "2026-12-05",
+    "game": "36d6",
+    "top_cut_size": "8",
+    "late_entry": Tournament.LateEntry.LOSSES,
+    "percentage_floor": Tournament.Floor.THIRD,
+}
+
+
+def _create(organiser, data) -> tuple[TournamentForm, Tournament | None]:
+    """The form as the new-event page builds it (top cut 8 shown), then the service."""
+    form = TournamentForm(data, initial={"top_cut_size": 8})
+    if not form.is_valid():
+        return form, None
+    return form, services.create_tournament(organiser=organiser, **form.cleaned_data)
+
+
+def test_pods_with_the_default_top_cut_make_an_event_without_one(organiser):
+    form, event = _create(organiser, {**NEW_EVENT, "pods": "on"})
+    assert form.errors == {}
+    assert event.pods and event.top_cut_size == 0
+
+
+def test_without_pods_the_default_top_cut_stays(organiser):
+    _form, event = _create(organiser, NEW_EVENT)
+    assert not event.pods and event.top_cut_size == 8
+
+
+def test_a_top_cut_the_organiser_chose_with_pods_is_refused_in_words(organiser):
+    form, event = _create(organiser, {**NEW_EVENT, "pods": "on", "top_cut_size": "16"})
+    assert event is None
+    assert "choose no top cut" in " ".join(form.errors["top_cut_size"])
+    assert not Tournament.objects.filter(name="Pod Night").exists()
+
+
+def test_ticking_pods_on_an_existing_event_drops_its_default_top_cut(organiser, client):
+    event = services.create_tournament(
+        organiser=organiser, name="Pod Night", date="2026-12-05", game="dice-forge"
+    )
+    assert event.top_cut_size == 8
+    form = TournamentForm({**NEW_EVENT, "game": "dice-forge", "pods": "on"}, instance=event)
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["top_cut_size"] == 0
+    # Through the page, without any script: the event is saved in pods, no top cut.
+    client.force_login(organiser)
+    page = client.post(
+        f"/tournaments/{event.pk}/edit/",
+        {**NEW_EVENT, "game": "dice-forge", "pods": "on", "pod_mode": "four_three"},
+    )
+    assert page.status_code == 302, page.content.decode()[:2000]
+    event.refresh_from_db()
+    assert event.pods and event.top_cut_size == 0
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_in_the_browser_ticking_pods_shows_no_top_cut(live_server, page, organiser):
+    page.goto(f"{live_server.url}/accounts/login/?next=/tournaments/new/")
+    page.fill("input[name=username]", "org")
+    page.fill("input[name=password]", "correct-horse-9")
+    page.click("main button[type=submit]")
+    page.wait_for_url("**/tournaments/new/")
+    assert page.input_value("#id_top_cut_size") == "8"
+    page.check("#id_pods")
+    assert page.input_value("#id_top_cut_size") == "0"
+    page.uncheck("#id_pods")  # changed their mind: the top cut shown before comes back
+    assert page.input_value("#id_top_cut_size") == "8"
+    page.check("#id_pods")
+    page.select_option("#id_game", "36d6")
+    page.fill("#id_name", "Pod Night")
+    page.fill("#id_date", "2026-12-05")
+    page.click("#tournament-form button[type=submit]")
+    page.wait_for_url("**/console/")
+    event = Tournament.objects.get(name="Pod Night")
+    assert event.pods and event.top_cut_size == 0 and event.game == "36d6"
