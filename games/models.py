@@ -32,7 +32,9 @@ class GameSession(models.Model):
         ACTIVE = "active", _("In play")
         PAUSED = "paused", _("Paused by a judge")
         FINISHED = "finished", _("Finished")
-        CANCELLED = "cancelled", _("Not played (the match was decided)")
+        # A match decided by time or concession, or a pod table placed by a judge: either way
+        # the result came from elsewhere, so the words must fit both.
+        CANCELLED = "cancelled", _("Stopped (the result was settled without this game)")
 
     class Bot(models.TextChoices):
         HEURISTIC = "heuristic", _("Heuristic bot")

@@ -311,6 +311,8 @@ def test_judges_pause_the_game_with_its_time_and_place_the_table(organiser, judg
     session.refresh_from_db()
     assert session.status == GameSession.Status.CANCELLED and session.end_cause == "ruling"
     assert session.deadline_at is None
+    # The game's status says what happened at a table, which has no match.
+    assert session.status_label == "Stopped (the result was settled without this game)"
     assert _placings(table) == [2, 1, 2]
     assert AuditEntry.objects.filter(action="game.placings_awarded", actor=judge).exists()
     sentences = [
