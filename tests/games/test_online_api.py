@@ -350,3 +350,25 @@ def test_the_games_list_marks_the_viewers_own_seat(duo, make_user):
         False,
         False,
     ]
+
+
+def test_a_stranger_at_a_table_of_three_is_refused_in_words_that_fit_it(make_user):
+    owner, stranger = make_user("three-owner"), make_user("three-stranger")
+    game = token_client(owner).post(
+        "/api/games/", {"game": "dice-forge", "seats": 3, "bot": "random"}, format="json"
+    )
+    assert game.status_code == 201, game.json()
+    url = f"/api/games/{game.json()['id']}"
+    version = game.json()["version"]
+    client = token_client(stranger)
+    answers = {
+        "act in it": client.post(
+            f"{url}/actions/", {"action": {"kind": "pass"}, "expected_version": version}, "json"
+        ),
+        "start it": client.post(f"{url}/ready/", {}, format="json"),
+        "concede it": client.post(f"{url}/concede/", {"match": False}, format="json"),
+    }
+    for verb, answer in answers.items():
+        assert answer.status_code == 403, answer.json()
+        assert answer.json()["detail"] == f"Only the players of this game may {verb}."
+    assert GameSession.objects.get(pk=game.json()["id"]).version == version
