@@ -267,3 +267,14 @@ def test_publish_question_gives_the_bye_of_a_best_of_one_event(client, organiser
     client.force_login(organiser)
     question = client.post(url("round_action", event, round_.number, "publish")).content.decode()
     assert "Record the bye, if there is one, as a 1-0 win." in question
+
+
+def test_the_round_page_links_the_tables_paper_and_clocks(client, pod_round, organiser):
+    event, round_ = pod_round()
+    client.force_login(organiser)
+    page = client.get(url("round_manage", event, round_.number)).content.decode()
+    for name in ("print_pairings", "slips", "clocks", "clock", "pairings_csv"):
+        address = url(name, event, round_.number)
+        assert f'href="{address}"' in page, name
+        assert client.get(address).status_code == 200, name
+    assert "Table slips" in page
