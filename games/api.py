@@ -110,7 +110,8 @@ class GameSummarySerializer(serializers.ModelSerializer):
 
     @extend_schema_field(GameSeatSerializer(many=True))
     def get_players(self, session) -> list[dict]:
-        return selectors.players(session, None)
+        request = self.context.get("request")
+        return selectors.players(session, session.seat_of(request.user if request else None))
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_match(self, session) -> int | None:

@@ -276,4 +276,7 @@ def context(board: dict, data: dict, names: list[str]) -> dict:
         "discarded": sum(1 for d in board["dice"] if d["zone"] == "discard"),
         "team_game": board["team_scores"] is not None,
         "to_act_names": ", ".join(names[s] for s in board["to_act"]),
+        # A seat out of the game (conceded, or its player left the event) has nothing
+        # left to concede.
+        "viewer_out": any(p["out"] for p in piles if p["seat"] == data.get("seat")),
     }

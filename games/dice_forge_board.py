@@ -876,4 +876,7 @@ def context(board: dict, data: dict, names: list[str]) -> dict:
         "forge_groups": _place_groups(board, [a for a in legal if _grouped(a)], seat_viewer),
         "standings": standings,
         "to_act_names": ", ".join(names[s] for s in board["to_act"]),
+        # A seat out of the game (conceded, or its player left the event) has nothing
+        # left to concede.
+        "viewer_out": seat_viewer in out,
     }

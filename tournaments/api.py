@@ -26,7 +26,15 @@ from config.dbtime import db_now
 from config.gcpause import gc_paused
 from config.params import int_param
 from players.models import Player
-from tournaments import csv_exports, pod_online, records, selectors, services, visibility
+from tournaments import (
+    csv_exports,
+    pod_online,
+    pod_selectors,
+    records,
+    selectors,
+    services,
+    visibility,
+)
 from tournaments import permissions as roles
 from tournaments import serializers as s
 from tournaments.models import (
@@ -620,7 +628,7 @@ class TournamentViewSet(
         _require_log_access(request, tournament)
         round_ = tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("-number").first()
         if round_ is None:
-            return Response(s.QueueSerializer({"round": None, "results": []}).data)
+            return Response(s.QueueSerializer({"round": None, "results": [], "tables": []}).data)
         open_versions = Prefetch(
             "submissions",
             queryset=ResultSubmission.objects.filter(
@@ -637,8 +645,12 @@ class TournamentViewSet(
             .prefetch_related(open_versions),
             key=selectors.judges_queue_key,
         )
-        context = {"request": request, "show_results": True, "now": db_now()}
-        answer = {"round": round_.number, "results": matches}
+        now = db_now()
+        context = {"request": request, "show_results": True, "now": now}
+        answer = {"round": round_.number, "results": matches, "tables": []}
+        if tournament.pods:
+            rows = pod_selectors.pod_queue(round_, now)
+            answer["tables"] = [row for row in rows if row["state"] != "placed"]
         return Response(s.QueueSerializer(answer, context=context).data)
 
     @extend_schema(request=None, responses=s.PenaltySerializer(many=True))

@@ -1047,13 +1047,6 @@ class QueueMatchSerializer(MatchSerializer):
         return {**super().represent(match), "submissions": submissions}
 
 
-class QueueSerializer(serializers.Serializer):
-    round = serializers.IntegerField(
-        allow_null=True, help_text=gettext_lazy("The current round's number.")
-    )
-    results = QueueMatchSerializer(many=True)
-
-
 # --- standings ------------------------------------------------------------------------
 
 
@@ -1632,6 +1625,39 @@ class PodReportSerializer(serializers.Serializer):
         help_text=gettext_lazy("The registration id of the tablemate who disputed it."),
     )
     note = serializers.CharField()
+
+
+class QueueSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    registration = serializers.IntegerField(source="registration_id")
+    player = serializers.CharField(source="registration.player.display_name")
+
+
+class QueueTableSerializer(serializers.Serializer):
+    """A pod table without its placings in the judges' queue (pod_selectors.pod_queue)."""
+
+    table = serializers.IntegerField(source="table.number")
+    size = serializers.IntegerField(source="table.size")
+    state = serializers.CharField(
+        help_text=gettext_lazy('"at_time", "disputed", "reported" or "waiting", most urgent first.')
+    )
+    seats = QueueSeatSerializer(many=True)
+    report = PodReportSerializer(
+        allow_null=True, help_text=gettext_lazy("The table's open report, if any.")
+    )
+
+
+class QueueSerializer(serializers.Serializer):
+    round = serializers.IntegerField(
+        allow_null=True, help_text=gettext_lazy("The current round's number.")
+    )
+    results = QueueMatchSerializer(many=True)
+    tables = QueueTableSerializer(
+        many=True,
+        help_text=gettext_lazy(
+            "An event in pods: the round's tables still to be placed (else empty)."
+        ),
+    )
 
 
 class PodStandingsRowSerializer(serializers.Serializer):

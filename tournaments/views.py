@@ -777,8 +777,13 @@ def _confirm_round_action(request, tournament, round_, action):
         consequences = [
             _("Show the pairings of round %(n)s to the players.") % n,
             _("Fix them: a published round cannot be paired again."),
-            _("Record the bye, if there is one, as a 2-0 win."),
         ]
+        # A pod bye is a table of one, already placed when the round was seated.
+        if not tournament.pods:
+            consequences.append(
+                _("Record the bye, if there is one, as a %(won)s-0 win.")
+                % {"won": tournament.games_to_win}
+            )
         button = _("Publish pairings")
     elif action == "repair":
         title = _("Pair round %(n)s again?") % n
@@ -789,11 +794,19 @@ def _confirm_round_action(request, tournament, round_, action):
         button = _("Pair again")
     elif action == "start":
         title = _("Start round %(n)s?") % n
-        consequences = [
-            _("Start the clock of every match of round %(n)s: %(m)s minutes a match.")
-            % {**n, "m": tournament.match_minutes},
-            _("A started round cannot be stopped; judges can pause its clocks."),
-        ]
+        if tournament.pods:
+            consequences = [
+                _("Start the clock of round %(n)s: %(m)s minutes for every table.")
+                % {**n, "m": tournament.match_minutes}
+            ]
+            if tournament.pods_online:
+                consequences.append(_("Open an online game for every table of two or more."))
+        else:
+            consequences = [
+                _("Start the clock of every match of round %(n)s: %(m)s minutes a match.")
+                % {**n, "m": tournament.match_minutes}
+            ]
+        consequences.append(_("A started round cannot be stopped; judges can pause its clocks."))
         button = _("Start the round")
     else:
         title = _("Close round %(n)s?") % n

@@ -23,7 +23,7 @@ def concede(*, session: GameSession, by, whole_match: bool = False) -> GameSessi
     session = lock(session)
     seat = session.seat_of(by)
     if seat is None:
-        raise PermissionDenied(_("Only the two players of this game may concede it."))
+        raise PermissionDenied(_("Only the players of this game may concede it."))
     host = hosts.host_of(session)
     if whole_match:
         host.check_concede_match(session)

@@ -51,7 +51,7 @@ def submit_action(
     session = lock(session)
     seat = session.seat_of(by)
     if seat is None:
-        raise PermissionDenied(_("Only the two players of this game may act in it."))
+        raise PermissionDenied(_("Only the players of this game may act in it."))
     require_running(session)
     to_act = engine_for(session.engine).to_act
     state = state_of(session)

@@ -268,7 +268,7 @@ def mark_ready(*, session: GameSession, by) -> GameSession:
     session = lock(session)
     seat = session.seat_of(by)
     if seat is None:
-        raise PermissionDenied(_("Only the two players of this game may start it."))
+        raise PermissionDenied(_("Only the players of this game may start it."))
     if session.status != GameSession.Status.WAITING:
         raise ValidationError(_("This game has already started."))
     ready = set(session.ready or [])

@@ -4,6 +4,7 @@ against the bot, stale and duplicate submissions, results into the match, replay
 import datetime
 
 import pytest
+from rest_framework.test import APIClient
 
 from config.dbtime import db_now
 from games import services
@@ -331,3 +332,43 @@ def test_bots_playing_a_whole_game_at_once_meet_the_game_limit_at_a_fixed_turn(j
         else:
             assert not limit.exists()
     assert long_games  # these sets and seeds include games that reach the limit
+
+
+def test_the_games_list_marks_the_viewers_own_seat(duo, make_user):
+    game = _open(token_client(duo["a"]), duo["match"])
+
+    def seats_marked(user):
+        listed = token_client(user).get("/api/games/").json()["results"]
+        row = next(g for g in listed if g["id"] == game["id"])
+        return [p["you"] for p in row["players"]]
+
+    assert seats_marked(duo["a"]) == [True, False]
+    assert seats_marked(duo["b"]) == [False, True]
+    assert seats_marked(make_user("onlooker")) == [False, False]
+    anonymous = APIClient().get("/api/games/").json()["results"]
+    assert [p["you"] for p in next(g for g in anonymous if g["id"] == game["id"])["players"]] == [
+        False,
+        False,
+    ]
+
+
+def test_a_stranger_at_a_table_of_three_is_refused_in_words_that_fit_it(make_user):
+    owner, stranger = make_user("three-owner"), make_user("three-stranger")
+    game = token_client(owner).post(
+        "/api/games/", {"game": "dice-forge", "seats": 3, "bot": "random"}, format="json"
+    )
+    assert game.status_code == 201, game.json()
+    url = f"/api/games/{game.json()['id']}"
+    version = game.json()["version"]
+    client = token_client(stranger)
+    answers = {
+        "act in it": client.post(
+            f"{url}/actions/", {"action": {"kind": "pass"}, "expected_version": version}, "json"
+        ),
+        "start it": client.post(f"{url}/ready/", {}, format="json"),
+        "concede it": client.post(f"{url}/concede/", {"match": False}, format="json"),
+    }
+    for verb, answer in answers.items():
+        assert answer.status_code == 403, answer.json()
+        assert answer.json()["detail"] == f"Only the players of this game may {verb}."
+    assert GameSession.objects.get(pk=game.json()["id"]).version == version

@@ -127,3 +127,26 @@ def test_the_dice_words_are_marked_under_the_codes_own_spelling():
         assert selectors.sector_word("defense") == "Защита"
         board = {"dice": [{"colour": "red", "type": "assault", "owner": 1}]}
         assert selectors.die_name(board, 0) == "Штурмовой (красный, B)"
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "question"),
+    [
+        ("dice-forge", 2, "Your opponent wins it"),
+        ("dice-forge", 3, "You are placed last while the others play on"),
+        ("36d6", 4, "You are placed last while the others play on"),
+        ("irondie", 4, "Concede this game for your team? The other team wins it"),
+    ],
+)
+def test_the_concede_question_says_what_conceding_does_at_this_table(
+    make_user, game, seats, question
+):
+    user = make_user(f"conceder-{game}-{seats}")
+    created = token_client(user).post(
+        "/api/games/", {"game": game, "seats": seats, "bot": "random"}, format="json"
+    )
+    assert created.status_code == 201, created.json()
+    body = _page(user, created.json()["id"])
+    assert question in body
+    if seats > 2:
+        assert "Your opponent wins it" not in body

@@ -226,6 +226,7 @@ def test_registration_pages_and_api_of_a_game_without_dice_sets(
     client.force_login(organiser)
     console = client.get(reverse("tournaments:console", args=[d36_event.pk])).content.decode()
     assert "Carol · #" in console
+    assert "Walk-in: a new player</a>" in console and "and their set" not in console
     client.post(reverse("tournaments:register", args=[d36_event.pk]), {"player": "carol"})
     assert d36_event.registrations.filter(player=carol).exists()
     response = client.post(

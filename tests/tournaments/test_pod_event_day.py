@@ -233,3 +233,48 @@ def test_my_table_follows_a_tablemates_report_live(client, pod_round):
     )
     again = client.get(address, headers={"X-Live": "1", "If-None-Match": tag})
     assert again.status_code == 200 and 'id="confirm-form"' in again.content.decode()
+
+
+def test_publish_and_start_questions_speak_of_tables_not_matches(
+    client, organiser, judge, make_player
+):
+    event = make_event(organiser, judge, game="dice-forge", swiss_rounds=3, pods_online=True)
+    for i in range(1, 8):
+        player = make_player(f"Asked {i:02d}")
+        services.register(tournament=event, player=player, by=player.user)
+    round_ = services.pair_next_round(tournament=event, by=organiser, seed="s1")
+    client.force_login(organiser)
+    question = client.post(url("round_action", event, round_.number, "publish")).content.decode()
+    assert "Publish the pairings of round 1?" in question
+    assert "bye" not in question and "2-0" not in question
+    services.publish_round(round_=round_, by=organiser)
+    question = client.post(url("round_action", event, round_.number, "start")).content.decode()
+    assert "45 minutes for every table" in question
+    assert "Open an online game for every table of two or more." in question
+    assert "match" not in question
+    assert Round.objects.get(pk=round_.pk).status == Round.Status.PUBLISHED
+
+
+def test_publish_question_gives_the_bye_of_a_best_of_one_event(client, organiser, make_player):
+    event = services.create_tournament(
+        organiser=organiser, name="Bo1", date=datetime.date(2026, 12, 5), game="36d6"
+    )
+    services.change_status(tournament=event, to="registration", by=organiser)
+    for i in range(1, 4):
+        player = make_player(f"Bo1 {i:02d}")
+        services.register(tournament=event, player=player, by=player.user)
+    round_ = services.pair_next_round(tournament=event, by=organiser, seed="s1")
+    client.force_login(organiser)
+    question = client.post(url("round_action", event, round_.number, "publish")).content.decode()
+    assert "Record the bye, if there is one, as a 1-0 win." in question
+
+
+def test_the_round_page_links_the_tables_paper_and_clocks(client, pod_round, organiser):
+    event, round_ = pod_round()
+    client.force_login(organiser)
+    page = client.get(url("round_manage", event, round_.number)).content.decode()
+    for name in ("print_pairings", "slips", "clocks", "clock", "pairings_csv"):
+        address = url(name, event, round_.number)
+        assert f'href="{address}"' in page, name
+        assert client.get(address).status_code == 200, name
+    assert "Table slips" in page

@@ -443,3 +443,23 @@ def test_the_tables_pages_link_each_game_in_a_constant_number_of_queries(
                 assert f"/games/{session_id}/" in page.content.decode()
             counts.append((path, len(queries)))
     assert counts[0] == counts[2] and counts[1] == counts[3], counts
+
+
+@pytest.mark.parametrize("game", ["36d6", "dice-forge"])
+def test_a_player_out_of_the_table_game_is_no_longer_offered_to_concede(
+    organiser, judge, make_player, client, game
+):
+    event = _event(organiser, judge, make_player, 3, game=game)
+    round_ = published(event, organiser, judge)
+    session = _table_game(round_)
+    _ready_all(session)
+    users = _users(session)
+    game_services.concede(session=session, by=users[1])
+    session.refresh_from_db()
+    assert session.status == GameSession.Status.ACTIVE
+
+    def offered(user):
+        client.force_login(user)
+        return 'class="game-concede' in client.get(f"/games/{session.pk}/").content.decode()
+
+    assert [offered(users[seat]) for seat in (0, 1, 2)] == [True, False, True]

@@ -84,3 +84,38 @@ def test_a_dispute_and_bad_requests_through_the_api(table_of_three, make_player)
     assert answer.status_code == 200 and answer.json()["status"] == "disputed"
     assert answer.json()["disputed_by"] == seats[1].registration_id
     assert PodReport.objects.get().note == "not so"
+
+
+def test_the_judges_queue_in_the_api_lists_a_disputed_table_first(table_of_three, judge):
+    round_, table, seats = table_of_three
+    base = f"/api/rounds/{round_.pk}"
+    report = api_as(seats[0].registration.player.user).post(
+        f"{base}/table-report/",
+        {"table": table.number, "placings": _placings(seats)},
+        format="json",
+    )
+    api_as(seats[1].registration.player.user).post(
+        f"{base}/table-dispute/",
+        {"table": table.number, "report": report.json()["id"], "note": "I was first"},
+        format="json",
+    )
+    queue = api_as(judge).get(f"/api/tournaments/{round_.tournament_id}/queue/")
+    assert queue.status_code == 200, queue.content
+    tables = queue.json()["tables"]
+    assert [(t["table"], t["state"]) for t in tables] == [
+        (table.number, "disputed"),
+        (1 if table.number != 1 else 2, "waiting"),
+    ]
+    disputed = tables[0]
+    assert disputed["size"] == 3
+    assert [s["registration"] for s in disputed["seats"]] == [s.registration_id for s in seats]
+    assert disputed["report"]["id"] == report.json()["id"]
+    assert disputed["report"]["disputed_by"] == seats[1].registration_id
+    assert disputed["report"]["note"] == "I was first"
+    assert disputed["report"]["status"] == "disputed"
+    assert tables[1]["report"] is None
+    services.record_placings(
+        table=table, placings={s.registration_id: s.seat for s in seats}, by=judge
+    )
+    left = api_as(judge).get(f"/api/tournaments/{round_.tournament_id}/queue/").json()["tables"]
+    assert [t["state"] for t in left] == ["waiting"]

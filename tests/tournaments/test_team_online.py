@@ -320,3 +320,20 @@ def test_members_open_and_ready_through_the_api(make_player, organiser, judge):
         html = client.get(f"/games/{game['id']}/").content.decode()
         assert html.count('<section class="side ') == 4
         assert GameSession.objects.get(pk=game["id"]).seed not in html
+
+
+def test_only_the_captains_are_offered_to_concede_a_team_game(make_player, organiser, judge):
+    event, round_ = _team_event(make_player, organiser, judge)
+    match = round_.matches.get()
+    users = _users(match)
+    session = open_match(match=match, by=users[0])
+    for user in users:
+        game_services.mark_ready(session=session, by=user)
+    assert GameSession.objects.get(pk=session.pk).status == "active"
+    offered = []
+    for user in users:
+        client = APIClient()
+        client.force_login(user)
+        html = client.get(f"/games/{session.pk}/").content.decode()
+        offered.append('class="game-concede' in html)
+    assert offered == [True, True, False, False]  # seats 0 and 1 are the captains
