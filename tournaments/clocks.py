@@ -674,7 +674,10 @@ def match_clock(match: Match, now: datetime.datetime) -> dict:
 
 
 def round_clock(round_: Round, now: datetime.datetime) -> dict:
-    if round_.ends_at is not None:
+    # A closed round keeps its end time, but its clock no longer counts.
+    if round_.status == Round.Status.CLOSED:
+        state, remaining = "finished", None
+    elif round_.ends_at is not None:
         state, remaining = "running", (round_.ends_at - now).total_seconds()
     elif round_.paused_remaining is not None:
         state, remaining = "paused", round_.paused_remaining.total_seconds()

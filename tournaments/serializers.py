@@ -610,7 +610,7 @@ class MatchResultSerializer(serializers.Serializer):
 
 
 CLOCK_STATES = ["not_started", "running", "paused", "time_called", "finished"]
-ROUND_CLOCK_STATES = ["not_started", "running", "paused"]
+ROUND_CLOCK_STATES = ["not_started", "running", "paused", "finished"]
 SIDES = ["a", "b"]
 
 

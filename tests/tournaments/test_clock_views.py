@@ -1,12 +1,14 @@
 """Clock API and pages: visible time with the server's clock, judges' controls, urgency order."""
 
 import datetime
+import random
 import time
 
 import pytest
 
 from config.dbtime import db_now
 from tests.conftest import api_as
+from tests.tournaments.conftest import play_round_by_judge
 from tournaments import clocks, services
 from tournaments.models import AuditEntry
 
@@ -34,6 +36,16 @@ def test_round_clock_gives_deadlines_and_server_time_most_urgent_first(api, make
     assert body["matches"][0]["state"] == "time_called" and body["matches"][0]["time_called_at"]
     one = api.get(f"/api/matches/{first.pk}/clock/").json()
     assert one["deadline_at"] and one["server_time"] and 0 < one["remaining_seconds"] <= 45 * 60
+
+
+def test_a_closed_rounds_clock_is_finished_not_running(api, make_running_round, organiser, judge):
+    round_ = make_running_round(4)
+    play_round_by_judge(round_, judge, random.Random(5))
+    services.close_round(round_=round_, by=organiser)
+    for address in (f"/api/rounds/{round_.pk}/clock/", f"/api/rounds/{round_.pk}/"):
+        body = api.get(address).json()
+        clock = body["round"] if address.endswith("clock/") else body["clock"]
+        assert clock["state"] == "finished" and clock["remaining_seconds"] is None
 
 
 def test_clocks_follow_the_pairings_release_switch(
