@@ -102,12 +102,14 @@ class TeamTable:
         "targeted_by",
         "side",
         "side_life",
+        "bonus_targets",
     )
     winner_key = "winning_team"
 
     def __init__(self, infos: tuple[E.DieInfo, ...]):
         self.seats = n = len(infos) // DICE_PER_SET
         self.dice = infos
+        self.bonus_targets = {}
         self.team = _TEAM_OF_DIE[n]
         self.seat_ids = seat_ids = _SEAT_IDS[n]
         self.team_ids = team_ids = _TEAM_IDS[n]
@@ -559,8 +561,21 @@ def _fewest_losses(state: TeamState, team: int) -> tuple[tuple[int, int], ...]:
     return E._spread_fewest_losses(state.value, [d for d in dice if d > last], left)
 
 
+def _below(rng, n: int) -> int:
+    """``rng.randrange(n)`` of a ``random.Random``: the same draw, in one call."""
+    if n <= 0:
+        raise IndexError("Cannot choose from an empty sequence")
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
 def random_action(state: TeamState, seat, rng) -> dict | None:
-    """A uniformly random legal action; a split is drawn die by die."""
+    """A uniformly random legal action (``rng``: a ``random.Random``); a split is drawn
+    die by die. The draws are ``rng.randrange`` and ``rng.choice``'s, inlined."""
     # _decision(state, seat), inlined.
     if state.phase == OVER or type(seat) is not int or not 0 <= seat < state.table.seats:
         return None
@@ -568,7 +583,7 @@ def random_action(state: TeamState, seat, rng) -> dict | None:
         if state.bonus_queue[0][0] != seat:
             return None
         options = _bonus_options(state, seat, state.bonus_queue[0][1])
-        return {"kind": "bonus", "targets": list(rng.choice(options))}
+        return {"kind": "bonus", "targets": list(options[_below(rng, len(options))])}
     decision = state.phase
     if decision in _SIMULTANEOUS:
         if state.choices[seat] is not None:
@@ -583,8 +598,14 @@ def random_action(state: TeamState, seat, rng) -> dict | None:
         options = None if cache is None else cache[2 * team + 1 if first else 2 * team]
         if options is None:
             options = _throw_options(state, team, first)
-        pick = rng.randrange(len(options) + 1)
-        if pick == len(options):
+        count = len(options) + 1
+        # pick = rng.randrange(count), inlined.
+        getrandbits = rng.getrandbits
+        k = count.bit_length()
+        pick = getrandbits(k)
+        while pick >= count:
+            pick = getrandbits(k)
+        if pick == count - 1:
             return {"kind": "decline" if first else "pass"}
         die, targets = options[pick]
         return {"kind": "throw", "die": die, "targets": list(targets)}
@@ -596,8 +617,10 @@ def random_action(state: TeamState, seat, rng) -> dict | None:
                 hand.append(d)
         return {"kind": "split", "throw": E.random_throw(hand, rng)}
     if decision == END_TURN:
-        return {"kind": "return", "die": rng.choice(_return_options(state, seat))}
-    d, points = rng.choice(_damage_steps(state, seat % 2))
+        options = _return_options(state, seat)
+        return {"kind": "return", "die": options[_below(rng, len(options))]}
+    steps = _damage_steps(state, seat % 2)
+    d, points = steps[_below(rng, len(steps))]
     return {"kind": "damage", "die": d, "points": points}
 
 
@@ -643,7 +666,12 @@ def apply(state: TeamState, seat, action: dict) -> tuple[TeamState, list[dict]]:
     s.assigned = state.assigned
     events: list[dict] = []
     logged = _ACTS[decision](s, seat, action, events)
-    _log_add(s, (seat, logged))
+    # _log_add(s, (seat, logged)), inlined.
+    trail, length = s.log_trail, s.log_length
+    if len(trail) != length:
+        trail = s.log_trail = trail[:length]
+    trail.append((seat, logged))
+    s.log_length = length + 1
     if decision in _SIMULTANEOUS:
         s.secret_log = [*s.secret_log, s.log_length - 1]
         if None not in s.choices:
