@@ -17,6 +17,7 @@ from collections.abc import Iterable
 
 from ..errors import ConfigError, Sentences, gettext_noop
 from ..errors import IllegalAction as _IllegalAction
+from ..seeded import stream_block as _seeded_block
 from .dice import (
     MAX_RARE_IN_PLAYING_SET,
     Colour,
@@ -27,7 +28,7 @@ from .dice import (
     affinity,
     playing_set_errors,
 )
-from .randomness import ACCEPT_BELOW, BLOCK_BYTES, commitment, stream_block
+from .randomness import ACCEPT_BELOW, BLOCK_BYTES, GAME, commitment, stream_block
 
 PLAYERS = (0, 1)
 JUDGE = "judge"
@@ -1245,7 +1246,8 @@ def _act_duel(
     and pass)."""
     rule = gettext_noop("Phase 2: Clash, Order of conducting a duel")
     if action.get("kind") == "pass":
-        _expect(action, "pass", (), rule)
+        if len(action) != 1:
+            _expect(action, "pass", (), rule)
         pass_throw(s, player, events, forced=False)
         return {"kind": "pass"}
     die, targets = parse_throw(s, player, action, False, rule)
@@ -1399,13 +1401,19 @@ def _roll(s: State) -> int:
         position = s.roll_position
         while True:
             block, offset = divmod(position, BLOCK_BYTES)
-            byte = stream_block(s.seed, s.game_id, block)[offset]
+            # randomness.stream_block(s.seed, s.game_id, block), inlined.
+            byte = _seeded_block(GAME, s.seed, s.game_id, block)[offset]
             position += 1
             if byte < ACCEPT_BELOW:
                 break
         s.roll_position = position
         value = byte % 6 + 1
-    _rolls_add(s, [value])
+    # _rolls_add(s, [value]), inlined.
+    trail, length = s.roll_trail, s.roll_length
+    if len(trail) != length:
+        trail = s.roll_trail = trail[:length]
+    trail.append(value)
+    s.roll_length = length + 1
     return value
 
 

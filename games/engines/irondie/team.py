@@ -162,15 +162,23 @@ class TeamTable:
         self.pool_of = tuple(pool_of)
         self.eligible = tuple(as_set[number] for number in pool_of)
         # Per team and target: the team's dice that may throw at it in the clash zone
-        # (every die but a Regenerator), in id order.
-        targeted_by: tuple[list[list[int]], ...] = tuple([[] for _ in infos] for _team in TEAMS)
+        # (every die but a Regenerator), in id order; the dice of a team sharing a pool
+        # are added together.
+        throwers: dict[tuple[int, int], list[int]] = {}
         modes = self.modes
         for d in infos:
             if modes[d.id] != _REGENERATE:
-                by_target = targeted_by[d.owner & 1]
-                for t in ordered[d.id]:
-                    by_target[t].append(d.id)
-        self.targeted_by = tuple(tuple(tuple(ids) for ids in team) for team in targeted_by)
+                group = throwers.get((d.owner & 1, pool_of[d.id]))
+                if group is None:
+                    throwers[(d.owner & 1, pool_of[d.id])] = [d.id]
+                else:
+                    group.append(d.id)
+        targeted_by: tuple[list[list[int]], ...] = tuple([[] for _ in infos] for _team in TEAMS)
+        for (team, _number), group in throwers.items():
+            by_target = targeted_by[team]
+            for t in ordered[group[0]]:
+                by_target[t] += group
+        self.targeted_by = tuple(tuple(tuple(sorted(ids)) for ids in team) for team in targeted_by)
 
 
 # Per seat count: each die's team, each seat's and each team's ids (the same in every
@@ -309,7 +317,11 @@ def to_act(state: TeamState) -> set[int]:
     if state.bonus_queue:
         return {state.bonus_queue[0][0]}
     if state.phase in _SIMULTANEOUS:
-        return {seat for seat, choice in enumerate(state.choices) if choice is None}
+        seats = set()
+        for seat, choice in enumerate(state.choices):
+            if choice is None:
+                seats.add(seat)
+        return seats
     return {state.actor}
 
 
@@ -413,7 +425,10 @@ def _compute_throw_options(state: TeamState, team: int, first: bool) -> list:
                 continue
             pool = in_battle.get(pool_of[die])
             if pool is None:
-                pool = in_battle[pool_of[die]] = [t for t in eligible[die] if zone[t] == BATTLE]
+                pool = in_battle[pool_of[die]] = []
+                for t in eligible[die]:
+                    if zone[t] == BATTLE:
+                        pool.append(t)
             if not pool:
                 continue
             if mode == _SINGLE:
@@ -705,7 +720,8 @@ def _set_choice(s: TeamState, seat: int, choice: tuple) -> None:
 
 def _act_split(s: TeamState, seat: int, action: dict, events: list) -> dict:
     rule = gettext_noop("Phase 1: Battle, A")
-    _expect(action, "split", ("throw",), rule)
+    if action.get("kind") != "split" or len(action) != 2 or "throw" not in action:
+        _expect(action, "split", ("throw",), rule)
     throw = action["throw"]
     if not isinstance(throw, list):
         raise IllegalAction(rule, gettext_noop("'throw' must be a list of die ids."))
@@ -761,7 +777,8 @@ def _act_offer(s: TeamState, seat: int, action: dict, events: list) -> dict:
     rule = gettext_noop("Phase 2: Clash, Alternation of duels")
     team = team_of(seat)
     if action.get("kind") == "decline":
-        _expect(action, "decline", (), rule)
+        if len(action) != 1:
+            _expect(action, "decline", (), rule)
         rights = s.attack_right[:]
         rights[team] = False
         s.attack_right = rights
@@ -817,7 +834,8 @@ def _act_damage(s: TeamState, seat: int, action: dict, events: list) -> dict:
 
 def _act_return(s: TeamState, seat: int, action: dict, events: list) -> dict:
     rule = gettext_noop("Phase 4: End of Turn, 1")
-    _expect(action, "return", ("die",), rule)
+    if action.get("kind") != "return" or len(action) != 2 or "die" not in action:
+        _expect(action, "return", ("die",), rule)
     die = action["die"]
     if die is not None:
         die = _die_id(s, die, rule)
@@ -927,13 +945,19 @@ def _add_clash_target(s: TeamState, team: int, options: list, die: int) -> list:
     those before: ``die`` no longer throws, and every die of the team in the hand that
     may target it gains it as a target. Same list, same order, as computing it anew."""
     zone = s.zone
-    gaining = [d for d in s.table.targeted_by[team][die] if zone[d] == HAND and d != die]
+    gaining = []
+    for d in s.table.targeted_by[team][die]:
+        if zone[d] == HAND and d != die:
+            gaining.append(d)
+    if not gaining and s.table.team[die] != team:
+        return options
+    changed = []
+    for option in options:
+        if option[0] != die:
+            changed.append(option)
     if not gaining:
-        if s.table.team[die] != team:
-            return options
-        return [option for option in options if option[0] != die]
+        return changed
     modes = s.table.modes
-    changed = [option for option in options if option[0] != die]
     for d in gaining:
         if modes[d] == _SINGLE:
             changed.append(_PAIRS[d][die])
