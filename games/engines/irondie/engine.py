@@ -1825,7 +1825,15 @@ def _advance(
             continue
         if phase == OFFER:
             for candidate in (s.preferred, 1 - s.preferred):
-                if s.attack_right[candidate] and throw_options(s, candidate, True):
+                if not s.attack_right[candidate]:
+                    continue
+                # throw_options(s, candidate, True), with the usual cache hit inlined
+                # (both games keep a side's options in slot 2 * side + first).
+                cache = s.cache
+                options = None if cache is None else cache[2 * candidate + 1]
+                if options is None:
+                    options = throw_options(s, candidate, True)
+                if options:
                     s.actor = candidate
                     return
             events.append({"type": "clash_over"})
@@ -1844,7 +1852,11 @@ def _advance(
                 s.actor = None
                 continue
             actor = s.attacker if step == ATTACKER_SECOND else 1 - s.attacker
-            if throw_options(s, actor, False):
+            cache = s.cache
+            options = None if cache is None else cache[2 * actor]
+            if options is None:
+                options = throw_options(s, actor, False)
+            if options:
                 s.actor = actor
                 return
             pass_throw(s, actor, events, forced=True)

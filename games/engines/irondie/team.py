@@ -162,8 +162,8 @@ class TeamTable:
         self.pool_of = tuple(pool_of)
         self.eligible = tuple(as_set[number] for number in pool_of)
         # Per team and target: the team's dice that may throw at it in the clash zone
-        # (every die but a Regenerator), in id order; the dice of a team sharing a pool
-        # are added together.
+        # (every die but a Regenerator), the dice of a team sharing a pool added
+        # together (in no set order: ``_add_clash_target`` sorts what it builds).
         throwers: dict[tuple[int, int], list[int]] = {}
         modes = self.modes
         for d in infos:
@@ -178,7 +178,7 @@ class TeamTable:
             by_target = targeted_by[team]
             for t in ordered[group[0]]:
                 by_target[t] += group
-        self.targeted_by = tuple(tuple(tuple(sorted(ids)) for ids in team) for team in targeted_by)
+        self.targeted_by = targeted_by
 
 
 # Per seat count: each die's team, each seat's and each team's ids (the same in every
