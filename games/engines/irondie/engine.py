@@ -196,13 +196,11 @@ class DiceTable:
         "eligible",
         "side",
         "side_life",
-        "bonus_targets",
     )
     winner_key = "winner"
 
     def __init__(self, dice: tuple[DieInfo, ...]):
         self.dice = dice
-        self.bonus_targets = {}
         by_owner_class: tuple[list[list[int]], ...] = ([[], [], []], [[], [], []])
         for d in dice:
             by_owner_class[d.owner][d.cls].append(d.id)
@@ -848,43 +846,25 @@ def _bonus_options(state: State, owner: int, die: int) -> list[tuple]:
     return options
 
 
-def _bonus_targets(info: tuple, owner: int, die: int) -> tuple[tuple[int, ...], ...]:
-    """Per part of the colour bonus of ``die``: the owner's other dice of the part's
-    classes and colour relations, in id order (the dice it may target when in play)."""
-    colour = info[die].colour
-    row = AFFINITY[colour]
-    base = owner * DICE_PER_SET
-    return tuple(
-        tuple(
-            d
-            for d in range(base, base + DICE_PER_SET)
-            if d != die
-            and info[d].cls in classes
-            and (relations is None or row[info[d].colour] in relations)
-        )
-        for _amount, classes, relations in _BONUS_PARTS[colour]
-    )
-
-
 def _compute_bonus_options(state: State, owner: int, die: int) -> list[tuple]:
     """The target choices for a colour bonus: one target per part, each part on a
     different die, as many parts applied as the allowed targets permit."""
-    zone = state.zone
-    # The dice each part may target wherever they are, worked out once per game.
-    by_die = state.table.bonus_targets
-    key = owner * 64 + die
-    targets = by_die.get(key)
-    if targets is None:
-        targets = by_die[key] = _bonus_targets(state.info, owner, die)
-    candidates = []
-    for ids in targets:
-        allowed = []
-        for d in ids:
-            if zone[d] == BATTLE or zone[d] == CLASH:
-                allowed.append(d)
-        candidates.append(allowed)
-    colour = state.info[die].colour
+    info, zone = state.info, state.zone
+    colour = info[die].colour
     parts = _BONUS_PARTS[colour]
+    base = owner * DICE_PER_SET
+    in_play = []
+    for d in range(base, base + DICE_PER_SET):
+        if d != die and (zone[d] == BATTLE or zone[d] == CLASH):
+            in_play.append(info[d])
+    row = AFFINITY[colour]
+    candidates = []
+    for _amount, classes, relations in parts:
+        allowed = []
+        for d in in_play:
+            if d.cls in classes and (relations is None or row[d.colour] in relations):
+                allowed.append(d.id)
+        candidates.append(allowed)
     if len(parts) == 1:
         return [(t,) for t in candidates[0]]
     first, second = candidates

@@ -102,14 +102,12 @@ class TeamTable:
         "targeted_by",
         "side",
         "side_life",
-        "bonus_targets",
     )
     winner_key = "winning_team"
 
     def __init__(self, infos: tuple[E.DieInfo, ...]):
         self.seats = n = len(infos) // DICE_PER_SET
         self.dice = infos
-        self.bonus_targets = {}
         self.team = _TEAM_OF_DIE[n]
         self.seat_ids = seat_ids = _SEAT_IDS[n]
         self.team_ids = team_ids = _TEAM_IDS[n]
