@@ -189,14 +189,7 @@ class DiceTable:
     side's LIFE dice) and ``winner_key`` (the game over event's key for the winner); here
     a side is a player."""
 
-    __slots__ = (
-        "dice",
-        "life_ids",
-        "throw_mode",
-        "eligible",
-        "side",
-        "side_life",
-    )
+    __slots__ = ("dice", "life_ids", "throw_mode", "eligible", "side", "side_life")
     winner_key = "winner"
 
     def __init__(self, dice: tuple[DieInfo, ...]):
