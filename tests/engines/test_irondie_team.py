@@ -423,3 +423,14 @@ def test_sudden_death_lowers_every_life_zone_and_forbids_returns_in_a_team_game(
         1,
     ]
     assert zone(s, d(2, REGEN)) == "abyss" and not T.is_over(s)
+
+
+def test_the_random_bots_one_call_draw_is_randranges_draw():
+    """``_below`` stands in for ``rng.randrange`` in the random bot: the same numbers
+    from the same generator (the recorded random-bot games depend on it), and no draw
+    from nothing."""
+    for n in (1, 2, 3, 5, 7, 8, 9, 33, 64, 65, 100):
+        ours, theirs = random.Random(n), random.Random(n)
+        assert [T._below(ours, n) for _ in range(50)] == [theirs.randrange(n) for _ in range(50)]
+    with pytest.raises(IndexError):
+        T._below(random.Random(1), 0)

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 
 from ..errors import ConfigError, Sentences, gettext_noop
 from ..errors import IllegalAction as _IllegalAction
+from ..seeded import stream_block as _seeded_block
 from .dice import (
     MAX_RARE_IN_PLAYING_SET,
     Colour,
@@ -27,7 +28,7 @@ from .dice import (
     affinity,
     playing_set_errors,
 )
-from .randomness import ACCEPT_BELOW, BLOCK_BYTES, commitment, stream_block
+from .randomness import ACCEPT_BELOW, BLOCK_BYTES, GAME, commitment, stream_block
 
 PLAYERS = (0, 1)
 JUDGE = "judge"
@@ -1218,7 +1219,8 @@ def _act_duel(
     and pass)."""
     rule = gettext_noop("Phase 2: Clash, Order of conducting a duel")
     if action.get("kind") == "pass":
-        _expect(action, "pass", (), rule)
+        if len(action) != 1:
+            _expect(action, "pass", (), rule)
         pass_throw(s, player, events, forced=False)
         return {"kind": "pass"}
     die, targets = parse_throw(s, player, action, False, rule)
@@ -1372,13 +1374,19 @@ def _roll(s: State) -> int:
         position = s.roll_position
         while True:
             block, offset = divmod(position, BLOCK_BYTES)
-            byte = stream_block(s.seed, s.game_id, block)[offset]
+            # randomness.stream_block(s.seed, s.game_id, block), inlined.
+            byte = _seeded_block(GAME, s.seed, s.game_id, block)[offset]
             position += 1
             if byte < ACCEPT_BELOW:
                 break
         s.roll_position = position
         value = byte % 6 + 1
-    _rolls_add(s, [value])
+    # _rolls_add(s, [value]), inlined.
+    trail, length = s.roll_trail, s.roll_length
+    if len(trail) != length:
+        trail = s.roll_trail = trail[:length]
+    trail.append(value)
+    s.roll_length = length + 1
     return value
 
 
@@ -1790,7 +1798,15 @@ def _advance(
             continue
         if phase == OFFER:
             for candidate in (s.preferred, 1 - s.preferred):
-                if s.attack_right[candidate] and throw_options(s, candidate, True):
+                if not s.attack_right[candidate]:
+                    continue
+                # throw_options(s, candidate, True), with the usual cache hit inlined
+                # (both games keep a side's options in slot 2 * side + first).
+                cache = s.cache
+                options = None if cache is None else cache[2 * candidate + 1]
+                if options is None:
+                    options = throw_options(s, candidate, True)
+                if options:
                     s.actor = candidate
                     return
             events.append({"type": "clash_over"})
@@ -1809,7 +1825,11 @@ def _advance(
                 s.actor = None
                 continue
             actor = s.attacker if step == ATTACKER_SECOND else 1 - s.attacker
-            if throw_options(s, actor, False):
+            cache = s.cache
+            options = None if cache is None else cache[2 * actor]
+            if options is None:
+                options = throw_options(s, actor, False)
+            if options:
                 s.actor = actor
                 return
             pass_throw(s, actor, events, forced=True)

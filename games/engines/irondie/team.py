@@ -160,15 +160,23 @@ class TeamTable:
         self.pool_of = tuple(pool_of)
         self.eligible = tuple(as_set[number] for number in pool_of)
         # Per team and target: the team's dice that may throw at it in the clash zone
-        # (every die but a Regenerator), in id order.
-        targeted_by: tuple[list[list[int]], ...] = tuple([[] for _ in infos] for _team in TEAMS)
+        # (every die but a Regenerator), the dice of a team sharing a pool added
+        # together (in no set order: ``_add_clash_target`` sorts what it builds).
+        throwers: dict[tuple[int, int], list[int]] = {}
         modes = self.modes
         for d in infos:
             if modes[d.id] != _REGENERATE:
-                by_target = targeted_by[d.owner & 1]
-                for t in ordered[d.id]:
-                    by_target[t].append(d.id)
-        self.targeted_by = tuple(tuple(tuple(ids) for ids in team) for team in targeted_by)
+                group = throwers.get((d.owner & 1, pool_of[d.id]))
+                if group is None:
+                    throwers[(d.owner & 1, pool_of[d.id])] = [d.id]
+                else:
+                    group.append(d.id)
+        targeted_by: tuple[list[list[int]], ...] = tuple([[] for _ in infos] for _team in TEAMS)
+        for (team, _number), group in throwers.items():
+            by_target = targeted_by[team]
+            for t in ordered[group[0]]:
+                by_target[t] += group
+        self.targeted_by = targeted_by
 
 
 # Per seat count: each die's team, each seat's and each team's ids (the same in every
@@ -307,7 +315,11 @@ def to_act(state: TeamState) -> set[int]:
     if state.bonus_queue:
         return {state.bonus_queue[0][0]}
     if state.phase in _SIMULTANEOUS:
-        return {seat for seat, choice in enumerate(state.choices) if choice is None}
+        seats = set()
+        for seat, choice in enumerate(state.choices):
+            if choice is None:
+                seats.add(seat)
+        return seats
     return {state.actor}
 
 
@@ -411,7 +423,10 @@ def _compute_throw_options(state: TeamState, team: int, first: bool) -> list:
                 continue
             pool = in_battle.get(pool_of[die])
             if pool is None:
-                pool = in_battle[pool_of[die]] = [t for t in eligible[die] if zone[t] == BATTLE]
+                pool = in_battle[pool_of[die]] = []
+                for t in eligible[die]:
+                    if zone[t] == BATTLE:
+                        pool.append(t)
             if not pool:
                 continue
             if mode == _SINGLE:
@@ -559,8 +574,21 @@ def _fewest_losses(state: TeamState, team: int) -> tuple[tuple[int, int], ...]:
     return E._spread_fewest_losses(state.value, [d for d in dice if d > last], left)
 
 
+def _below(rng, n: int) -> int:
+    """``rng.randrange(n)`` of a ``random.Random``: the same draw, in one call."""
+    if n <= 0:
+        raise IndexError("Cannot choose from an empty sequence")
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
 def random_action(state: TeamState, seat, rng) -> dict | None:
-    """A uniformly random legal action; a split is drawn die by die."""
+    """A uniformly random legal action (``rng``: a ``random.Random``); a split is drawn
+    die by die. The draws are ``rng.randrange`` and ``rng.choice``'s, inlined."""
     # _decision(state, seat), inlined.
     if state.phase == OVER or type(seat) is not int or not 0 <= seat < state.table.seats:
         return None
@@ -568,7 +596,7 @@ def random_action(state: TeamState, seat, rng) -> dict | None:
         if state.bonus_queue[0][0] != seat:
             return None
         options = _bonus_options(state, seat, state.bonus_queue[0][1])
-        return {"kind": "bonus", "targets": list(rng.choice(options))}
+        return {"kind": "bonus", "targets": list(options[_below(rng, len(options))])}
     decision = state.phase
     if decision in _SIMULTANEOUS:
         if state.choices[seat] is not None:
@@ -583,8 +611,14 @@ def random_action(state: TeamState, seat, rng) -> dict | None:
         options = None if cache is None else cache[2 * team + 1 if first else 2 * team]
         if options is None:
             options = _throw_options(state, team, first)
-        pick = rng.randrange(len(options) + 1)
-        if pick == len(options):
+        count = len(options) + 1
+        # pick = rng.randrange(count), inlined.
+        getrandbits = rng.getrandbits
+        k = count.bit_length()
+        pick = getrandbits(k)
+        while pick >= count:
+            pick = getrandbits(k)
+        if pick == count - 1:
             return {"kind": "decline" if first else "pass"}
         die, targets = options[pick]
         return {"kind": "throw", "die": die, "targets": list(targets)}
@@ -596,8 +630,10 @@ def random_action(state: TeamState, seat, rng) -> dict | None:
                 hand.append(d)
         return {"kind": "split", "throw": E.random_throw(hand, rng)}
     if decision == END_TURN:
-        return {"kind": "return", "die": rng.choice(_return_options(state, seat))}
-    d, points = rng.choice(_damage_steps(state, seat % 2))
+        options = _return_options(state, seat)
+        return {"kind": "return", "die": options[_below(rng, len(options))]}
+    steps = _damage_steps(state, seat % 2)
+    d, points = steps[_below(rng, len(steps))]
     return {"kind": "damage", "die": d, "points": points}
 
 
@@ -643,7 +679,12 @@ def apply(state: TeamState, seat, action: dict) -> tuple[TeamState, list[dict]]:
     s.assigned = state.assigned
     events: list[dict] = []
     logged = _ACTS[decision](s, seat, action, events)
-    _log_add(s, (seat, logged))
+    # _log_add(s, (seat, logged)), inlined.
+    trail, length = s.log_trail, s.log_length
+    if len(trail) != length:
+        trail = s.log_trail = trail[:length]
+    trail.append((seat, logged))
+    s.log_length = length + 1
     if decision in _SIMULTANEOUS:
         s.secret_log = [*s.secret_log, s.log_length - 1]
         if None not in s.choices:
@@ -677,7 +718,8 @@ def _set_choice(s: TeamState, seat: int, choice: tuple) -> None:
 
 def _act_split(s: TeamState, seat: int, action: dict, events: list) -> dict:
     rule = gettext_noop("Phase 1: Battle, A")
-    _expect(action, "split", ("throw",), rule)
+    if action.get("kind") != "split" or len(action) != 2 or "throw" not in action:
+        _expect(action, "split", ("throw",), rule)
     throw = action["throw"]
     if not isinstance(throw, list):
         raise IllegalAction(rule, gettext_noop("'throw' must be a list of die ids."))
@@ -733,7 +775,8 @@ def _act_offer(s: TeamState, seat: int, action: dict, events: list) -> dict:
     rule = gettext_noop("Phase 2: Clash, Alternation of duels")
     team = team_of(seat)
     if action.get("kind") == "decline":
-        _expect(action, "decline", (), rule)
+        if len(action) != 1:
+            _expect(action, "decline", (), rule)
         rights = s.attack_right[:]
         rights[team] = False
         s.attack_right = rights
@@ -789,7 +832,8 @@ def _act_damage(s: TeamState, seat: int, action: dict, events: list) -> dict:
 
 def _act_return(s: TeamState, seat: int, action: dict, events: list) -> dict:
     rule = gettext_noop("Phase 4: End of Turn, 1")
-    _expect(action, "return", ("die",), rule)
+    if action.get("kind") != "return" or len(action) != 2 or "die" not in action:
+        _expect(action, "return", ("die",), rule)
     die = action["die"]
     if die is not None:
         die = _die_id(s, die, rule)
@@ -899,13 +943,19 @@ def _add_clash_target(s: TeamState, team: int, options: list, die: int) -> list:
     those before: ``die`` no longer throws, and every die of the team in the hand that
     may target it gains it as a target. Same list, same order, as computing it anew."""
     zone = s.zone
-    gaining = [d for d in s.table.targeted_by[team][die] if zone[d] == HAND and d != die]
+    gaining = []
+    for d in s.table.targeted_by[team][die]:
+        if zone[d] == HAND and d != die:
+            gaining.append(d)
+    if not gaining and s.table.team[die] != team:
+        return options
+    changed = []
+    for option in options:
+        if option[0] != die:
+            changed.append(option)
     if not gaining:
-        if s.table.team[die] != team:
-            return options
-        return [option for option in options if option[0] != die]
+        return changed
     modes = s.table.modes
-    changed = [option for option in options if option[0] != die]
     for d in gaining:
         if modes[d] == _SINGLE:
             changed.append(_PAIRS[d][die])
