@@ -89,6 +89,30 @@ def random_dice_set(player, rng, name="Main"):
     )
 
 
+TEMPLATE_BUILDER = pytest.StashKey()
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(request, django_db_modify_db_settings_parallel_suffix):
+    """xdist workers on PostgreSQL clone one migrated template (tests/template_db.py)."""
+    from django.conf import settings
+
+    run_id = getattr(request.config, "workerinput", {}).get("testrunuid")
+    creates = request.config.getoption("create_db") or not request.config.getoption("reuse_db")
+    if run_id and creates and settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        from tests import template_db
+
+        request.config.stash[TEMPLATE_BUILDER] = builder = template_db.TemplateBuilder(run_id)
+        builder.before_setup()
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(request, django_db_setup):
+    builder = request.config.stash.get(TEMPLATE_BUILDER, None)
+    if builder is not None:
+        builder.after_setup()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def flush_by_delete():
     """Transactional tests empty PostgreSQL by DELETE, not TRUNCATE (tests/flush.py)."""
