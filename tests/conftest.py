@@ -32,6 +32,7 @@ def pytest_xdist_setupnodes(config, specs):
 # flush must not come before the others.
 LONGEST_FIRST = (
     "tests/test_soak.py::",
+    "tests/engines/test_conformance.py::test_views_never_show_what_the_viewer_may_not_see[irondie",
     "tests/tournaments/test_pairing_optimality.py::test_many_arbitrary",
     "tests/tournaments/test_pairing_optimality.py::test_many_simulated",
     "tests/test_fresh_install.py::",
