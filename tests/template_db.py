@@ -29,8 +29,9 @@ class TemplateBuilder:
         base = self.test_name.rsplit("_gw", 1)[0]
         self.template = f"{base}_template"
         self.lock = None  # the server connection holding the lock while this worker builds
+        self.cloned = self.built = False
 
-    def _server(self):
+    def server(self):
         return psycopg.connect(
             host=self.database.get("HOST") or None,
             port=self.database.get("PORT") or None,
@@ -40,7 +41,7 @@ class TemplateBuilder:
             autocommit=True,
         )
 
-    def _mark(self, conn) -> str | None:
+    def mark(self, conn) -> str | None:
         row = conn.execute(
             "SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = %s",
             [self.template],
@@ -50,12 +51,13 @@ class TemplateBuilder:
     def before_setup(self) -> None:
         """Clone from this run's template when there is one; otherwise keep the lock and
         build it after this worker's own migrations (``after_setup``)."""
-        conn = self._server()
+        conn = self.server()
         conn.execute("SELECT pg_advisory_lock(hashtext(%s))", [self.template])
-        if self._mark(conn) == self.run_id:
+        if self.mark(conn) == self.run_id:
             conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", [self.template])
             conn.close()
             self.database["TEST"]["TEMPLATE"] = self.template
+            self.cloned = True
         else:
             self.lock = conn
 
@@ -78,6 +80,7 @@ class TemplateBuilder:
                     name(self.template), sql.Literal(self.run_id)
                 )
             )
+            self.built = True
         finally:
             conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", [self.template])
             conn.close()
