@@ -33,6 +33,7 @@ def pytest_xdist_setupnodes(config, specs):
 LONGEST_FIRST = (
     "tests/test_soak.py::",
     "tests/engines/test_conformance.py::test_views_never_show_what_the_viewer_may_not_see[irondie",
+    "tests/test_api_fuzz.py::",
     "tests/tournaments/test_pairing_optimality.py::test_many_arbitrary",
     "tests/tournaments/test_pairing_optimality.py::test_many_simulated",
     "tests/test_fresh_install.py::",
@@ -40,6 +41,10 @@ LONGEST_FIRST = (
     "tests/test_embedded_broker.py::",
     "tests/tournaments/test_pairing_optimality.py::test_simulated_tournaments_up_to_200",
     "tests/test_run_command.py::test_serve",
+    "tests/test_api_schema.py::test_every_get_answer_matches_the_schema",
+    "tests/test_visibility_matrix.py::test_live_answers_are_the_pages",
+    "tests/games/test_online_api.py::test_two_users_play_a_whole_match",
+    "tests/games/test_online_team.py::test_a_team_practice_game_with_bots_is_played_to_the_end[6]",
 )
 
 
