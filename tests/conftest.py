@@ -121,11 +121,20 @@ def django_db_modify_db_settings(request, django_db_modify_db_settings_parallel_
         builder.before_setup()
 
 
-@pytest.fixture(scope="session")
-def django_db_setup(request, django_db_setup):
+@pytest.hookimpl(wrapper=True)
+def pytest_fixture_setup(fixturedef, request):
+    """Once this worker's test database is set up, the template for the others is built
+    from it; if the set-up fails, the others are let go (they wait for the lock)."""
     builder = request.config.stash.get(TEMPLATE_BUILDER, None)
-    if builder is not None:
-        builder.after_setup()
+    if fixturedef.argname != "django_db_setup" or builder is None:
+        return (yield)
+    try:
+        result = yield
+    except BaseException:
+        builder.release()
+        raise
+    builder.after_setup()
+    return result
 
 
 @pytest.fixture(scope="session", autouse=True)

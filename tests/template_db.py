@@ -10,7 +10,8 @@ others wait for the lock, find the mark and let Django create their databases wi
 still runs on the copy and finds nothing to apply, so a migration missing from the
 template could not go unnoticed. A template left by an earlier run (other migrations,
 other code) never carries this run's mark, so it is rebuilt: a clean clone in CI and a
-working copy behave the same.
+working copy behave the same. If the building worker's set-up fails, it lets the lock go
+at once (tests/conftest.py), so the next worker builds it instead of waiting for ever.
 
 Only for xdist workers on PostgreSQL that create their databases (not ``--reuse-db``).
 """
@@ -61,10 +62,18 @@ class TemplateBuilder:
         else:
             self.lock = conn
 
+    def release(self) -> None:
+        """Let the other workers go without a template (this worker's set-up failed):
+        each then migrates its own database, or fails the same way."""
+        if self.lock is not None:
+            conn, self.lock = self.lock, None
+            conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", [self.template])
+            conn.close()
+
     def after_setup(self) -> None:
         if self.lock is None:
             return
-        conn, self.lock = self.lock, None
+        conn = self.lock
         try:
             # CREATE DATABASE ... TEMPLATE needs the source database without sessions.
             connections.close_all()
@@ -82,5 +91,4 @@ class TemplateBuilder:
             )
             self.built = True
         finally:
-            conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", [self.template])
-            conn.close()
+            self.release()
