@@ -58,6 +58,7 @@ def pytest_collection_modifyitems(config, items):
 
 
 def pytest_configure(config):
+    config.pluginmanager.register(TemplateAfterSetup(), "template-after-setup")
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker and parallel.MARKER not in os.environ:
         raise pytest.UsageError(
@@ -121,20 +122,24 @@ def django_db_modify_db_settings(request, django_db_modify_db_settings_parallel_
         builder.before_setup()
 
 
-@pytest.hookimpl(wrapper=True)
-def pytest_fixture_setup(fixturedef, request):
+class TemplateAfterSetup:
     """Once this worker's test database is set up, the template for the others is built
-    from it; if the set-up fails, the others are let go (they wait for the lock)."""
-    builder = request.config.stash.get(TEMPLATE_BUILDER, None)
-    if fixturedef.argname != "django_db_setup" or builder is None:
-        return (yield)
-    try:
-        result = yield
-    except BaseException:
-        builder.release()
-        raise
-    builder.after_setup()
-    return result
+    from it; if the set-up fails, the others are let go (they wait for the lock).
+    Registered as a plugin (``pytest_configure``): a hook in this conftest would not see
+    session fixtures, whose node is the session at the root."""
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_fixture_setup(self, fixturedef, request):
+        builder = request.config.stash.get(TEMPLATE_BUILDER, None)
+        if fixturedef.argname != "django_db_setup" or builder is None:
+            return (yield)
+        try:
+            result = yield
+        except BaseException:
+            builder.release()
+            raise
+        builder.after_setup()
+        return result
 
 
 @pytest.fixture(scope="session", autouse=True)
