@@ -32,6 +32,8 @@ def pytest_xdist_setupnodes(config, specs):
 # flush must not come before the others.
 LONGEST_FIRST = (
     "tests/test_soak.py::",
+    "tests/engines/test_conformance.py::test_views_never_show_what_the_viewer_may_not_see[irondie",
+    "tests/test_api_fuzz.py::",
     "tests/tournaments/test_pairing_optimality.py::test_many_arbitrary",
     "tests/tournaments/test_pairing_optimality.py::test_many_simulated",
     "tests/test_fresh_install.py::",
@@ -39,6 +41,10 @@ LONGEST_FIRST = (
     "tests/test_embedded_broker.py::",
     "tests/tournaments/test_pairing_optimality.py::test_simulated_tournaments_up_to_200",
     "tests/test_run_command.py::test_serve",
+    "tests/test_api_schema.py::test_every_get_answer_matches_the_schema",
+    "tests/test_visibility_matrix.py::test_live_answers_are_the_pages",
+    "tests/games/test_online_api.py::test_two_users_play_a_whole_match",
+    "tests/games/test_online_team.py::test_a_team_practice_game_with_bots_is_played_to_the_end[6]",
 )
 
 
@@ -52,6 +58,7 @@ def pytest_collection_modifyitems(config, items):
 
 
 def pytest_configure(config):
+    config.pluginmanager.register(TemplateAfterSetup(), "template-after-setup")
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker and parallel.MARKER not in os.environ:
         raise pytest.UsageError(
@@ -87,6 +94,52 @@ def random_dice_set(player, rng, name="Main"):
         playing_dice=[d.to_dict() for d in random_valid_set(rng)],
         additional_dice=[d.to_dict() for d in random_valid_set(rng)[:3]],
     )
+
+
+TEMPLATE_BUILDER = pytest.StashKey()
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(request, django_db_modify_db_settings_parallel_suffix):
+    """On PostgreSQL: commits of the tests' connections do not wait for the disk, and xdist
+    workers clone one migrated template (tests/template_db.py)."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if not database["ENGINE"].endswith("postgresql"):
+        return
+    # A commit is visible to every other connection at once either way; only its flush to
+    # disk comes later, which matters after a crash of the server, not to a test. On the
+    # loaded 2-core machine a commit took 13-16 ms waiting for fdatasync, 3-4 ms without.
+    options = database.setdefault("OPTIONS", {})
+    options["options"] = f"{options.get('options', '')} -c synchronous_commit=off".strip()
+    run_id = getattr(request.config, "workerinput", {}).get("testrunuid")
+    creates = request.config.getoption("create_db") or not request.config.getoption("reuse_db")
+    if run_id and creates:
+        from tests import template_db
+
+        request.config.stash[TEMPLATE_BUILDER] = builder = template_db.TemplateBuilder(run_id)
+        builder.before_setup()
+
+
+class TemplateAfterSetup:
+    """Once this worker's test database is set up, the template for the others is built
+    from it; if the set-up fails, the others are let go (they wait for the lock).
+    Registered as a plugin (``pytest_configure``): a hook in this conftest would not see
+    session fixtures, whose node is the session at the root."""
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_fixture_setup(self, fixturedef, request):
+        builder = request.config.stash.get(TEMPLATE_BUILDER, None)
+        if fixturedef.argname != "django_db_setup" or builder is None:
+            return (yield)
+        try:
+            result = yield
+        except BaseException:
+            builder.release()
+            raise
+        builder.after_setup()
+        return result
 
 
 @pytest.fixture(scope="session", autouse=True)
