@@ -66,13 +66,61 @@ def padded_bound(values, full, short_sizes, short_limit, top=None, bottom=None):
     return best
 
 
-def window_relaxed(field, reals, full, short_sizes, short_limit, top, bottom, budget):
+def _classes(field, reals) -> dict[int, tuple]:
+    """Each window player's class: players of one class (same points, same opponents among
+    the window's players, so never each other's) can trade places in any seating of the
+    window without changing its repeats or spread."""
+    inside = set(reals)
+    return {pid: (field.value[pid], tuple(sorted(field.opp[pid] & inside))) for pid in reals}
+
+
+def _mate_choices(others: Sequence[int], count: int, classes: dict[int, tuple]):
+    """The ways of choosing ``count`` mates from ``others`` up to trading places within a
+    class: from each class only its first members (in the order of ``others``) are taken,
+    so each choice stands for every choice with the same number from each class."""
+    groups: dict[tuple, list[int]] = {}
+    for pid in others:
+        groups.setdefault(classes[pid], []).append(pid)
+    members = list(groups.values())
+
+    def choose(index: int, left: int, chosen: tuple):
+        if not left:
+            yield chosen
+            return
+        if index == len(members):
+            return
+        group = members[index]
+        for take in range(min(left, len(group)), -1, -1):
+            yield from choose(index + 1, left - take, chosen + tuple(group[:take]))
+
+    yield from choose(0, count, ())
+
+
+def window_relaxed(
+    field, reals, full, short_sizes, short_limit, top, bottom, budget, capacity=(None, None)
+):
     """The least (repeats, spread) of the window's players with virtual players at ``top``
     and ``bottom`` (None: none) in any number, every table holding a real player; and one
-    seating reaching it as (real players, copies of ``top``, copies of ``bottom``) a table."""
+    seating reaching it as (real players, copies of ``top``, copies of ``bottom``) a table.
+
+    ``capacity``: how many real players stand on ``top`` and on ``bottom`` outside the window
+    (None: no limit). Among the seatings reaching the least (repeats, spread), one needing
+    the fewest virtual players beyond those is returned (it can be seated with real ones);
+    the value itself is the same."""
     order = sorted(reals, key=lambda pid: (-field.value[pid], field.draw[pid]))
+    classes = _classes(field, reals)
     sizes = [full, *short_sizes]
     best = [None, None]
+    cap_top, cap_bottom = capacity
+
+    def overflow(copies_top: int, copies_bottom: int) -> int:
+        over = 0
+        if cap_top is not None:
+            over += max(0, copies_top - cap_top)
+        if cap_bottom is not None:
+            over += max(0, copies_bottom - cap_bottom)
+        return over
+
     tables: list[tuple] = []
 
     bounds: dict[tuple, int] = {}
@@ -85,15 +133,17 @@ def window_relaxed(field, reals, full, short_sizes, short_limit, top, bottom, bu
             bounds[values] = 0 if bound is None else bound  # no fit: 0 is still a bound
         return bounds[values]
 
-    def search(rest, shorts, repeats, spread):
+    def search(rest, shorts, repeats, spread, copies_top, copies_bottom):
         budget[0] -= 1
         if budget[0] < 0:
             raise _OutOfNodes
+        over = overflow(copies_top, copies_bottom)
         if not rest:
-            if best[0] is None or (repeats, spread) < best[0]:
-                best[0], best[1] = (repeats, spread), list(tables)
+            if best[0] is None or (repeats, spread, over) < best[0]:
+                best[0], best[1] = (repeats, spread, over), list(tables)
             return
-        if best[0] is not None and (repeats, spread + rest_bound(rest)) >= best[0]:
+        # The overflow only grows as tables are added: a sound bound of the rest's.
+        if best[0] is not None and (repeats, spread + rest_bound(rest), over) >= best[0]:
             return
         anchor, others = rest[0], rest[1:]
         for size in sizes:
@@ -111,7 +161,7 @@ def window_relaxed(field, reals, full, short_sizes, short_limit, top, bottom, bu
                         if (t == 0 or top is not None) and (virtual - t == 0 or bottom is not None)
                     ]
                 )
-                for mates in combinations(others, reals_more):
+                for mates in _mate_choices(others, reals_more, classes):
                     table = (anchor, *mates)
                     table_repeats = field.repeats(table)
                     values = [field.value[p] for p in table]
@@ -121,17 +171,25 @@ def window_relaxed(field, reals, full, short_sizes, short_limit, top, bottom, bu
                         vals = values + [top] * t + [bottom] * b
                         table_spread = sum((x - y) ** 2 for x, y in combinations(vals, 2))
                         tables.append((table, t, b))
-                        search(left, shorts + short, repeats + table_repeats, spread + table_spread)
+                        search(
+                            left,
+                            shorts + short,
+                            repeats + table_repeats,
+                            spread + table_spread,
+                            copies_top + t,
+                            copies_bottom + b,
+                        )
                         tables.pop()
 
-    search(tuple(order), 0, 0, 0)
-    return best[0], best[1]
+    search(tuple(order), 0, 0, 0, 0, 0)
+    return (best[0][:2] if best[0] is not None else None), best[1]
 
 
 def window_real(field, reals, sizes, budget):
     """The least (repeats, spread) seating of the window's players at tables of ``sizes``,
     and the seating."""
     order = sorted(reals, key=lambda pid: (-field.value[pid], field.draw[pid]))
+    classes = _classes(field, reals)
     distinct = sorted(set(sizes), reverse=True)
     best = [None, None]
 
@@ -150,7 +208,7 @@ def window_real(field, reals, sizes, budget):
             if not remaining[index]:
                 continue
             left = remaining[:index] + (remaining[index] - 1,) + remaining[index + 1 :]
-            for mates in combinations(others, size - 1):
+            for mates in _mate_choices(others, size - 1, classes):
                 table = (anchor, *mates)
                 taken = set(mates)
                 tables.append(table)
@@ -200,12 +258,19 @@ def _distribute(left: list[int], counts: list[int]):
             yield [part, *others]
 
 
-def _realize(field, sizes, segments, windows, choices, reseats):
+def _realize(field, sizes, segments, windows, choices, reseats, why=None):
     """One seating from the windows' choices: a window's own real seating, or its relaxed
     seating with the copies on its edges taken by real players on those points from the
     outside segment next to it (a pair with a player exactly on the edge costs what the
     relaxation counts). Outside segments nobody was taken from keep the incumbent's tables;
-    the others are seated on their typed profiles at the tables left. None if it fails."""
+    the others are seated on their typed profiles at the tables left. None if it fails, with
+    the reason appended to ``why`` (a list) if given."""
+
+    def fail(reason):
+        if why is not None:
+            why.append(reason)
+        return None
+
     pools = [list(ids) for ids, _ in segments]
     touched = [False] * len(segments)
     window_tables: list[list[int]] = []
@@ -223,7 +288,7 @@ def _realize(field, sizes, segments, windows, choices, reseats):
                 pool = [pid for pid in pools[segment] if field.value[pid] == value]
                 taken = _borrow(field, pool, count, table, short)
                 if not taken:
-                    return None
+                    return fail("too few players on an edge")
                 table += taken
                 pools[segment] = [pid for pid in pools[segment] if pid not in taken]
                 touched[segment] = True
@@ -232,7 +297,7 @@ def _realize(field, sizes, segments, windows, choices, reseats):
     left = list(sizes)
     for table in window_tables:
         if len(table) not in left:
-            return None
+            return fail("table sizes")
         left.remove(len(table))
     reseat = []
     for index, (_, kept) in enumerate(segments):
@@ -241,7 +306,7 @@ def _realize(field, sizes, segments, windows, choices, reseats):
             continue
         for table in kept:
             if len(table) not in left:
-                return None
+                return fail("table sizes")
             left.remove(len(table))
             seating.append(list(table))
     rng = random.Random(f"irondie-pods-window:{field.seed}:{field.round_number}")
@@ -250,13 +315,13 @@ def _realize(field, sizes, segments, windows, choices, reseats):
         for i, part in zip(reseat, parts, strict=True):
             reseats[0] -= 1
             if reseats[0] < 0:
-                return None
+                return fail("out of re-seatings")
             seated.append(seat_part(field, pools[i], part, rng))
             if seated[-1] is None:
                 break
         else:
             return seating + [t for part in seated for t in part]
-    return None
+    return fail("segment not re-seated")
 
 
 def _lower_rank_offset(field, seating: list[list[int]]) -> list[list[int]]:
@@ -290,7 +355,7 @@ def _lower_rank_offset(field, seating: list[list[int]]) -> list[list[int]]:
     return seating
 
 
-def certify_windows(field, sizes, tables, node_limit=WINDOW_NODES):
+def certify_windows(field, sizes, tables, node_limit=WINDOW_NODES, trace=None):
     """A seating proved optimal by windows around tier 1's trouble, or None.
 
     The incumbent's tables, ordered by points, are cut into windows (each around tables
@@ -300,7 +365,15 @@ def certify_windows(field, sizes, tables, node_limit=WINDOW_NODES):
     over the outside segments, of their padded block bound (copies of their own edge
     points where they meet a window); its repeats at least the windows' relaxed repeats.
     A seating that costs exactly that, with the least excess and no rank offset, is
-    optimal. Windows grow by a table on each side until one passes ``WINDOW_LIMIT``."""
+    optimal. Windows grow by a table on each side until one passes ``WINDOW_LIMIT``.
+
+    ``trace``: a list that receives, for each growth of the windows, what was tried and why
+    it failed (bench/pods.py --diagnose reads it)."""
+
+    def note(**facts):
+        if trace is not None:
+            trace.append(facts)
+
     full = field.full
     short_sizes = sorted({s for s in sizes if field.is_short(s)}, reverse=True)
     short_limit = sum(1 for s in sizes if field.is_short(s))
@@ -336,7 +409,9 @@ def certify_windows(field, sizes, tables, node_limit=WINDOW_NODES):
             else:
                 merged.append([lo, hi])
         spans = merged
-        if any(sum(len(t) for t in ordered[lo : hi + 1]) > WINDOW_LIMIT for lo, hi in spans):
+        widths = [sum(len(t) for t in ordered[lo : hi + 1]) for lo, hi in spans]
+        if any(width > WINDOW_LIMIT for width in widths):
+            note(outcome="too wide", widths=widths)
             return None
         # Outside segments: before the first window, between windows, after the last.
         edges = [-1] + [x for lo, hi in spans for x in (lo, hi)] + [last + 1]
@@ -354,10 +429,15 @@ def certify_windows(field, sizes, tables, node_limit=WINDOW_NODES):
                 top = min(above) if above else None
                 bottom = max(below) if below else None
                 reals = [p for t in ordered[lo : hi + 1] for p in t]
+                capacity = (
+                    sum(1 for p in segments[index][0] if level[p] == top),
+                    sum(1 for p in segments[index + 1][0] if level[p] == bottom),
+                )
                 relaxed, relaxed_tables = window_relaxed(
-                    field, reals, full, short_sizes, short_limit, top, bottom, budget
+                    field, reals, full, short_sizes, short_limit, top, bottom, budget, capacity
                 )
                 if relaxed is None:
+                    note(outcome="no relaxed seating", widths=widths)
                     return None
                 repeat_bound += relaxed[0]
                 spread_bound += relaxed[1]
@@ -376,6 +456,7 @@ def certify_windows(field, sizes, tables, node_limit=WINDOW_NODES):
                 windows.append({"top": top, "bottom": bottom})
                 choices_per_window.append(options)
         except _OutOfNodes:
+            note(outcome="out of steps", widths=widths)
             return None
         for index, (ids, _) in enumerate(segments):
             values = sorted((level[p] for p in ids), reverse=True)
@@ -383,12 +464,15 @@ def certify_windows(field, sizes, tables, node_limit=WINDOW_NODES):
             pad_bottom = values[-1] if values and index < len(spans) else None
             bound = padded_bound(values, full, short_sizes, short_limit, pad_top, pad_bottom)
             if bound is None:
+                note(outcome="segment cannot be seated", widths=widths)
                 return None
             spread_bound += bound
         target = (repeat_bound, excess, spread_bound, 0)
+        keys, why = [], []
         for choices in product(*choices_per_window):
-            seating = _realize(field, sizes, segments, windows, choices, reseats)
+            seating = _realize(field, sizes, segments, windows, choices, reseats, why)
             if seating is None:
+                keys.append(None)
                 continue
             key = field.ikey(seating)
             if key[:3] == target[:3] and key[3]:
@@ -396,6 +480,8 @@ def certify_windows(field, sizes, tables, node_limit=WINDOW_NODES):
                 key = field.ikey(seating)
             if key == target:
                 return seating
+            keys.append(key)
+        note(outcome="missed the bound", widths=widths, target=target, keys=keys, why=why)
         if reseats[0] < 0 or all(lo == 0 and hi == last for lo, hi in spans):
             return None
         spans = [[max(0, lo - 1), min(last, hi + 1)] for lo, hi in spans]
