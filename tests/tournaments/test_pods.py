@@ -18,11 +18,13 @@ from hypothesis import strategies as st
 from tests.hypothesis_profiles import examples
 from tournaments.pairing.model import PairingError
 from tournaments.pairing.pod_simulation import SimulatedPods
+from tournaments.pairing.pod_windows import window_relaxed
 from tournaments.pairing.pods import (
     FOUR_THREE,
     THREE,
     PodPlayer,
     PodsRefused,
+    _Field,
     evaluate_pods,
     pair_pods,
     spread_lower_bound,
@@ -456,3 +458,93 @@ def test_a_round_no_window_certifies_is_searched_exhaustively():
     # The seating claimed is scored the same by evaluate_pods (a seating edited by hand).
     tables = [t.player_ids for t in result.tables]
     assert evaluate_pods(players, tables, "four_three").key() == result.cost.key()
+
+
+# --- the window relaxation against brute force ------------------------------------------------
+
+
+def set_partitions(items, largest):
+    """Every partition of ``items`` into blocks of at most ``largest``."""
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for size in range(min(largest, len(items))):
+        for mates in itertools.combinations(rest, size):
+            others = [x for x in rest if x not in mates]
+            for tail in set_partitions(others, largest):
+                yield [(first, *mates), *tail]
+
+
+def relaxed_brute_force(field, reals, full, short_sizes, short_limit, top, bottom):
+    """The least (repeats, spread) of the window relaxation over every partition of its
+    players, every table size and every split of its virtual players."""
+    best = None
+    for blocks in set_partitions(list(reals), full):
+        repeats = sum(field.repeats(block) for block in blocks)
+        options = []  # per block: (least spread at a full table, at a short one)
+        for block in blocks:
+            values = [field.value[p] for p in block]
+            by_kind = [None, None]
+            for size in [full, *short_sizes]:
+                virtual = size - len(block)
+                if virtual < 0:
+                    continue
+                for t in range(virtual + 1):
+                    if (t and top is None) or (virtual - t and bottom is None):
+                        continue
+                    vals = values + [top] * t + [bottom] * (virtual - t)
+                    spread = sum((x - y) ** 2 for x, y in itertools.combinations(vals, 2))
+                    kind = int(size != full)
+                    if by_kind[kind] is None or spread < by_kind[kind]:
+                        by_kind[kind] = spread
+            options.append(by_kind)
+        for shorts in itertools.product((0, 1), repeat=len(blocks)):
+            if sum(shorts) > short_limit:
+                continue
+            if any(options[i][kind] is None for i, kind in enumerate(shorts)):
+                continue
+            key = (repeats, sum(options[i][kind] for i, kind in enumerate(shorts)))
+            if best is None or key < best:
+                best = key
+    return best
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(
+    players=histories(max_players=7),
+    mode=st.sampled_from([FOUR_THREE, THREE]),
+    short_limit=st.integers(0, 2),
+    edges=st.tuples(st.integers(0, 4) | st.none(), st.integers(0, 4) | st.none()),
+    capacity=st.tuples(st.integers(0, 3), st.integers(0, 3)),
+)
+def test_window_relaxation_is_the_least_of_every_partition(
+    players, mode, short_limit, edges, capacity
+):
+    # Players who can trade places are chosen once, and the seating that the edges can
+    # seat is preferred: neither may change the relaxation's least (repeats, spread).
+    field_ = _Field(players, 1, "r", mode)
+    reals = field_.ids
+    values = [field_.value[p] for p in reals]
+    top = None if edges[0] is None else max(values) + edges[0]
+    bottom = None if edges[1] is None else min(values) - edges[1]
+    full = field_.full
+    short_sizes = [3] if full == 4 else [2]
+    found, tables = window_relaxed(
+        field_, reals, full, short_sizes, short_limit, top, bottom, [10**6], capacity
+    )
+    assert found == relaxed_brute_force(field_, reals, full, short_sizes, short_limit, top, bottom)
+    # The seating returned reaches it and seats every window player once.
+    assert sorted(p for table, _, _ in tables for p in table) == sorted(reals)
+    repeats = sum(field_.repeats(table) for table, _, _ in tables)
+    spread = sum(
+        sum(
+            (x - y) ** 2
+            for x, y in itertools.combinations(
+                [field_.value[p] for p in table] + [top] * t + [bottom] * b, 2
+            )
+        )
+        for table, t, b in tables
+    )
+    assert (repeats, spread) == found
+    assert sum(1 for table, t, b in tables if len(table) + t + b != full) <= short_limit
