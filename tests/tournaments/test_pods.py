@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from tests.hypothesis_profiles import examples
 from tournaments.pairing.model import PairingError
 from tournaments.pairing.pod_simulation import SimulatedPods
-from tournaments.pairing.pod_windows import window_relaxed
+from tournaments.pairing.pod_windows import counted_window, lending_blocks, window_relaxed
 from tournaments.pairing.pods import (
     FOUR_THREE,
     THREE,
@@ -534,6 +534,8 @@ def test_window_relaxation_is_the_least_of_every_partition(
         field_, reals, full, short_sizes, short_limit, top, bottom, [10**6], capacity
     )
     assert found == relaxed_brute_force(field_, reals, full, short_sizes, short_limit, top, bottom)
+    if found is None:  # no table fits (a window of 4 seats of 3 with no virtual players)
+        return
     # The seating returned reaches it and seats every window player once.
     assert sorted(p for table, _, _ in tables for p in table) == sorted(reals)
     repeats = sum(field_.repeats(table) for table, _, _ in tables)
@@ -548,3 +550,64 @@ def test_window_relaxation_is_the_least_of_every_partition(
     )
     assert (repeats, spread) == found
     assert sum(1 for table, t, b in tables if len(table) + t + b != full) <= short_limit
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(
+    players=histories(max_players=9),
+    mode=st.sampled_from([FOUR_THREE, THREE]),
+    data=st.data(),
+)
+def test_counted_window_is_a_lower_bound_of_every_seating(players, mode, data):
+    # Every seating's (repeats, spread) is at least the counted window's, whatever the
+    # window's range; a bound that is not one fails here.
+    field_ = _Field(players, 1, "c", mode)
+    values = sorted({field_.value[p] for p in field_.ids})
+    lo = data.draw(st.sampled_from(values))
+    hi = data.draw(st.sampled_from([v for v in values if v >= lo]))
+    window = [p for p in field_.ids if lo <= field_.value[p] <= hi]
+    sizes = list(table_sizes(len(field_.ids), mode))
+    found = counted_window(field_, window, sizes, [10**6])
+    least = min(
+        (
+            sum(field_.repeats(t) for t in seating),
+            sum(field_.spread(t) for t in seating),
+        )
+        for seating in partitions(field_.ids, sizes)
+    )
+    assert found is not None and found <= least
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(
+    points=st.lists(st.integers(0, 6), min_size=0, max_size=10),
+    mode=st.sampled_from([FOUR_THREE, THREE]),
+    short_limit=st.integers(0, 2),
+)
+def test_lending_blocks_is_the_least_over_every_choice_of_whom_to_lend(points, mode, short_limit):
+    values = sorted(points, reverse=True)
+    full, short = (4, 3) if mode == FOUR_THREE else (3, 2)
+    table = lending_blocks(values, full, [short], short_limit)
+    brute = {}
+    for kept in range(len(values) + 1):
+        for chosen in itertools.combinations(range(len(values)), kept):
+            subset = [values[i] for i in chosen]
+            for q in range(short_limit + 1):
+                if kept < q * short or (kept - q * short) % full:
+                    continue
+                sizes = [full] * ((kept - q * short) // full) + [short] * q
+                least = (
+                    min(
+                        sum(
+                            (subset[a] - subset[b]) ** 2
+                            for t in seating
+                            for a, b in itertools.combinations(t, 2)
+                        )
+                        for seating in partitions(list(range(kept)), sizes)
+                    )
+                    if kept
+                    else 0
+                )
+                if (kept, q) not in brute or least < brute[(kept, q)]:
+                    brute[(kept, q)] = least
+    assert table == brute

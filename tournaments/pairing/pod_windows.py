@@ -485,3 +485,203 @@ def certify_windows(field, sizes, tables, node_limit=WINDOW_NODES, trace=None):
         if reseats[0] < 0 or all(lo == 0 and hi == last for lo, hi in spans):
             return None
         spans = [[max(0, lo - 1), min(last, hi + 1)] for lo, hi in spans]
+
+
+# --- the counted window: a bound that knows how many players the outside can lend ---------------
+
+
+def lending_blocks(values, full, short_sizes, short_limit):
+    """For a segment of players (``values`` sorted, best first) that lends some of them to
+    tables outside it: the least spread of the players it keeps, over every choice of whom
+    to lend, seated among themselves at full tables and exactly q short ones. A dict
+    (players kept, q) -> least spread.
+
+    The kept players' least spread is a cut of them into consecutive blocks (as for any
+    field), and a block can be taken as a run of the segment without gaps: the subset of
+    a sorted run with the least spread among those of its size is a contiguous one, and
+    exchanging the block for it keeps the number lent."""
+    m = len(values)
+    prefix, prefix_sq = [0], [0]
+    for x in values:
+        prefix.append(prefix[-1] + x)
+        prefix_sq.append(prefix_sq[-1] + x * x)
+
+    def block(start, size):
+        total = prefix[start + size] - prefix[start]
+        return size * (prefix_sq[start + size] - prefix_sq[start]) - total * total
+
+    sizes = [(full, 0)] + [(s, 1) for s in short_sizes]
+    # states[i]: (lent, short tables) -> least spread of the first i players
+    states: list[dict] = [dict() for _ in range(m + 1)]
+    states[0][(0, 0)] = 0
+    for i in range(m + 1):
+        for (lent, q), cost in states[i].items():
+            if i == m:
+                continue
+            step = states[i + 1]
+            if step.get((lent + 1, q), cost + 1) > cost:
+                step[(lent + 1, q)] = cost
+            for size, short in sizes:
+                if i + size > m or q + short > short_limit:
+                    continue
+                nxt = states[i + size]
+                key = (lent, q + short)
+                value = cost + block(i, size)
+                if key not in nxt or value < nxt[key]:
+                    nxt[key] = value
+    return {(m - lent, q): cost for (lent, q), cost in states[m].items()}
+
+
+# Crossing tables (players from above and below a window, none of its own) counted one by one
+# in the counted window; more of them cost at least this many times the cheapest one.
+CROSSING_TABLES = 3
+
+
+def counted_window(field, window_ids, sizes, budget):
+    """A lower bound of (repeats, spread) over every seating of the whole field, from one
+    window: ``window_ids`` are every player whose points lie in a range, A the players
+    above it and B those below. Every table of a seating either holds a window player
+    ("mixed"), or players of both A and B and none of the window ("crossing"), or only A
+    or only B players. Pairs are cut at the window's edges (A's lowest points, B's
+    highest), so a mixed table costs at least the window's players with A's players at
+    A's lowest points and B's at B's highest; a crossing table of t A players and b B
+    players at least t x b x (the gap between the edges)^2; A's tables of their own at
+    least the least spread of the A players not lent to the mixed and crossing tables
+    (``lending_blocks``), B's likewise. Unlike the window relaxation, the players lent are
+    counted: A lends exactly as many players as the mixed and crossing tables take from
+    above, and the table counts add up to the round's. Returns the least (repeats,
+    spread) of that relaxation, or None when the search passes its budget."""
+    level = field.value
+    full = field.full
+    short_sizes = sorted({s for s in sizes if field.is_short(s)}, reverse=True)
+    short_count = sum(1 for s in sizes if field.is_short(s))
+    inside = set(window_ids)
+    above = sorted(
+        (
+            level[p]
+            for p in field.ids
+            if p not in inside and level[p] > max(level[q] for q in inside)
+        ),
+        reverse=True,
+    )
+    below = sorted(
+        (
+            level[p]
+            for p in field.ids
+            if p not in inside and level[p] < min(level[q] for q in inside)
+        ),
+        reverse=True,
+    )
+    if len(above) + len(below) + len(inside) != len(field.ids):
+        raise ValueError("the window must hold every player on the points it spans")
+    top = above[-1] if above else None
+    bottom = below[0] if below else None
+    kept_above = lending_blocks(above, full, short_sizes, short_count)
+    kept_below = lending_blocks(below, full, short_sizes, short_count)
+    # Crossing tables: (taken from above, from below, short tables) -> least cost.
+    crossing = {(0, 0, 0): 0}
+    cheapest_crossing = None
+    if top is not None and bottom is not None:
+        gap = (top - bottom) ** 2
+        kinds = [(s, t, int(s != full)) for s in [full, *short_sizes] for t in range(1, s)]
+        cheapest_crossing = min(t * (s - t) for s, t, _ in kinds) * gap
+        layer = dict(crossing)
+        for _ in range(CROSSING_TABLES):
+            nxt = {}
+            for (ta, tb, tq), cost in layer.items():
+                for s, t, short in kinds:
+                    key = (ta + t, tb + s - t, tq + short)
+                    value = cost + t * (s - t) * gap
+                    if key[2] <= short_count and (key not in nxt or value < nxt[key]):
+                        nxt[key] = value
+            for key, value in nxt.items():
+                if key not in crossing or value < crossing[key]:
+                    crossing[key] = value
+            layer = nxt
+    completions: dict[tuple, int | None] = {}
+
+    def completion(lent_above, lent_below, shorts):
+        """The least cost of everything but the mixed tables, given what they took."""
+        key = (lent_above, lent_below, shorts)
+        if key not in completions:
+            best = None
+            for (ta, tb, tq), cost in crossing.items():
+                keep_a, keep_b = len(above) - lent_above - ta, len(below) - lent_below - tb
+                if keep_a < 0 or keep_b < 0:
+                    continue
+                left = short_count - shorts - tq
+                for qa in range(left + 1):
+                    a_cost = kept_above.get((keep_a, qa))
+                    b_cost = kept_below.get((keep_b, left - qa))
+                    if a_cost is None or b_cost is None:
+                        continue
+                    if best is None or cost + a_cost + b_cost < best:
+                        best = cost + a_cost + b_cost
+            if cheapest_crossing is not None:
+                # More crossing tables than counted: at least that many cheapest ones.
+                tail = (CROSSING_TABLES + 1) * cheapest_crossing
+                best = tail if best is None else min(best, tail)
+            completions[key] = best
+        return completions[key]
+
+    order = sorted(window_ids, key=lambda pid: (-level[pid], field.draw[pid]))
+    classes = _classes(field, window_ids)
+    bounds: dict[tuple, int] = {}
+
+    def rest_bound(rest):
+        values = tuple(level[p] for p in rest)
+        if values not in bounds:
+            bound = padded_bound(list(values), full, short_sizes, short_count, top, bottom)
+            bounds[values] = 0 if bound is None else bound
+        return bounds[values]
+
+    best = [None]
+    table_sizes_ = [(full, False)] + [(s, True) for s in short_sizes]
+
+    def search(rest, shorts, lent_above, lent_below, repeats, spread):
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _OutOfNodes
+        if not rest:
+            done = completion(lent_above, lent_below, shorts)
+            if done is not None and (best[0] is None or (repeats, spread + done) < best[0]):
+                best[0] = (repeats, spread + done)
+            return
+        if best[0] is not None and (repeats, spread + rest_bound(rest)) >= best[0]:
+            return
+        anchor, others = rest[0], rest[1:]
+        for size, short in table_sizes_:
+            if short and shorts == short_count:
+                continue
+            for reals_more in range(min(size - 1, len(others)), -1, -1):
+                virtual = size - 1 - reals_more
+                splits = [
+                    (t, virtual - t)
+                    for t in range(virtual + 1)
+                    if (t == 0 or top is not None) and (virtual - t == 0 or bottom is not None)
+                ]
+                for mates in _mate_choices(others, reals_more, classes):
+                    table = (anchor, *mates)
+                    values = [level[p] for p in table]
+                    taken = set(mates)
+                    left = tuple(p for p in others if p not in taken)
+                    table_repeats = field.repeats(table)
+                    for t, b in splits:
+                        if lent_above + t > len(above) or lent_below + b > len(below):
+                            continue
+                        vals = values + [top] * t + [bottom] * b
+                        table_spread = sum((x - y) ** 2 for x, y in combinations(vals, 2))
+                        search(
+                            left,
+                            shorts + short,
+                            lent_above + t,
+                            lent_below + b,
+                            repeats + table_repeats,
+                            spread + table_spread,
+                        )
+
+    try:
+        search(tuple(order), 0, 0, 0, 0, 0)
+    except _OutOfNodes:
+        return None
+    return best[0]
