@@ -5,17 +5,23 @@ Usage: python bench/pod_diagnosis.py [--sizes 64 128 256] [--rounds 6] [--events
 
 Plays the same simulated events as bench/pods.py (same seeds). When a round is refused, the
 window tier is run again on that round with its trace, and the round is classed by what
-stopped it:
+stopped the windows first:
 
 - "excess": a seating met the windows' least repeats and spread only with a short-table
   excess above the least (the least excess conflicts with the least repeats);
-- "wide": a window grew past WINDOW_LIMIT players (or its relaxation past its steps) before
-  any seating met the bound (the trouble is wider than a window);
-- "other": anything else (the windows' seatings could not be completed, or missed the
-  bound on spread).
+- "thin edge": a window's relaxed optimum needs more players on the points just outside
+  it than stand there (its virtual players cannot all be real ones);
+- "table sizes": the windows' relaxed optima together use more short tables than the
+  round has, or sizes the kept tables leave no room for;
+- "segment": the players left outside the windows cannot be seated on their profile
+  (their number no longer fits the tables, or no filling avoids a repeat);
+- "wide": a window grew past WINDOW_LIMIT players (or its relaxation past its steps)
+  before any seating could be completed.
 
-The round is then replayed with the refusal lifted (no limit on the windows' width) only
-to report the trace; the event ends at its first refusal, as in bench/pods.py.
+For each repeat of the incumbent it also prints the counted window over the pair's points
+(pod_windows.counted_window: a bound on every seating that counts the players lent across
+the window's edges) beside the typed bound of tier 1 and the incumbent, to show how much
+of the gap a bound can close. The event ends at its first refusal, as in bench/pods.py.
 """
 
 from __future__ import annotations
@@ -23,14 +29,26 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from itertools import combinations
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tournaments.pairing import pods
 from tournaments.pairing.pod_simulation import SimulatedPods
-from tournaments.pairing.pod_windows import certify_windows
+from tournaments.pairing.pod_windows import certify_windows, counted_window
 from tournaments.pairing.pods import FOUR_THREE, MODES, PodsRefused
+
+REASONS = {
+    "too few players on an edge": "thin edge",
+    "table sizes": "table sizes",
+    "segment not re-seated": "segment",
+    "out of re-seatings": "segment",
+}
+
+
+# Partial seatings the counted window of each repeat may take.
+COUNTED_NODES = 100_000
 
 
 def classify(trace: list[dict]) -> str:
@@ -39,9 +57,33 @@ def classify(trace: list[dict]) -> str:
             target = step["target"]
             if key is not None and key[0] == target[0] and key[1] > target[1]:
                 return "excess"
-    if trace and trace[-1]["outcome"] in ("too wide", "out of steps"):
-        return "wide"
+    for step in trace:
+        if step.get("why"):
+            return REASONS[step["why"][0]]
+        if step["outcome"] != "missed the bound":
+            return "wide"
     return "other"
+
+
+def counted(field, sizes, tables) -> str:
+    """The counted window over the points of each repeat pair, the best of them."""
+    level = field.value
+    best = None
+    for table in tables:
+        for a, b in combinations(table, 2):
+            if b not in field.opp[a]:
+                continue
+            low, high = sorted((level[a], level[b]))
+            window = [p for p in field.ids if low <= level[p] <= high]
+            found = counted_window(field, window, sizes, [COUNTED_NODES])
+            if found is not None and (best is None or found > best):
+                best = found
+    typed = field.ibound(sizes)
+    return (
+        f"    counted window {best} against the typed bound {(typed[0], typed[2])} and the "
+        f"incumbent {(field.ikey(tables)[0], field.ikey(tables)[2])} (repeats, spread in "
+        f"units of 1/{field.scale**2})"
+    )
 
 
 def describe(trace: list[dict]) -> str:
@@ -54,6 +96,8 @@ def describe(trace: list[dict]) -> str:
                 f"; bound {step['target'][:3]}, best seating "
                 f"{min(met)[:3] if met else 'none completed'}"
             )
+            if step.get("why"):
+                text += f" ({', '.join(sorted(set(step['why'])))})"
         lines.append(text)
     return "\n".join(lines)
 
@@ -100,6 +144,8 @@ def main() -> None:
                         f"({len(event.field())} active, sizes {Counter(sizes)}): {kind}"
                     )
                     print(describe(trace))
+                    if seen:
+                        print(counted(field, sizes, tables))
                     break
     print()
     print("| players | refused rounds by kind |")
