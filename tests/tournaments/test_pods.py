@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.hypothesis_profiles import examples
+from tournaments.pairing import pod_windows
 from tournaments.pairing.model import PairingError
 from tournaments.pairing.pod_simulation import SimulatedPods
 from tournaments.pairing.pod_windows import counted_window, lending_blocks, window_relaxed
@@ -611,3 +612,20 @@ def test_lending_blocks_is_the_least_over_every_choice_of_whom_to_lend(points, m
                 if (kept, q) not in brute or least < brute[(kept, q)]:
                     brute[(kept, q)] = least
     assert table == brute
+
+
+def test_the_counted_window_proves_a_round_the_relaxed_windows_cannot(monkeypatch):
+    # 60 players, round 2: two pairs who met sit alone on 2½ and on 1½ points. Seating
+    # them apart costs a score group's divisibility, which the relaxed windows (free
+    # virtual players) do not see; the counted window over 1½-2½ points does.
+    event = SimulatedPods(64, seed=1001, drop_rate=0.05)
+    event.play_round()
+    players = event.field()
+    assert len(players) == 60
+    result = pair_pods(players, 2, "sim2", search_limit=0)
+    assert result.method == "window"
+    assert result.cost.key() == (0, 0, 7, 0)
+    assert result.bound.spread == 4  # the typed bound: far from it
+    monkeypatch.setattr(pod_windows, "certify_counted", lambda *args, **kwargs: None)
+    with pytest.raises(PodsRefused):
+        pair_pods(players, 2, "sim2", search_limit=0)

@@ -29,7 +29,14 @@ from tournaments.pairing.pod_blocks import _best_blocks
 from tournaments.pairing.pod_profile import seat_part
 
 WINDOW_LIMIT = 16
-WINDOW_NODES = 60_000
+# Partial seatings of the window relaxations, of the counted window after them, and the
+# swaps that seek the counted window's seating (a swap scores two tables: 9-20 CPU
+# microseconds at 60-242 players, about a partial seating's, so counted as one). The
+# window tier is charged all of them up front (tournaments/pairing/pods.py).
+WINDOW_RELAXED_NODES = 60_000
+COUNTED_NODES = 200_000
+SWAP_STEPS = 100_000
+WINDOW_NODES = WINDOW_RELAXED_NODES + COUNTED_NODES + SWAP_STEPS
 # Outside segments re-seated over all windows tried (each a typed profile and its filling).
 RESEATS = 24
 
@@ -355,7 +362,16 @@ def _lower_rank_offset(field, seating: list[list[int]]) -> list[list[int]]:
     return seating
 
 
-def certify_windows(field, sizes, tables, node_limit=WINDOW_NODES, trace=None):
+def certify_windows(field, sizes, tables, node_limit=WINDOW_RELAXED_NODES, trace=None):
+    """A seating proved optimal by windows around tier 1's trouble (``certify_relaxed``) or,
+    failing that, by the counted window (``certify_counted``); or None."""
+    found = certify_relaxed(field, sizes, tables, node_limit, trace)
+    if found is None:
+        found = certify_counted(field, sizes, tables, trace=trace)
+    return found
+
+
+def certify_relaxed(field, sizes, tables, node_limit=WINDOW_RELAXED_NODES, trace=None):
     """A seating proved optimal by windows around tier 1's trouble, or None.
 
     The incumbent's tables, ordered by points, are cut into windows (each around tables
@@ -447,7 +463,10 @@ def certify_windows(field, sizes, tables, node_limit=WINDOW_NODES, trace=None):
                     # sizes; a search that runs out of steps just offers nothing.
                     try:
                         own, own_tables = window_real(
-                            field, reals, [len(t) for t in ordered[lo : hi + 1]], [WINDOW_NODES]
+                            field,
+                            reals,
+                            [len(t) for t in ordered[lo : hi + 1]],
+                            [WINDOW_RELAXED_NODES],
                         )
                     except _OutOfNodes:
                         own = None
@@ -537,7 +556,7 @@ def lending_blocks(values, full, short_sizes, short_limit):
 CROSSING_TABLES = 3
 
 
-def counted_window(field, window_ids, sizes, budget):
+def counted_window(field, window_ids, sizes, budget, upper=None):
     """A lower bound of (repeats, spread) over every seating of the whole field, from one
     window: ``window_ids`` are every player whose points lie in a range, A the players
     above it and B those below. Every table of a seating either holds a window player
@@ -550,7 +569,11 @@ def counted_window(field, window_ids, sizes, budget):
     (``lending_blocks``), B's likewise. Unlike the window relaxation, the players lent are
     counted: A lends exactly as many players as the mixed and crossing tables take from
     above, and the table counts add up to the round's. Returns the least (repeats,
-    spread) of that relaxation, or None when the search passes its budget."""
+    spread) of that relaxation, or None when the search passes its budget.
+
+    ``upper``: the (repeats, spread) of a known seating. The search then only looks for
+    less, and returns ``upper`` when there is none: the least of the relaxation is at
+    least that, so the seating is as good as any (a bound proved by finding nothing)."""
     level = field.value
     full = field.full
     short_sizes = sorted({s for s in sizes if field.is_short(s)}, reverse=True)
@@ -635,8 +658,22 @@ def counted_window(field, window_ids, sizes, budget):
             bounds[values] = 0 if bound is None else bound
         return bounds[values]
 
-    best = [None]
+    best = [upper]
     table_sizes_ = [(full, False)] + [(s, True) for s in short_sizes]
+    # Whatever the mixed tables take, the rest costs at least the least of its completions.
+    floor = min(
+        (
+            c
+            for c in (
+                completion(a, b, q)
+                for a in range(len(above) + 1)
+                for b in range(len(below) + 1)
+                for q in range(short_count + 1)
+            )
+            if c is not None
+        ),
+        default=0,
+    )
 
     def search(rest, shorts, lent_above, lent_below, repeats, spread):
         budget[0] -= 1
@@ -647,7 +684,7 @@ def counted_window(field, window_ids, sizes, budget):
             if done is not None and (best[0] is None or (repeats, spread + done) < best[0]):
                 best[0] = (repeats, spread + done)
             return
-        if best[0] is not None and (repeats, spread + rest_bound(rest)) >= best[0]:
+        if best[0] is not None and (repeats, spread + rest_bound(rest) + floor) >= best[0]:
             return
         anchor, others = rest[0], rest[1:]
         for size, short in table_sizes_:
@@ -685,3 +722,83 @@ def counted_window(field, window_ids, sizes, budget):
     except _OutOfNodes:
         return None
     return best[0]
+
+
+def _swap_down(field, tables, steps):
+    """Swap two players of different tables while that lowers (repeats, short-table excess,
+    spread), scoring only the two tables a swap changes; then lower the rank offset. The
+    result is no claim of optimality: the counted window's bound is what proves it."""
+    seating = [list(t) for t in tables]
+    level = field.value
+
+    def table_cost(table):
+        repeats = field.repeats(table)
+        excess = (
+            sum(field.short[p] - field.min_short for p in table)
+            if field.is_short(len(table))
+            else 0
+        )
+        values = [level[p] for p in table]
+        spread = sum((x - y) ** 2 for x, y in combinations(values, 2))
+        return (repeats, excess, spread)
+
+    costs = [table_cost(t) for t in seating]
+    improved = True
+    while improved and steps > 0:
+        improved = False
+        for t, u in combinations(range(len(seating)), 2):
+            first, second = seating[t], seating[u]
+            before = tuple(a + b for a, b in zip(costs[t], costs[u], strict=True))
+            for i in range(len(first)):
+                for j in range(len(second)):
+                    steps -= 1
+                    first[i], second[j] = second[j], first[i]
+                    new_t, new_u = table_cost(first), table_cost(second)
+                    after = tuple(a + b for a, b in zip(new_t, new_u, strict=True))
+                    if after < before:
+                        costs[t], costs[u], before = new_t, new_u, after
+                        improved = True
+                    else:
+                        first[i], second[j] = second[j], first[i]
+            if steps <= 0:
+                break
+    return _lower_rank_offset(field, seating)
+
+
+def certify_counted(field, sizes, tables, budget=None, steps=SWAP_STEPS, trace=None):
+    """A seating proved optimal by the counted window, or None.
+
+    The window spans the points of every repeat meeting of ``tables`` (one window, so that
+    every trouble's cost is in it), and grows by a score on each side while its search
+    fits ``budget``. The seating offered is ``tables`` improved by swaps; it is proved when
+    it costs exactly (the window's repeats, the least excess, the window's spread, 0)."""
+    budget = [COUNTED_NODES] if budget is None else budget
+    level = field.value
+    trouble = [
+        level[p]
+        for table in tables
+        for a, b in combinations(table, 2)
+        if b in field.opp[a]
+        for p in (a, b)
+    ]
+    if not trouble:
+        return None
+    seating = _swap_down(field, tables, steps)
+    key = field.ikey(seating)
+    excess = field.ibound(sizes)[1]
+    values = sorted(set(level.values()))
+    low, high = values.index(min(trouble)), values.index(max(trouble))
+    while True:
+        window = [p for p in field.ids if values[low] <= level[p] <= values[high]]
+        found = counted_window(field, window, sizes, budget, (key[0], key[2]))
+        if trace is not None:
+            trace.append(
+                {"outcome": "counted window", "widths": [len(window)], "bound": found, "key": key}
+            )
+        if found is None:
+            return None
+        if key == (found[0], excess, found[1], 0):
+            return seating
+        if low == 0 and high == len(values) - 1:
+            return None
+        low, high = max(0, low - 1), min(len(values) - 1, high + 1)
