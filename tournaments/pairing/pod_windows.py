@@ -34,7 +34,7 @@ WINDOW_LIMIT = 16
 # microseconds at 60-242 players, about a partial seating's, so counted as one). The
 # window tier is charged all of them up front (tournaments/pairing/pods.py).
 WINDOW_RELAXED_NODES = 60_000
-COUNTED_NODES = 200_000
+COUNTED_NODES = 50_000
 SWAP_STEPS = 100_000
 WINDOW_NODES = WINDOW_RELAXED_NODES + COUNTED_NODES + SWAP_STEPS
 # Outside segments re-seated over all windows tried (each a typed profile and its filling).
