@@ -17,6 +17,11 @@ only (and the construction's table sizes), put together with the construction's 
 outside, costs exactly (the window's least repeats, the least excess, A + W + B, 0), no
 seating costs less: it is optimal. Otherwise the window grows by a score group on each
 side, up to ``WINDOW_LIMIT`` real players.
+
+When these relaxed windows fail, the counted window (``certify_counted``) spans every
+repeat of the incumbent: a bound that also counts how many players each side lends to the
+window's tables and how many tables of each size are left (``counted_window``), against a
+seating found by swaps.
 """
 
 from __future__ import annotations
