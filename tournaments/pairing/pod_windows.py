@@ -665,20 +665,8 @@ def counted_window(field, window_ids, sizes, budget, upper=None):
 
     best = [upper]
     table_sizes_ = [(full, False)] + [(s, True) for s in short_sizes]
-    # Whatever the mixed tables take, the rest costs at least the least of its completions.
-    floor = min(
-        (
-            c
-            for c in (
-                completion(a, b, q)
-                for a in range(len(above) + 1)
-                for b in range(len(below) + 1)
-                for q in range(short_count + 1)
-            )
-            if c is not None
-        ),
-        default=0,
-    )
+    # Whatever the mixed tables take, the rest costs at least A's and B's least.
+    floor = min(kept_above.values(), default=0) + min(kept_below.values(), default=0)
 
     def search(rest, shorts, lent_above, lent_below, repeats, spread):
         budget[0] -= 1
