@@ -514,7 +514,7 @@ def certify_relaxed(field, sizes, tables, node_limit=WINDOW_RELAXED_NODES, trace
 # --- the counted window: a bound that knows how many players the outside can lend ---------------
 
 
-def lending_blocks(values, full, short_sizes, short_limit):
+def lending_blocks(values, full, short_sizes, short_limit, max_lent=None, budget=None):
     """For a segment of players (``values`` sorted, best first) that lends some of them to
     tables outside it: the least spread of the players it keeps, over every choice of whom
     to lend, seated among themselves at full tables and exactly q short ones. A dict
@@ -523,8 +523,13 @@ def lending_blocks(values, full, short_sizes, short_limit):
     The kept players' least spread is a cut of them into consecutive blocks (as for any
     field), and a block can be taken as a run of the segment without gaps: the subset of
     a sorted run with the least spread among those of its size is a contiguous one, and
-    exchanging the block for it keeps the number lent."""
+    exchanging the block for it keeps the number lent.
+
+    ``max_lent``: no more are ever lent (default: all). ``budget``: a one-item list of
+    partial seatings left, charged one for every ``STATES_PER_NODE`` states of the
+    programme (_OutOfNodes when spent)."""
     m = len(values)
+    max_lent = m if max_lent is None else min(m, max_lent)
     prefix, prefix_sq = [0], [0]
     for x in values:
         prefix.append(prefix[-1] + x)
@@ -539,11 +544,15 @@ def lending_blocks(values, full, short_sizes, short_limit):
     states: list[dict] = [dict() for _ in range(m + 1)]
     states[0][(0, 0)] = 0
     for i in range(m + 1):
+        if budget is not None:
+            budget[0] -= len(states[i]) // STATES_PER_NODE
+            if budget[0] < 0:
+                raise _OutOfNodes
         for (lent, q), cost in states[i].items():
             if i == m:
                 continue
             step = states[i + 1]
-            if step.get((lent + 1, q), cost + 1) > cost:
+            if lent < max_lent and step.get((lent + 1, q), cost + 1) > cost:
                 step[(lent + 1, q)] = cost
             for size, short in sizes:
                 if i + size > m or q + short > short_limit:
@@ -556,6 +565,8 @@ def lending_blocks(values, full, short_sizes, short_limit):
     return {(m - lent, q): cost for (lent, q), cost in states[m].items()}
 
 
+# States of the lending programme that cost about one partial seating of a search.
+STATES_PER_NODE = 16
 # Crossing tables (players from above and below a window, none of its own) counted one by one
 # in the counted window; more of them cost at least this many times the cheapest one.
 CROSSING_TABLES = 3
@@ -604,8 +615,14 @@ def counted_window(field, window_ids, sizes, budget, upper=None):
         raise ValueError("the window must hold every player on the points it spans")
     top = above[-1] if above else None
     bottom = below[0] if below else None
-    kept_above = lending_blocks(above, full, short_sizes, short_count)
-    kept_below = lending_blocks(below, full, short_sizes, short_count)
+    # The mixed tables and the crossing tables counted one by one seat at most this many
+    # players from either side (beyond them, the crossing tables' floor alone is used).
+    max_lent = (len(inside) + CROSSING_TABLES) * (full - 1)
+    try:
+        kept_above = lending_blocks(above, full, short_sizes, short_count, max_lent, budget)
+        kept_below = lending_blocks(below, full, short_sizes, short_count, max_lent, budget)
+    except _OutOfNodes:
+        return None
     # Crossing tables: (taken from above, from below, short tables) -> least cost.
     crossing = {(0, 0, 0): 0}
     cheapest_crossing = None
