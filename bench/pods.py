@@ -2,14 +2,15 @@
 
 Usage: python bench/pods.py [--sizes 8 12 13 24 64 256 1024 4096] [--rounds 6]
                             [--events 3] [--mode four_three|three] [--seed 1]
-                            [--drop-rate 0.05] [--work]
+                            [--drop-rate 0.05] [--work] [--each]
 
 For each size and each of --events simulated events, rounds 1..--rounds are seated by the
 pairer with random placings (5% shared places), each player dropping after a round with
 probability --drop-rate, each round timed once. A refused round
 (no seating could be proved optimal within the limits) ends that event. Prints, per
 size, the worst and the median seating time, how each round was proved ("lower_bound",
-"exact") and how many were refused, with the round of the first refusal.
+"exact") and how many were refused, with the round of the first refusal. --each also
+prints every round as it is seated (to stderr), so that a long run shows how far it got.
 
 --work measures instead what one partial seating of the search tiers costs, the figure
 behind NODE_WORK (the work units of the background-pairing choice,
@@ -54,6 +55,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--work", action="store_true", help="time one partial seating")
     parser.add_argument("--drop-rate", type=float, default=0.05)
+    parser.add_argument("--each", action="store_true", help="print every round (stderr)")
     args = parser.parse_args()
     if args.work:
         measure_work(args)
@@ -78,15 +80,28 @@ def main() -> None:
                 except PodsRefused:
                     times.append(time.perf_counter() - start)
                     refusals.append(round_number)
+                    if args.each:
+                        say(size, event_index, round_number, "refused", times[-1])
                     break
                 times.append(time.perf_counter() - start)
                 methods[result.method] += 1
+                if args.each:
+                    say(size, event_index, round_number, result.method, times[-1])
         proofs = ", ".join(f"{name} x{count}" for name, count in sorted(methods.items()))
         refused = f"{len(refusals)} ({min(refusals)})" if refusals else "0"
         print(
             f"| {size} | {sum(methods.values())} | {max(times):.3f} s | "
             f"{statistics.median(times):.3f} s | {proofs} | {refused} |"
         )
+
+
+def say(size: int, event_index: int, round_number: int, outcome: str, seconds: float) -> None:
+    print(
+        f"{size} players, event {event_index + 1}, round {round_number}: {outcome} "
+        f"({seconds:.3f} s)",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def measure_work(args) -> None:

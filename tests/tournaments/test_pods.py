@@ -16,13 +16,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.hypothesis_profiles import examples
+from tournaments.pairing import pod_windows
 from tournaments.pairing.model import PairingError
 from tournaments.pairing.pod_simulation import SimulatedPods
+from tournaments.pairing.pod_windows import counted_window, lending_blocks, window_relaxed
 from tournaments.pairing.pods import (
     FOUR_THREE,
     THREE,
     PodPlayer,
     PodsRefused,
+    _Field,
     evaluate_pods,
     pair_pods,
     spread_lower_bound,
@@ -456,3 +459,173 @@ def test_a_round_no_window_certifies_is_searched_exhaustively():
     # The seating claimed is scored the same by evaluate_pods (a seating edited by hand).
     tables = [t.player_ids for t in result.tables]
     assert evaluate_pods(players, tables, "four_three").key() == result.cost.key()
+
+
+# --- the window relaxation against brute force ------------------------------------------------
+
+
+def set_partitions(items, largest):
+    """Every partition of ``items`` into blocks of at most ``largest``."""
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for size in range(min(largest, len(items))):
+        for mates in itertools.combinations(rest, size):
+            others = [x for x in rest if x not in mates]
+            for tail in set_partitions(others, largest):
+                yield [(first, *mates), *tail]
+
+
+def relaxed_brute_force(field, reals, full, short_sizes, short_limit, top, bottom):
+    """The least (repeats, spread) of the window relaxation over every partition of its
+    players, every table size and every split of its virtual players."""
+    best = None
+    for blocks in set_partitions(list(reals), full):
+        repeats = sum(field.repeats(block) for block in blocks)
+        options = []  # per block: (least spread at a full table, at a short one)
+        for block in blocks:
+            values = [field.value[p] for p in block]
+            by_kind = [None, None]
+            for size in [full, *short_sizes]:
+                virtual = size - len(block)
+                if virtual < 0:
+                    continue
+                for t in range(virtual + 1):
+                    if (t and top is None) or (virtual - t and bottom is None):
+                        continue
+                    vals = values + [top] * t + [bottom] * (virtual - t)
+                    spread = sum((x - y) ** 2 for x, y in itertools.combinations(vals, 2))
+                    kind = int(size != full)
+                    if by_kind[kind] is None or spread < by_kind[kind]:
+                        by_kind[kind] = spread
+            options.append(by_kind)
+        for shorts in itertools.product((0, 1), repeat=len(blocks)):
+            if sum(shorts) > short_limit:
+                continue
+            if any(options[i][kind] is None for i, kind in enumerate(shorts)):
+                continue
+            key = (repeats, sum(options[i][kind] for i, kind in enumerate(shorts)))
+            if best is None or key < best:
+                best = key
+    return best
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(
+    players=histories(max_players=7),
+    mode=st.sampled_from([FOUR_THREE, THREE]),
+    short_limit=st.integers(0, 2),
+    edges=st.tuples(st.integers(0, 4) | st.none(), st.integers(0, 4) | st.none()),
+    capacity=st.tuples(st.integers(0, 3), st.integers(0, 3)),
+)
+def test_window_relaxation_is_the_least_of_every_partition(
+    players, mode, short_limit, edges, capacity
+):
+    # Players who can trade places are chosen once, and the seating that the edges can
+    # seat is preferred: neither may change the relaxation's least (repeats, spread).
+    field_ = _Field(players, 1, "r", mode)
+    reals = field_.ids
+    values = [field_.value[p] for p in reals]
+    top = None if edges[0] is None else max(values) + edges[0]
+    bottom = None if edges[1] is None else min(values) - edges[1]
+    full = field_.full
+    short_sizes = [3] if full == 4 else [2]
+    found, tables = window_relaxed(
+        field_, reals, full, short_sizes, short_limit, top, bottom, [10**6], capacity
+    )
+    assert found == relaxed_brute_force(field_, reals, full, short_sizes, short_limit, top, bottom)
+    if found is None:  # no table fits (a window of 4 seats of 3 with no virtual players)
+        return
+    # The seating returned reaches it and seats every window player once.
+    assert sorted(p for table, _, _ in tables for p in table) == sorted(reals)
+    repeats = sum(field_.repeats(table) for table, _, _ in tables)
+    spread = sum(
+        sum(
+            (x - y) ** 2
+            for x, y in itertools.combinations(
+                [field_.value[p] for p in table] + [top] * t + [bottom] * b, 2
+            )
+        )
+        for table, t, b in tables
+    )
+    assert (repeats, spread) == found
+    assert sum(1 for table, t, b in tables if len(table) + t + b != full) <= short_limit
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(
+    players=histories(max_players=9),
+    mode=st.sampled_from([FOUR_THREE, THREE]),
+    data=st.data(),
+)
+def test_counted_window_is_a_lower_bound_of_every_seating(players, mode, data):
+    # Every seating's (repeats, spread) is at least the counted window's, whatever the
+    # window's range; a bound that is not one fails here.
+    field_ = _Field(players, 1, "c", mode)
+    values = sorted({field_.value[p] for p in field_.ids})
+    lo = data.draw(st.sampled_from(values))
+    hi = data.draw(st.sampled_from([v for v in values if v >= lo]))
+    window = [p for p in field_.ids if lo <= field_.value[p] <= hi]
+    sizes = list(table_sizes(len(field_.ids), mode))
+    found = counted_window(field_, window, sizes, [10**6])
+    least = min(
+        (
+            sum(field_.repeats(t) for t in seating),
+            sum(field_.spread(t) for t in seating),
+        )
+        for seating in partitions(field_.ids, sizes)
+    )
+    assert found is not None and found <= least
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(
+    points=st.lists(st.integers(0, 6), min_size=0, max_size=10),
+    mode=st.sampled_from([FOUR_THREE, THREE]),
+    short_limit=st.integers(0, 2),
+)
+def test_lending_blocks_is_the_least_over_every_choice_of_whom_to_lend(points, mode, short_limit):
+    values = sorted(points, reverse=True)
+    full, short = (4, 3) if mode == FOUR_THREE else (3, 2)
+    table = lending_blocks(values, full, [short], short_limit)
+    brute = {}
+    for kept in range(len(values) + 1):
+        for chosen in itertools.combinations(range(len(values)), kept):
+            subset = [values[i] for i in chosen]
+            for q in range(short_limit + 1):
+                if kept < q * short or (kept - q * short) % full:
+                    continue
+                sizes = [full] * ((kept - q * short) // full) + [short] * q
+                least = (
+                    min(
+                        sum(
+                            (subset[a] - subset[b]) ** 2
+                            for t in seating
+                            for a, b in itertools.combinations(t, 2)
+                        )
+                        for seating in partitions(list(range(kept)), sizes)
+                    )
+                    if kept
+                    else 0
+                )
+                if (kept, q) not in brute or least < brute[(kept, q)]:
+                    brute[(kept, q)] = least
+    assert table == brute
+
+
+def test_the_counted_window_proves_a_round_the_relaxed_windows_cannot(monkeypatch):
+    # 60 players, round 2: two pairs who met sit alone on 2½ and on 1½ points. Seating
+    # them apart costs a score group's divisibility, which the relaxed windows (free
+    # virtual players) do not see; the counted window over 1½-2½ points does.
+    event = SimulatedPods(64, seed=1001, drop_rate=0.05)
+    event.play_round()
+    players = event.field()
+    assert len(players) == 60
+    result = pair_pods(players, 2, "sim2", search_limit=0)
+    assert result.method == "window"
+    assert result.cost.key() == (0, 0, 7, 0)
+    assert result.bound.spread == 4  # the typed bound: far from it
+    monkeypatch.setattr(pod_windows, "certify_counted", lambda *args, **kwargs: None)
+    with pytest.raises(PodsRefused):
+        pair_pods(players, 2, "sim2", search_limit=0)
