@@ -14,6 +14,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from games.models import GameSession
 from players.models import DiceSet, Player
+from tests.tournaments.pod_helpers import pod_table_of_players
 from tournaments import services
 from tournaments.models import Match, PairingJob, Registration, Tournament
 
@@ -79,6 +80,8 @@ def demo(db):
         "registration": Registration.objects.filter(tournament=tournament).first().pk,
         "match_id": match.pk,
         "job_id": job.pk,
+        "pod-tables": _pod_table(tournament).pk,
+        "table": 1,  # a table number of the round
         "report_id": 1,  # a pod table report (POST only: any id shows the GET writes nothing)
         "action": "pause",
         "uidb64": "MQ",
@@ -87,6 +90,12 @@ def demo(db):
     paths = sorted({p for r in _routes() if (p := _concrete(r, ids))})
     assert len(paths) > 60  # every page, API and clock route
     return paths
+
+
+def _pod_table(tournament):
+    """A table of a pod event run by the demo's organiser and judge."""
+    players = list(Player.objects.filter(user__isnull=False).order_by("pk")[:3])
+    return pod_table_of_players(tournament.organiser, tournament.head_judge, players)
 
 
 def _team_event(organiser):

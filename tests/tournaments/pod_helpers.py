@@ -36,3 +36,12 @@ def place_all(round_, judge):
                 placings={s.registration_id: s.seat for s in table.seats.all()},
                 by=judge,
             )
+
+
+def pod_table_of_players(organiser, judge, players):
+    """A started round of a new pod event (36d6) seating ``players`` (with users): its
+    first table, for route walks that need a real pod table."""
+    event = make_event(organiser, judge)
+    for player in players:
+        services.register(tournament=event, player=player, by=player.user)
+    return published(event, organiser, judge).pod_tables.order_by("number").first()

@@ -13,7 +13,7 @@ from games.models import GameSession
 from players import services as player_services
 from players.models import Player
 from tests.conftest import api_as
-from tests.test_get_never_writes import _concrete, _routes, _team_event
+from tests.test_get_never_writes import _concrete, _pod_table, _routes, _team_event
 from tournaments import services
 from tournaments.models import Match, PairingJob, Registration, Tournament
 
@@ -97,6 +97,8 @@ def test_no_page_or_api_route_shows_a_login_name_to_the_public():
         "job_id": PairingJob.objects.create(
             tournament=tournament, number=9, seed="s", status="failed", error="x"
         ).pk,
+        "pod-tables": _pod_table(tournament).pk,
+        "table": 1,  # a table number of the round
         "report_id": 1,  # a pod report's route takes only POSTs
         "action": "pause",
         "uidb64": "MQ",
