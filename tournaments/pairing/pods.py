@@ -83,6 +83,9 @@ RESTARTS = 8
 # tournaments/pairing/work.py (0.25-0.3 s of CPU per million): bench/pods.py --work
 # measured 16 microseconds of CPU at the median and 30 at worst (docs/benchmarks.md).
 NODE_WORK = 120
+# Passes of the swaps that improve a seating no tier proved (each pass tries every swap of
+# two players of different tables; bench/pods.py: 1-2 s a round at 256 players).
+POLISH_PASSES = 8
 # The exhaustive search counts its work (and reports progress) this many seatings at a time.
 PROGRESS_NODES = 1024
 # Seeded attempts at filling the typed bound's profile without a repeat meeting.
@@ -418,6 +421,43 @@ def _improve(field: _Field, tables: list[list[int]]) -> list[list[int]]:
     return tables
 
 
+def _polish(field: _Field, tables: list[list[int]]) -> list[list[int]]:
+    """Swap two players of different tables while that lowers the cost of the two tables
+    (repeats, short-table excess, spread, compared in that order): a lower key for the whole
+    seating, as the other tables do not change. For a round no tier proved, whose best
+    seating would otherwise be the construction's (no claim of optimality)."""
+    tables = [list(t) for t in tables]
+
+    def local(table: list[int]) -> tuple[int, int, int]:
+        excess = (
+            sum(field.short[p] - field.min_short for p in table)
+            if field.is_short(len(table))
+            else 0
+        )
+        return (field.repeats(table), excess, field.spread(table))
+
+    def joined(a: list[int], b: list[int]) -> tuple[int, int, int]:
+        x, y = local(a), local(b)
+        return (x[0] + y[0], x[1] + y[1], x[2] + y[2])
+
+    for _ in range(POLISH_PASSES):
+        improved = False
+        for t, u in combinations(range(len(tables)), 2):
+            first, second = tables[t], tables[u]
+            before = joined(first, second)
+            for i in range(len(first)):
+                for j in range(len(second)):
+                    first[i], second[j] = second[j], first[i]
+                    after = joined(first, second)
+                    if after < before:
+                        before, improved = after, True
+                    else:
+                        first[i], second[j] = second[j], first[i]
+        if not improved:
+            break
+    return tables
+
+
 # --- tier 3: exact set partitioning ------------------------------------------------------------
 
 
@@ -599,8 +639,9 @@ def pair_pods(
         if found is not None:
             best, method = found, "window"
     if not method and n > max(exact_limit, search_limit):
-        # Too large to search exhaustively: the best seating the tiers found.
-        method = BEST_FOUND
+        # Too large to search exhaustively: the best seating the tiers found, improved by
+        # swaps (no proof either way).
+        best, method = _polish(field, best), BEST_FOUND
     if not method:
         # The search's size is not known before it runs: its work is counted as it goes
         # (PROGRESS_NODES partial seatings at a time, each batch before it runs) and a
