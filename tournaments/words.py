@@ -666,6 +666,7 @@ TIEBREAK_LABELS = {
 # How a pod seating was shown optimal (tournaments/pairing/pods.py PodResult.method).
 POD_PROOF_LABELS = {
     "best_found": gettext_noop("not proved optimal"),
+    "by_hand": gettext_noop("changed by hand"),
     "lower_bound": gettext_noop("optimal: it meets the lower bound"),
     "window": gettext_noop("optimal: proved by windows"),
     "exact": gettext_noop("optimal: exhaustive search"),
@@ -695,6 +696,14 @@ def pod_proof_in_words(pairing_cost: dict) -> str:
     """How a pod round's seating stands against the optimum: its proof, or for a seating
     no tier proved, its cost beside the least any seating could cost."""
     method = (pairing_cost or {}).get("method", "")
+    if method == "by_hand" and "paired" in pairing_cost:
+        return _(
+            "changed by hand: this seating costs %(cost)s; as paired it cost %(paired)s (%(proof)s)"
+        ) % {
+            "cost": pod_cost_in_words(pairing_cost),
+            "paired": pod_cost_in_words(pairing_cost["paired"]),
+            "proof": pod_proof_label(pairing_cost["paired"].get("method", "")),
+        }
     if method == "best_found" and "bound" in pairing_cost:
         return _(
             "not proved optimal: this seating costs %(cost)s; no seating can cost less "
