@@ -861,9 +861,9 @@ class RoundSerializer(serializers.Serializer):
     )
     pairing_proof = serializers.SerializerMethodField(
         help_text=gettext_lazy(
-            "Judges and organisers, pod rounds: how the seating was proved optimal, or "
-            "its cost beside the least any seating could cost when it was not; null for "
-            "two-player rounds."
+            "Judges and organisers, pod rounds: the seating's proof, or its cost beside "
+            "the least any seating could cost (not proved) or beside its cost as paired "
+            "(changed by hand); null for two-player rounds."
         )
     )
 
