@@ -4,6 +4,8 @@ paired and shown in words; a swap at one table or after publication changes noth
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -124,3 +126,21 @@ def test_the_api_and_the_page_form_swap_pod_players(draft, organiser, client):
     refused = client.post(url, {"first": one, "second": two, "reason": "same"})
     assert refused.status_code == 200
     assert "already sit at the same table" in refused.content.decode()
+
+
+def test_the_draft_page_with_its_swap_form_takes_a_constant_number_of_queries(
+    organiser, judge, make_player, client
+):
+    def count(players, prefix):
+        event = make_event(organiser, judge, swiss_rounds=3)
+        for i in range(players):
+            player = make_player(f"{prefix} {i:02d}")
+            services.register(tournament=event, player=player, by=player.user)
+        services.pair_next_round(tournament=event, by=organiser, seed="s1")
+        client.force_login(organiser)
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get(reverse("tournaments:round_manage", args=[event.pk, 1]))
+        assert page.status_code == 200 and 'id="swap-players-form"' in page.content.decode()
+        return len(queries)
+
+    assert count(7, "Small") == count(23, "Large")
