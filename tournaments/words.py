@@ -693,8 +693,9 @@ def pod_cost_in_words(cost: dict) -> str:
 
 
 def pod_proof_in_words(pairing_cost: dict) -> str:
-    """How a pod round's seating stands against the optimum: its proof, or for a seating
-    no tier proved, its cost beside the least any seating could cost."""
+    """How a pod round's seating stands against the optimum: its proof; for a seating no
+    tier proved, its cost beside the least any seating could cost; for one changed by
+    hand, its cost beside the cost as paired."""
     method = (pairing_cost or {}).get("method", "")
     if method == "by_hand" and "paired" in pairing_cost:
         return _(
