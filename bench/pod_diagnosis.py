@@ -1,9 +1,11 @@
-"""Why the window tier refuses a round of Swiss pods (docs/pairing.md, "What remains refused").
+"""Why the window tier cannot prove a round of Swiss pods (docs/pairing.md, "What remains
+unproved").
 
 Usage: python bench/pod_diagnosis.py [--sizes 64 128 256] [--rounds 6] [--events 3]
                                      [--mode four_three|three] [--seed 1] [--drop-rate 0.05]
 
-Plays the same simulated events as bench/pods.py (same seeds). When a round is refused, the
+Plays the same simulated events as bench/pods.py (same seeds). When a round is seated
+without a proof (method "best_found", formerly refused), the
 window tier is run again on that round with its trace, and the round is classed by what
 stopped the windows first:
 
@@ -22,8 +24,8 @@ The classes are those of the relaxed windows (pod_windows.certify_relaxed), whic
 first; the trace then shows the counted window (pod_windows.certify_counted: its bound, or
 "out of steps", and the seating found by swaps), and the typed bound of tier 1 beside the
 incumbent. With the code before the counted window this lists every refused round of the
-benchmark; now it lists those still refused. The event ends at its first refusal, as in
-bench/pods.py.
+benchmark; now it lists those still unproved. The event ends at its first unproved round
+here, so that the rounds listed are those the refusals used to list.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tournaments.pairing import pods
 from tournaments.pairing.pod_simulation import SimulatedPods
 from tournaments.pairing.pod_windows import certify_windows
-from tournaments.pairing.pods import FOUR_THREE, MODES, PodsRefused
+from tournaments.pairing.pods import BEST_FOUND, FOUR_THREE, MODES
 
 REASONS = {
     "too few players on an edge": "thin edge",
@@ -119,9 +121,7 @@ def main() -> None:
             )
             for round_number in range(1, min(args.rounds, size) + 1):
                 seen.clear()
-                try:
-                    event.play_round()
-                except PodsRefused:
+                if event.play_round().method == BEST_FOUND:
                     trace: list[dict] = []
                     if seen:
                         field, sizes, tables = seen[-1]
@@ -132,14 +132,14 @@ def main() -> None:
                     kinds[(size, kind)] += 1
                     print(
                         f"{size} players, event {event_index + 1}, round {round_number} "
-                        f"({len(event.field())} active, sizes {Counter(sizes)}): {kind}"
+                        f"({sum(sizes)} active, sizes {Counter(sizes)}): {kind}"
                     )
                     print(describe(trace))
                     if seen:
                         print(typed(field, sizes, tables))
                     break
     print()
-    print("| players | refused rounds by kind |")
+    print("| players | unproved rounds by kind |")
     print("| --- | --- |")
     for size in args.sizes:
         found = {kind: n for (s, kind), n in kinds.items() if s == size}

@@ -6,16 +6,18 @@ Usage: python bench/pods.py [--sizes 8 12 13 24 64 256 1024 4096] [--rounds 6]
 
 For each size and each of --events simulated events, rounds 1..--rounds are seated by the
 pairer with random placings (5% shared places), each player dropping after a round with
-probability --drop-rate, each round timed once. A refused round
-(no seating could be proved optimal within the limits) ends that event. Prints, per
-size, the worst and the median seating time, how each round was proved ("lower_bound",
-"exact") and how many were refused, with the round of the first refusal. --each also
-prints every round as it is seated (to stderr), so that a long run shows how far it got.
+probability --drop-rate, each round timed once. A round no tier proves within the limits
+is seated with the best seating found (method "best_found") and the event goes on. Prints,
+per size, the worst and the median seating time, how each proved round was proved
+("lower_bound", "window", "exact") and, apart, how many rounds were seated without a proof,
+with the round of the first. --each also
+prints every round as it is seated (to stderr), so that a long run shows how far it got,
+with the cost and the bound of each round seated without a proof.
 
 --work measures instead what one partial seating of the search tiers costs, the figure
 behind NODE_WORK (the work units of the background-pairing choice,
 tournaments/pairing/work.py): the exhaustive tier timed between its progress reports
-(every PROGRESS_NODES seatings), and the window tier's CPU time in the rounds it refuses
+(every PROGRESS_NODES seatings), and the window tier's CPU time in the rounds it cannot prove
 (at most its budget of WINDOW_NODES seatings, the work it is charged up front). CPU time
 (time.process_time), as the work units are: the figures hold on a busy machine.
 """
@@ -34,11 +36,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tournaments.pairing.pod_simulation import SimulatedPods
 from tournaments.pairing.pod_windows import WINDOW_NODES
 from tournaments.pairing.pods import (
+    BEST_FOUND,
     FOUR_THREE,
     MODES,
     NODE_WORK,
     PROGRESS_NODES,
-    PodsRefused,
     pair_pods,
 )
 from tournaments.pairing.work import STAGE_EXACT, STAGE_WINDOWS
@@ -60,12 +62,15 @@ def main() -> None:
     if args.work:
         measure_work(args)
         return
-    print("| players | rounds seated | worst | median | proofs | refused (first in round) |")
+    print(
+        "| players | rounds seated | worst | median | proofs | "
+        "seated, not proved (first in round) |"
+    )
     print("| --- | --- | --- | --- | --- | --- |")
     for size in args.sizes:
         times: list[float] = []
         methods: Counter = Counter()
-        refusals: list[int] = []
+        unproved: list[int] = []
         for event_index in range(args.events):
             event = SimulatedPods(
                 size,
@@ -75,24 +80,28 @@ def main() -> None:
             )
             for round_number in range(1, min(args.rounds, size) + 1):
                 start = time.perf_counter()
-                try:
-                    result = event.play_round()
-                except PodsRefused:
-                    times.append(time.perf_counter() - start)
-                    refusals.append(round_number)
-                    if args.each:
-                        say(size, event_index, round_number, "refused", times[-1])
-                    break
+                result = event.play_round()
                 times.append(time.perf_counter() - start)
-                methods[result.method] += 1
+                if result.method == BEST_FOUND:
+                    unproved.append(round_number)
+                else:
+                    methods[result.method] += 1
                 if args.each:
-                    say(size, event_index, round_number, result.method, times[-1])
+                    outcome = result.method
+                    if result.method == BEST_FOUND:
+                        outcome += f", cost {show(result.cost)} against bound {show(result.bound)}"
+                    say(size, event_index, round_number, outcome, times[-1])
         proofs = ", ".join(f"{name} x{count}" for name, count in sorted(methods.items()))
-        refused = f"{len(refusals)} ({min(refusals)})" if refusals else "0"
+        not_proved = f"{len(unproved)} ({min(unproved)})" if unproved else "0"
         print(
-            f"| {size} | {sum(methods.values())} | {max(times):.3f} s | "
-            f"{statistics.median(times):.3f} s | {proofs} | {refused} |"
+            f"| {size} | {len(times)} | {max(times):.3f} s | "
+            f"{statistics.median(times):.3f} s | {proofs} | {not_proved} |"
         )
+
+
+def show(cost) -> str:
+    """A cost as its key: (repeats, short-table excess, spread, short-table rank offset)."""
+    return "(" + ", ".join(str(part) for part in cost.key()) + ")"
 
 
 def say(size: int, event_index: int, round_number: int, outcome: str, seconds: float) -> None:
@@ -114,17 +123,16 @@ def measure_work(args) -> None:
             for _ in range(min(args.rounds, size)):
                 marks: list[tuple[str, float]] = []
                 field, number = event.field(), event.round_number + 1
-                try:
-                    pair_pods(
-                        field,
-                        number,
-                        f"sim{number}",
-                        args.mode,
-                        progress=lambda stage, *_, marks=marks: marks.append(
-                            (stage, time.process_time())
-                        ),
-                    )
-                except PodsRefused:
+                result = pair_pods(
+                    field,
+                    number,
+                    f"sim{number}",
+                    args.mode,
+                    progress=lambda stage, *_, marks=marks: marks.append(
+                        (stage, time.process_time())
+                    ),
+                )
+                if result.method == BEST_FOUND:
                     starts = [at for stage, at in marks if stage == STAGE_WINDOWS]
                     if starts:
                         windows.append(time.process_time() - starts[0])
@@ -141,7 +149,7 @@ def measure_work(args) -> None:
         )
     if windows:
         print(
-            f"window tier in refused rounds: {len(windows)}, CPU seconds: median "
+            f"window tier in unproved rounds: {len(windows)}, CPU seconds: median "
             f"{statistics.median(windows):.3f}, worst {max(windows):.3f} (charged "
             f"{WINDOW_NODES * NODE_WORK:,} units up front)"
         )

@@ -842,7 +842,7 @@ class RoundSerializer(serializers.Serializer):
     """One round with its matches (prefetched). Context: ``show_results``, ``now`` and
     ``staff`` (judges and organisers also get the pairing seed and cost)."""
 
-    OPTIONAL_OUTPUT = ("pairing_seed", "pairing_cost")  # judges and organisers only
+    OPTIONAL_OUTPUT = ("pairing_seed", "pairing_cost", "pairing_proof")  # staff only
 
     id = serializers.IntegerField()
     tournament = serializers.IntegerField(source="tournament_id")
@@ -859,6 +859,18 @@ class RoundSerializer(serializers.Serializer):
     pairing_cost = serializers.DictField(
         required=False, help_text=gettext_lazy("Judges and organisers.")
     )
+    pairing_proof = serializers.SerializerMethodField(
+        help_text=gettext_lazy(
+            "Judges and organisers, pod rounds: the seating's proof, or its cost beside "
+            "the least any seating could cost (not proved) or beside its cost as paired "
+            "(changed by hand); null for two-player rounds."
+        )
+    )
+
+    def get_pairing_proof(self, round_) -> str | None:
+        if "method" not in (round_.pairing_cost or {}):
+            return None
+        return words.pod_proof_in_words(round_.pairing_cost)
 
     @extend_schema_field(RoundClockSerializer)
     def get_clock(self, round_) -> dict:

@@ -670,13 +670,25 @@ def _after_registration_action(request, tournament):
 # --- rounds: draft, publish, start, close ---------------------------------------------
 
 
+def _seated(round_) -> list:
+    """The registrations seated at a pod round's tables, table by table (one query)."""
+    seats = round_.pod_seats.select_related("registration__player").order_by(
+        "table__number", "seat"
+    )
+    return [seat.registration for seat in seats]
+
+
 @login_required
 def round_manage(request, pk, number, swap_form=None):
     tournament = _tournament(pk)
     _require(can_judge(request.user, tournament))
     round_ = _round(tournament, number)
     if tournament.pods:
-        return pod_views.round_manage(request, tournament, round_, _roles(request, tournament))
+        context = _roles(request, tournament)
+        if swap_form is None and round_.status == Round.Status.DRAFT:
+            swap_form = SwapPlayersForm(registrations=_seated(round_))
+        context["swap_form"] = swap_form
+        return pod_views.round_manage(request, tournament, round_, context)
     matches = _round_matches(round_)
     points = selectors.points_at_pairing(tournament, round_.number)
     registrations = [r for m in matches for r in (m.player_a, m.player_b) if r is not None]
@@ -721,8 +733,11 @@ def round_action(request, tournament, number, action):
     round_ = _round(tournament, number)
     user = request.user
     if action == "swap":
-        matches = _round_matches(round_)
-        registrations = [r for m in matches for r in (m.player_a, m.player_b) if r is not None]
+        if tournament.pods:
+            registrations = _seated(round_)
+        else:
+            matches = _round_matches(round_)
+            registrations = [r for m in matches for r in (m.player_a, m.player_b) if r is not None]
         form = SwapPlayersForm(request.POST, registrations=registrations)
         if form.is_valid():
             try:

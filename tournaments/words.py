@@ -365,6 +365,12 @@ def _round_sentence(action, oid, after, objects) -> str:
                 **n,
                 "name": after.get("name", ""),
             }
+        cost = after.get("cost") or {}
+        if cost.get("method") == "best_found":
+            return _("Paired round %(n)s as a draft, %(proof)s.") % {
+                **n,
+                "proof": pod_proof_in_words(cost),
+            }
         return _("Paired round %(n)s as a draft.") % n
     if action == "round.unpaired":
         return _("Threw away the draft pairings of round %(n)s.") % n
@@ -659,6 +665,8 @@ TIEBREAK_LABELS = {
 
 # How a pod seating was shown optimal (tournaments/pairing/pods.py PodResult.method).
 POD_PROOF_LABELS = {
+    "best_found": gettext_noop("not proved optimal"),
+    "by_hand": gettext_noop("changed by hand"),
     "lower_bound": gettext_noop("optimal: it meets the lower bound"),
     "window": gettext_noop("optimal: proved by windows"),
     "exact": gettext_noop("optimal: exhaustive search"),
@@ -669,6 +677,43 @@ POD_PROOF_LABELS = {
 def pod_proof_label(method: str) -> str:
     """How a pod seating was proved optimal, in the reader's language (the code if new)."""
     return _(POD_PROOF_LABELS[method]) if method in POD_PROOF_LABELS else method
+
+
+def pod_cost_in_words(cost: dict) -> str:
+    """A stored pod cost (Round.pairing_cost or its bound): its four parts, in order."""
+    return _(
+        "%(repeats)s repeat meetings, short-table excess %(excess)s, score spread "
+        "%(spread)s, short-table rank offset %(offset)s"
+    ) % {
+        "repeats": cost.get("repeats", 0),
+        "excess": cost.get("short_excess", 0),
+        "spread": cost.get("spread", 0),
+        "offset": cost.get("short_rank_offset", 0),
+    }
+
+
+def pod_proof_in_words(pairing_cost: dict) -> str:
+    """How a pod round's seating stands against the optimum: its proof; for a seating no
+    tier proved, its cost beside the least any seating could cost; for one changed by
+    hand, its cost beside the cost as paired."""
+    method = (pairing_cost or {}).get("method", "")
+    if method == "by_hand" and "paired" in pairing_cost:
+        return _(
+            "changed by hand: this seating costs %(cost)s; as paired it cost %(paired)s (%(proof)s)"
+        ) % {
+            "cost": pod_cost_in_words(pairing_cost),
+            "paired": pod_cost_in_words(pairing_cost["paired"]),
+            "proof": pod_proof_label(pairing_cost["paired"].get("method", "")),
+        }
+    if method == "best_found" and "bound" in pairing_cost:
+        return _(
+            "not proved optimal: this seating costs %(cost)s; no seating can cost less "
+            "than %(bound)s"
+        ) % {
+            "cost": pod_cost_in_words(pairing_cost),
+            "bound": pod_cost_in_words(pairing_cost["bound"]),
+        }
+    return pod_proof_label(method)
 
 
 def tiebreak_label(name: str) -> str:

@@ -10,7 +10,6 @@ from django.db import IntegrityError, transaction
 from tests.tournaments.pod_helpers import DAY, by_id, make_event, place_all, published
 from tournaments import selectors, services
 from tournaments.models import AuditEntry, PodSeat, PodTable, Round, Tournament
-from tournaments.pairing.pods import PodsRefused
 from tournaments.words import audit_rows
 
 pytestmark = pytest.mark.django_db
@@ -100,23 +99,6 @@ def test_the_seating_is_the_cores_for_the_same_seed(pod_event, organiser, enter)
         for t in round_.pod_tables.prefetch_related("seats")
     ]
     assert stored == [t.player_ids for t in expected.tables]
-
-
-def test_a_refused_round_shows_the_sentence_and_writes_nothing(
-    pod_event, organiser, enter, monkeypatch
-):
-    enter(pod_event, 8)
-
-    def refuse(*args, **kwargs):
-        raise PodsRefused("No seating of 8 players could be proved optimal. Seat by hand.")
-
-    monkeypatch.setattr("tournaments.services.pods.pair_pods", refuse)
-    with pytest.raises(ValidationError, match="could be proved optimal"):
-        services.pair_next_round(tournament=pod_event, by=organiser, seed="x")
-    pod_event.refresh_from_db()
-    assert pod_event.status == Tournament.Status.REGISTRATION
-    assert not Round.objects.exists() and not PodTable.objects.exists()
-    assert not AuditEntry.objects.filter(action="round.paired").exists()
 
 
 def test_one_seat_per_player_per_round_is_a_constraint(pod_event, organiser, enter):
@@ -298,20 +280,3 @@ def test_every_page_of_an_event_in_pods_opens(pod_event, organiser, judge, enter
         assert client.get(reverse(f"tournaments:{name}", args=args)).status_code == 200, name
     printed = client.get(reverse("tournaments:print_pairings", args=[pk, n])).content.decode()
     assert printed.count('<ol class="seats">') == 2
-
-
-def test_the_organiser_sees_a_refusal_on_the_console(
-    pod_event, organiser, enter, client, monkeypatch
-):
-    from django.urls import reverse
-
-    enter(pod_event, 8)
-
-    def refuse(*args, **kwargs):
-        raise PodsRefused("No seating of 8 players could be proved optimal. Seat by hand.")
-
-    monkeypatch.setattr("tournaments.services.pods.pair_pods", refuse)
-    client.force_login(organiser)
-    page = client.post(reverse("tournaments:action", args=[pod_event.pk, "pair"]), follow=True)
-    assert "No seating of 8 players could be proved optimal." in page.content.decode()
-    assert not Round.objects.exists()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from tournaments.pairing.pods import FOUR_THREE, PodPlayer, PodsRefused, full_size, pair_pods
+from tournaments.pairing.pods import FOUR_THREE, PodPlayer, full_size, pair_pods
 from tournaments.pod_standings import BYE_POINTS, table_points
 
 
@@ -54,7 +54,7 @@ class SimulatedPods:
         return places
 
     def play_round(self):
-        """Seat and play the next round; returns the result (PodsRefused propagates)."""
+        """Seat and play the next round; returns the result."""
         self.round_number += 1
         limits = {} if self.exact_limit is None else {"exact_limit": self.exact_limit}
         result = pair_pods(
@@ -83,4 +83,4 @@ class SimulatedPods:
         return result
 
 
-__all__ = ["PodsRefused", "SimulatedPods"]
+__all__ = ["SimulatedPods"]

@@ -18,7 +18,8 @@ compared lexicographically. A round is certified by one of:
   players from outside their edges where needed, certified by a bound on the whole field
   split at the windows' edges (pod_windows.py);
 
-otherwise the round is refused (``PodsRefused``) rather than seated without a proof.
+otherwise the round is seated with the best seating found (``best_found``), its cost and
+the proven lower bound shown side by side: no proof, but never a stuck event.
 """
 
 from __future__ import annotations
@@ -43,13 +44,13 @@ from tournaments.pairing.work import (
 )
 
 __all__ = [
+    "BEST_FOUND",
     "EXACT_LIMIT",
     "MODES",
     "PodCost",
     "PodPlayer",
     "PodResult",
     "PodTable",
-    "PodsRefused",
     "SEARCH_LIMIT",
     "evaluate_pods",
     "full_size",
@@ -65,13 +66,13 @@ MODES = (FOUR_THREE, THREE)
 
 # Fields up to this size that the lower bound cannot certify are solved exactly.
 EXACT_LIMIT = 16
-# Partial seatings the exhaustive search may visit before the round is refused.
+# Partial seatings the exhaustive search may visit before it settles for its best found.
 NODE_LIMIT = 200_000
 # Fields above EXACT_LIMIT and up to this size that neither the bound nor a window
 # certifies are searched exhaustively after the windows (in the background pairing job,
-# as the search's work passes any request's limit): refusing is the worst outcome.
+# as the search's work passes any request's limit): a proof is worth the wait.
 SEARCH_LIMIT = 32
-# The node limit of that later search: bench/pods.py saw the refused rounds of 17-32
+# The node limit of that later search: bench/pods.py saw the unproved rounds of 17-32
 # players proved in 0.3-21 s of CPU (docs/benchmarks.md), well within this.
 WIDE_NODE_LIMIT = 3_000_000
 # Bounds of the players left that the exact tier keeps at once.
@@ -82,14 +83,21 @@ RESTARTS = 8
 # tournaments/pairing/work.py (0.25-0.3 s of CPU per million): bench/pods.py --work
 # measured 16 microseconds of CPU at the median and 30 at worst (docs/benchmarks.md).
 NODE_WORK = 120
+# Passes of the swaps that improve a seating no tier proved (each pass tries every swap of
+# two players of different tables; bench/pods.py: 1-2 s a round at 256 players).
+POLISH_PASSES = 8
 # The exhaustive search counts its work (and reports progress) this many seatings at a time.
 PROGRESS_NODES = 1024
 # Seeded attempts at filling the typed bound's profile without a repeat meeting.
 FILLS = 3
 
 
-class PodsRefused(PairingError):
-    """No seating of the round could be proved optimal within the limits."""
+# The method of a round no tier proved: the best seating found, not claimed optimal.
+BEST_FOUND = "best_found"
+
+
+class _NodeLimitPassed(Exception):
+    """The exhaustive search passed its node limit (it returns its best seating then)."""
 
 
 @dataclass(frozen=True)
@@ -413,6 +421,43 @@ def _improve(field: _Field, tables: list[list[int]]) -> list[list[int]]:
     return tables
 
 
+def _polish(field: _Field, tables: list[list[int]]) -> list[list[int]]:
+    """Swap two players of different tables while that lowers the cost of the two tables
+    (repeats, short-table excess, spread, compared in that order): a lower key for the whole
+    seating, as the other tables do not change. For a round no tier proved, whose best
+    seating would otherwise be the construction's (no claim of optimality)."""
+    tables = [list(t) for t in tables]
+
+    def local(table: list[int]) -> tuple[int, int, int]:
+        excess = (
+            sum(field.short[p] - field.min_short for p in table)
+            if field.is_short(len(table))
+            else 0
+        )
+        return (field.repeats(table), excess, field.spread(table))
+
+    def joined(a: list[int], b: list[int]) -> tuple[int, int, int]:
+        x, y = local(a), local(b)
+        return (x[0] + y[0], x[1] + y[1], x[2] + y[2])
+
+    for _ in range(POLISH_PASSES):
+        improved = False
+        for t, u in combinations(range(len(tables)), 2):
+            first, second = tables[t], tables[u]
+            before = joined(first, second)
+            for i in range(len(first)):
+                for j in range(len(second)):
+                    first[i], second[j] = second[j], first[i]
+                    after = joined(first, second)
+                    if after < before:
+                        before, improved = after, True
+                    else:
+                        first[i], second[j] = second[j], first[i]
+        if not improved:
+            break
+    return tables
+
+
 # --- tier 3: exact set partitioning ------------------------------------------------------------
 
 
@@ -422,10 +467,11 @@ def _solve_exact(
     incumbent: list[list[int]],
     node_limit: int | None,
     tick=None,
-) -> list[list[int]]:
+) -> tuple[list[list[int]], bool]:
     """Branch and bound over every partition into tables of ``sizes``: the best player left
     (by points, then the draw) anchors the next table; a partial seating is pruned when its
-    cost plus the bounds of the rest cannot beat the best found."""
+    cost plus the bounds of the rest cannot beat the best found. Returns the best seating
+    and whether the search finished (proved it optimal) within ``node_limit``."""
     order = sorted(field.ids, key=lambda pid: (-field.points[pid], field.draw[pid]))
     best_tables = [list(t) for t in incumbent]
     best_key = field.ikey(best_tables)
@@ -459,10 +505,7 @@ def _solve_exact(
         if tick is not None and not nodes[0] % PROGRESS_NODES:
             tick(nodes[0])
         if node_limit is not None and nodes[0] > node_limit:
-            raise PodsRefused(
-                f"The exhaustive search of {len(order)} players passed {node_limit:,} partial "
-                "seatings without proving an optimum. Seat the round by hand."
-            )
+            raise _NodeLimitPassed
         excess_left, spread_left = rest_bound(rest, remaining)
         smallest = min(s for s, c in zip(distinct, remaining, strict=True) if c)
         forced = sum(
@@ -503,16 +546,11 @@ def _solve_exact(
                 tables.pop()
 
     counts = tuple(list(sizes).count(s) for s in distinct)
-    search(tuple(order), counts, [], (0, 0, 0))
-    return best_tables
-
-
-def _describe(key: tuple) -> str:
-    repeats, excess, spread, offset = key
-    return (
-        f"{repeats} repeat meeting(s), short-table excess {excess}, score spread {spread}, "
-        f"short-table rank offset {offset}"
-    )
+    try:
+        search(tuple(order), counts, [], (0, 0, 0))
+    except _NodeLimitPassed:
+        return best_tables, False
+    return best_tables, True
 
 
 # --- the round ---------------------------------------------------------------------------------
@@ -539,7 +577,8 @@ def pair_pods(
     progress: Progress | None = None,
 ) -> PodResult:
     """Seat one round of pods among the active players; deterministic for a given seed.
-    Raises PodsRefused when no seating can be proved optimal within the limits.
+    A round no tier proves within the limits is seated with the best seating found
+    (``method`` "best_found"), ``bound`` the typed lower bound it could not reach.
 
     Fields up to ``exact_limit`` that the bound does not certify are searched exhaustively
     (``node_limit``); larger ones go to the windows, and those up to ``search_limit`` that
@@ -599,26 +638,23 @@ def pair_pods(
         found = certify_windows(field, sizes, best)
         if found is not None:
             best, method = found, "window"
+    if not method and n > max(exact_limit, search_limit):
+        # Too large to search exhaustively: the best seating the tiers found, improved by
+        # swaps (no proof either way).
+        best, method = _polish(field, best), BEST_FOUND
     if not method:
-        if n > max(exact_limit, search_limit):
-            raise PodsRefused(
-                f"No seating of {n} players could be proved optimal: the best found costs "
-                f"{_describe(best_key)} against a bound of {_describe(bound_key)}, and fields "
-                f"of more than {max(exact_limit, search_limit)} players are not searched "
-                "exhaustively. Seat the round by hand."
-            )
         # The search's size is not known before it runs: its work is counted as it goes
         # (PROGRESS_NODES partial seatings at a time, each batch before it runs) and a
         # limit passed defers the round.
         work.spend(STAGE_EXACT, PROGRESS_NODES * NODE_WORK)
-        best = _solve_exact(
+        best, proved = _solve_exact(
             field,
             sizes,
             _improve(field, best),
             node_limit if n <= exact_limit else wide_node_limit,
             lambda nodes: work.spend(STAGE_EXACT, PROGRESS_NODES * NODE_WORK),
         )
-        method = "exact"
+        method = "exact" if proved else BEST_FOUND
     cost = field.cost(best)
     ordered = sorted(
         best,

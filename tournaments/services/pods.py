@@ -10,7 +10,8 @@ from django.utils.translation import gettext as _
 from tournaments import selectors
 from tournaments.audit import audit
 from tournaments.models import PodReport, PodSeat, PodTable, Round, Tournament
-from tournaments.pairing.pods import PodsRefused, pair_pods
+from tournaments.pairing.model import PairingError
+from tournaments.pairing.pods import BEST_FOUND, evaluate_pods, pair_pods
 from tournaments.pairing.seeded import seat_pods_by_seed
 from tournaments.pod_standings import placing_errors
 from tournaments.services.guards import require_judge
@@ -22,9 +23,8 @@ OPEN_FOR_PLACINGS = (Round.Status.PUBLISHED, Round.Status.IN_PROGRESS, Round.Sta
 
 
 def seat_pod_round(tournament, number: int, seed: str, by, *, work_limit=None) -> Round:
-    """Seat round ``number`` of an event in pods as a draft. PodsRefused becomes a
-    ValidationError with the core's sentence (the caller's transaction writes nothing);
-    a seating that would pass ``work_limit`` raises PairingDeferred (the caller hands it
+    """Seat round ``number`` of an event in pods as a draft (a round the core cannot prove
+    optimal is seated with its best seating found, its bound stored beside its cost); a seating that would pass ``work_limit`` raises PairingDeferred (the caller hands it
     to a background job, docs/pairing.md "Background pairing")."""
     players = selectors.pod_pairing_players(tournament, round_number=number)
     result = pod_seating(tournament, players, number, seed, work_limit=work_limit)
@@ -32,7 +32,7 @@ def seat_pod_round(tournament, number: int, seed: str, by, *, work_limit=None) -
 
 
 def pod_seating(tournament, players, number: int, seed: str, *, work_limit=None, progress=None):
-    """The core's seating of ``players`` (pair_pods), refusals in words; round 1 of an
+    """The core's seating of ``players`` (pair_pods); round 1 of an
     event seeded by rating by the players' ratings in its game instead (seat_pods_by_seed,
     docs/pairing.md "Round 1 by rating in pods")."""
     if len(players) < 2:
@@ -41,33 +41,32 @@ def pod_seating(tournament, players, number: int, seed: str, *, work_limit=None,
         # A fixed order: never costly, never deferred.
         order = selectors.rating_order(players, seed)
         return seat_pods_by_seed(players, order, number, seed, tournament.pod_mode)
-    try:
-        return pair_pods(
-            players,
-            number,
-            seed,
-            tournament.pod_mode,
-            work_limit=work_limit,
-            progress=progress,
-        )
-    except PodsRefused as refused:
-        raise ValidationError(str(refused)) from None
+    return pair_pods(
+        players, number, seed, tournament.pod_mode, work_limit=work_limit, progress=progress
+    )
+
+
+def _cost_dict(cost) -> dict:
+    return {
+        "repeats": cost.repeats,
+        "short_excess": cost.short_excess,
+        "spread": str(cost.spread),
+        "short_rank_offset": cost.short_rank_offset,
+    }
 
 
 def store_pod_round(tournament, number: int, seed: str, result, by) -> Round:
-    """The draft round of a seating: its tables and seats, and the audit entry."""
+    """The draft round of a seating: its tables and seats, and the audit entry. A seating
+    not proved optimal keeps the bound it was measured against (words.pod_proof_in_words)."""
+    pairing_cost = {**_cost_dict(result.cost), "method": result.method}
+    if result.method == BEST_FOUND:
+        pairing_cost["bound"] = _cost_dict(result.bound)
     round_ = Round.objects.create(
         tournament=tournament,
         number=number,
         stage=Round.Stage.SWISS,
         pairing_seed=seed,
-        pairing_cost={
-            "repeats": result.cost.repeats,
-            "short_excess": result.cost.short_excess,
-            "spread": str(result.cost.spread),
-            "short_rank_offset": result.cost.short_rank_offset,
-            "method": result.method,
-        },
+        pairing_cost=pairing_cost,
     )
     tables = PodTable.objects.bulk_create(
         PodTable(round=round_, number=table.number, size=table.size) for table in result.tables
@@ -90,6 +89,65 @@ def store_pod_round(tournament, number: int, seed: str, result, by) -> Round:
         "round.paired",
         round_,
         after={"number": number, "seed": seed, "cost": round_.pairing_cost, "pods": True},
+    )
+    return round_
+
+
+# The method of a draft whose seating an organiser changed by hand (no claim of optimality).
+BY_HAND = "by_hand"
+
+
+def swap_pod_players(round_: Round, first, second, by, reason: str) -> Round:
+    """Exchange two players between tables of a pod draft, with the seating's new cost
+    (services.swap_players_in_draft checks the draft, the reason and the two players and
+    holds the round's lock). The cost as paired is kept beside it, from the first swap."""
+    seats = {
+        seat.registration_id: seat
+        for seat in PodSeat.objects.select_for_update()
+        .select_related("table")
+        .filter(round=round_, registration_id__in=(first.pk, second.pk))
+    }
+    if len(seats) != 2:
+        raise ValidationError(_("Both players must be seated in this round."))
+    one, two = seats[first.pk], seats[second.pk]
+    if one.table_id == two.table_id:
+        raise ValidationError(_("These two players already sit at the same table."))
+    before = {"first": [one.table.number, one.seat], "second": [two.table.number, two.seat]}
+    # Each takes the other's seat: the rows are written anew, as a swap in place would
+    # meet the one-seat-per-player constraint halfway.
+    PodSeat.objects.filter(pk__in=(one.pk, two.pk)).delete()
+    PodSeat.objects.bulk_create(
+        [
+            PodSeat(table=one.table, round=round_, registration=second, seat=one.seat),
+            PodSeat(table=two.table, round=round_, registration=first, seat=two.seat),
+        ]
+    )
+    tables: dict[int, list[int]] = {}
+    for table_id, reg_id in (
+        PodSeat.objects.filter(round=round_, table__size__gt=1)
+        .order_by("table__number", "seat")
+        .values_list("table_id", "registration_id")
+    ):
+        tables.setdefault(table_id, []).append(reg_id)
+    tournament = round_.tournament
+    players = selectors.pod_pairing_players(tournament, round_number=round_.number)
+    try:
+        cost = evaluate_pods(players, list(tables.values()), tournament.pod_mode)
+    except PairingError:  # a player dropped or entered since the draft was seated
+        raise ValidationError(
+            _("The draft no longer seats the active players; pair the round again.")
+        ) from None
+    paired = round_.pairing_cost.get("paired") or round_.pairing_cost
+    round_.pairing_cost = {**_cost_dict(cost), "method": BY_HAND, "paired": paired}
+    round_.save(update_fields=["pairing_cost"])
+    audit(
+        tournament,
+        by,
+        "pairing.edited",
+        round_,
+        before=before,
+        after={"players": [first.player_id, second.player_id], "cost": round_.pairing_cost},
+        reason=reason,
     )
     return round_
 

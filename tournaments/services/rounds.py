@@ -43,6 +43,7 @@ from tournaments.services.pods import (
     pod_seating,
     seat_pod_round,
     store_pod_round,
+    swap_pod_players,
     tables_without_placings,
 )
 from tournaments.services.results import record_confirmed_result, refresh_round_status
@@ -372,7 +373,8 @@ def repair_round(*, round_: Round, by, seed: str | None = None) -> Round | Pairi
 def swap_players_in_draft(
     *, round_: Round, first: Registration, second: Registration, by, reason: str
 ) -> Round:
-    """The organiser exchanges two players between pairings of a draft, with a reason."""
+    """The organiser exchanges two players between pairings (or pod tables) of a draft,
+    with a reason."""
     round_ = locked_round(round_)
     require_manager(by, round_.tournament)
     if round_.status != Round.Status.DRAFT:
@@ -383,6 +385,8 @@ def swap_players_in_draft(
         )
     if first.pk == second.pk:
         raise ValidationError(_("Choose two different players."))
+    if round_.tournament.pods:
+        return swap_pod_players(round_, first, second, by, reason.strip())
     matches = list(round_.matches.select_for_update())
     where = {}
     for match in matches:

@@ -41,3 +41,10 @@ def note_text(note):
 def pod_proof(method):
     """``{{ round.pairing_cost.method|pod_proof }}``: how a pod seating was proved optimal."""
     return words.pod_proof_label(method)
+
+
+@register.filter
+def pod_proof_words(pairing_cost):
+    """``{{ round.pairing_cost|pod_proof_words }}``: the proof, or a seating's cost against
+    its bound when no tier proved it."""
+    return words.pod_proof_in_words(pairing_cost)
