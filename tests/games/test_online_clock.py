@@ -16,18 +16,10 @@ from games import clocks, enforcement, services
 from games.engines import irondie
 from games.engines.irondie import State
 from games.models import GameAction, GameSession
+from tests.waiting import wait_for
 from tournaments import online
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
-
-
-def _wait_for(condition, timeout=20.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def _clock_actions(session_id):
@@ -69,7 +61,7 @@ def test_a_player_who_does_not_act_gets_the_default_action_exactly_once(duo, set
     with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
         sweeper = threading.Thread(target=sweep_repeatedly)
         sweeper.start()
-        assert _wait_for(lambda: len(_clock_actions(session.pk)) >= 1)
+        assert wait_for(lambda: len(_clock_actions(session.pk)) >= 1)
         sweeper.join()
     applied = _clock_actions(session.pk)
     # Exactly once: a later default (a slow machine may reach the next decision's
@@ -106,7 +98,7 @@ def test_a_decision_made_in_time_cancels_the_clock(duo, settings, monkeypatch):
     assert moved.deadline_at > first.deadline_at  # the next decision's deadline
     with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
         # The task queued for the first deadline has run once it no longer owns the clock.
-        assert _wait_for(
+        assert wait_for(
             lambda: GameSession.objects.get(pk=session.pk).clock_task_eta != first.deadline_at
         )
     actions = list(GameAction.objects.filter(session_id=session.pk).order_by("index"))
@@ -212,7 +204,7 @@ def test_a_later_deadline_reuses_the_queued_task_which_requeues_itself(duo, sett
     with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
         # The real worker runs the re-queued task at the new deadline (and finds the
         # original message stale).
-        assert _wait_for(lambda: len(_clock_actions(session.pk)) >= 1)
+        assert wait_for(lambda: len(_clock_actions(session.pk)) >= 1)
     applied = _clock_actions(session.pk)
     assert applied[0].actor == str(waiting_seat)
     assert applied[0].created_at >= moved.deadline_at

@@ -19,6 +19,7 @@ from config.celery import app as celery_app
 from config.dbtime import db_now
 from games.models import GameAction, GameSession
 from tests.games.conftest import token_client
+from tests.waiting import wait_for
 from tournaments.models import Match
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -58,15 +59,6 @@ def _deliver_now(task):
     name, args, kwargs, options = task
     due_now = {k: v for k, v in options.items() if k not in ("eta", "countdown")}
     return celery_app.send_task(name, args, kwargs, **due_now).get(timeout=20)
-
-
-def _wait_for(condition, timeout=20.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.1)
-    return False
 
 
 def _open_waiting_game(duo) -> GameSession:
@@ -128,7 +120,7 @@ def test_nothing_starts_the_game_early_and_the_workers_sweep_starts_it_when_the_
         assert early.deadline_at == session.deadline_at and early.ready == [0]
         assert not Match.objects.get(pk=duo["match"].pk).current_game_started_at
         ended = _window_runs_out(session)
-        assert _wait_for(lambda: _status(session) == GameSession.Status.ACTIVE)
+        assert wait_for(lambda: _status(session) == GameSession.Status.ACTIVE)
     _assert_started_as_a_match_game(session, duo, after=ended)
 
 

@@ -21,6 +21,7 @@ from django.db import connection, connections
 from config import deadlines
 from config.celery import app as celery_app
 from config.dbtime import db_now
+from tests.waiting import wait_for
 from tournaments import clocks, services
 from tournaments.models import AuditEntry, Match
 
@@ -50,15 +51,6 @@ def _time_called(match) -> int:
     return AuditEntry.objects.filter(action="clock.time_called", object_id=match.pk).count()
 
 
-def _wait_for(condition, timeout=20.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.1)
-    return False
-
-
 def test_round_start_gives_every_match_its_deadline(running_round, tournament):
     match = _match(running_round)
     limit = datetime.timedelta(minutes=tournament.match_minutes)
@@ -72,7 +64,7 @@ def test_deadline_is_enforced_by_the_worker_through_eta(running_round, settings)
     settings.CLOCKS_WORKER_SWEEP = False  # the eta task alone
     match = _due_in(_match(running_round), 2)
     with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
-        assert _wait_for(lambda: _time_called(match) == 1)
+        assert wait_for(lambda: _time_called(match) == 1)
         time.sleep(1)
     match.refresh_from_db()
     assert match.time_called_at is not None and match.time_called_at >= match.deadline_at
@@ -95,7 +87,7 @@ def test_enforced_once_when_eta_task_and_sweeper_both_fire(running_round):
         sweeper = threading.Thread(target=sweep_repeatedly)
         sweeper.start()
         sweeper.join()
-        assert _wait_for(lambda: _time_called(match) >= 1)
+        assert wait_for(lambda: _time_called(match) >= 1)
         time.sleep(1)
     assert _time_called(match) == 1
     assert clocks.enforce_match_deadline(match.pk) == "already called"
@@ -134,7 +126,7 @@ def test_without_beat_or_eta_tasks_the_worker_itself_enforces_every_deadline(
         game_deadline_at=db_now() + datetime.timedelta(seconds=1)
     )
     with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
-        assert _wait_for(
+        assert wait_for(
             lambda: (
                 all(_time_called(m) == 1 for m in timed)
                 and AuditEntry.objects.filter(
@@ -258,7 +250,7 @@ def test_worker_killed_while_waiting_still_enforces_once_after_restart(running_r
     # Beat never runs here: the restarted worker's own sweep enforces the deadline.
     restarted = _worker_process([], env)
     try:
-        assert _wait_for(lambda: _time_called(match) >= 1, timeout=30)
+        assert wait_for(lambda: _time_called(match) >= 1, timeout=30)
         time.sleep(3)  # a few more sweeps
     finally:
         os.killpg(restarted.pid, signal.SIGTERM)

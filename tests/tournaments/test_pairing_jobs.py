@@ -3,7 +3,6 @@
 API (202 and a status URL), and a real Celery worker running the job."""
 
 import datetime
-import time
 
 import pytest
 from celery.contrib.testing.worker import start_worker
@@ -13,6 +12,7 @@ from django.urls import reverse
 
 from config.celery import app as celery_app
 from tests.conftest import api_as
+from tests.waiting import wait_for
 from tournaments import services
 from tournaments.models import AuditEntry, PairingJob, Round, Tournament
 from tournaments.pairing import PairingDeferred, PairingPlayer, pair_round
@@ -184,15 +184,6 @@ def test_page_and_api_hand_a_costly_round_to_the_job(
 # --- a real worker --------------------------------------------------------------------
 
 
-def _wait_for(condition, timeout=20.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.1)
-    return False
-
-
 @pytest.mark.django_db(transaction=True)
 def test_the_worker_pairs_the_round_and_the_api_answers_202_then_done(
     second_round_due, organiser, settings
@@ -206,7 +197,7 @@ def test_the_worker_pairs_the_round_and_the_api_answers_202_then_done(
         assert answer.status_code == 202, answer.content
         status_url = answer["Location"]
         assert status_url == answer.json()["status_url"]
-        assert _wait_for(lambda: api.get(status_url).json()["status"] == "done")
+        assert wait_for(lambda: api.get(status_url).json()["status"] == "done")
     connections.close_all()
     done = api.get(status_url).json()
     round_ = Round.objects.get(tournament=second_round_due, number=2)

@@ -6,7 +6,6 @@ game); spectators watch and nobody sees the seed while the game runs."""
 
 import datetime
 import random
-import time
 
 import pytest
 from celery.contrib.testing.worker import start_worker
@@ -21,6 +20,7 @@ from games.engines import engine_for
 from games.models import GameAction, GameSession
 from games.selectors import game_state
 from tests.tournaments.pod_helpers import make_event, published
+from tests.waiting import wait_for
 from tournaments import clocks, pod_online, selectors
 from tournaments import services as t_services
 from tournaments.models import AuditEntry, PodGame, PodSeat, RatingChange, Round
@@ -371,15 +371,6 @@ def test_spectators_watch_the_table_and_nobody_sees_the_seed_while_it_runs(
 # --- the clocks, enforced by a real Celery worker ----------------------------------------
 
 
-def _wait_for(condition, timeout=30.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return False
-
-
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_the_worker_starts_the_table_defaults_a_late_seat_and_calls_time(
@@ -397,7 +388,7 @@ def test_the_worker_starts_the_table_defaults_a_late_seat_and_calls_time(
     table = round_.pod_tables.get()
     session = _table_game(round_)
     with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
-        assert _wait_for(
+        assert wait_for(
             lambda: GameAction.objects.filter(
                 session=session, cause=GameAction.Cause.CLOCK
             ).exists()
@@ -413,7 +404,7 @@ def test_the_worker_starts_the_table_defaults_a_late_seat_and_calls_time(
             pod_game = PodGame.objects.select_for_update().get(table=table)
             due = db_now() + datetime.timedelta(seconds=2)
             pod_game.save(update_fields=clocks.POD_DEADLINE.set(pod_game, due))
-        assert _wait_for(lambda: None not in _placings(table))
+        assert wait_for(lambda: None not in _placings(table))
     session = GameSession.objects.get(pk=session.pk)
     assert session.status == GameSession.Status.FINISHED and session.end_cause == "match_time"
     assert _placings(table) == session.placings

@@ -2,7 +2,6 @@
 "Background pairing"): the work limit of the pure pod core, the service's choice, the
 job's page and a real Celery worker seating the round."""
 
-import time
 from fractions import Fraction
 
 import pytest
@@ -12,6 +11,7 @@ from django.urls import reverse
 
 from config.celery import app as celery_app
 from tests.tournaments.pod_helpers import make_event, place_all, published
+from tests.waiting import wait_for
 from tournaments import services
 from tournaments.models import AuditEntry, PairingJob, Round
 from tournaments.pairing import PairingDeferred
@@ -115,22 +115,13 @@ def test_the_console_hands_a_costly_pod_round_to_the_job_page(
     assert 'http-equiv="refresh"' in page
 
 
-def _wait_for(check, seconds=30) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.1)
-    return False
-
-
 @pytest.mark.django_db(transaction=True)
 def test_a_real_worker_seats_the_pod_round(rematch_due, organiser, settings):
     settings.PAIRING_SYNC_WORK = 0
     with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
         job = services.pair_next_round(tournament=rematch_due, by=organiser, seed="w")
         assert isinstance(job, PairingJob)
-        assert _wait_for(lambda: PairingJob.objects.get(pk=job.pk).status == "done")
+        assert wait_for(lambda: PairingJob.objects.get(pk=job.pk).status == "done")
     connections.close_all()
     round_ = Round.objects.get(tournament=rematch_due, number=2)
     assert round_.pairing_seed == "w" and round_.pod_tables.count() == 1

@@ -5,7 +5,6 @@ clocks, the table's page and its online game all follow, and the clock (eta task
 sweep) enforces the moved limit of a table played online."""
 
 import datetime
-import time
 
 import pytest
 from celery.contrib.testing.worker import start_worker
@@ -18,6 +17,7 @@ from config.celery import app as celery_app
 from config.dbtime import db_now
 from games.models import GameSession
 from tests.tournaments.pod_helpers import make_event, published
+from tests.waiting import wait_for
 from tournaments import clocks, pod_selectors
 from tournaments import services as t_services
 from tournaments.models import AuditEntry, PodGame, PodTable, Round
@@ -198,15 +198,6 @@ def test_online_a_paused_games_time_left_grows(organiser, judge, make_player):
     assert pod_game.deadline_at - round_.ends_at == 3 * MINUTE
 
 
-def _wait_for(condition, timeout=20.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return False
-
-
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_the_worker_honours_the_moved_limit(organiser, judge, make_player, settings):
@@ -224,8 +215,8 @@ def test_the_worker_honours_the_moved_limit(organiser, judge, make_player, setti
             locked.save(update_fields=clocks.POD_DEADLINE.set(locked, due))
     clocks.extend_pod_table(table=extended.table, minutes=1, reason="judge call", by=judge)
     with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
-        assert _wait_for(lambda: PodGame.objects.get(pk=other.pk).time_called_at is not None)
-        assert _wait_for(
+        assert wait_for(lambda: PodGame.objects.get(pk=other.pk).time_called_at is not None)
+        assert wait_for(
             lambda: PodGame.objects.get(pk=extended.pk).deadline_task_eta == due + MINUTE
         )
     extended.refresh_from_db()
