@@ -96,6 +96,17 @@ def _play(session, users, *, limit=None) -> int:
     return made
 
 
+def _ready_team_game(make_player, organiser, judge):
+    """A team event's match opened online with every member ready (the game has begun)."""
+    event, round_ = _team_event(make_player, organiser, judge)
+    match = round_.matches.get()
+    users = _users(match)
+    session = open_match(match=match, by=users[0])
+    for user in users:
+        game_services.mark_ready(session=session, by=user)
+    return event, match, users, session
+
+
 def test_a_2v2_team_match_is_played_online_to_its_result(make_player, organiser, judge):
     event, round_ = _team_event(make_player, organiser, judge)
     match = round_.matches.select_related("player_a__team", "player_b__team").get()
@@ -191,12 +202,7 @@ def test_strangers_and_other_teams_are_refused(make_player, organiser, judge):
 def test_the_other_team_never_sees_a_secret_split_nor_anyone_the_seed(
     make_player, organiser, judge
 ):
-    event, round_ = _team_event(make_player, organiser, judge)
-    match = round_.matches.get()
-    users = _users(match)
-    session = open_match(match=match, by=users[0])
-    for user in users:
-        game_services.mark_ready(session=session, by=user)
+    event, match, users, session = _ready_team_game(make_player, organiser, judge)
     session.refresh_from_db()
     state = game_services.state_of(session)
     assert state.phase == "split" and set(IRONDIE.to_act(state)) == {0, 1, 2, 3}
@@ -265,12 +271,7 @@ def test_clocks_run_per_decision_and_the_match_limit_ends_the_team_game(
 
 
 def test_a_judge_pauses_and_awards_a_team_game(make_player, organiser, judge):
-    event, round_ = _team_event(make_player, organiser, judge)
-    match = round_.matches.get()
-    users = _users(match)
-    session = open_match(match=match, by=users[0])
-    for user in users:
-        game_services.mark_ready(session=session, by=user)
+    event, match, users, session = _ready_team_game(make_player, organiser, judge)
     with pytest.raises(PermissionDenied):
         game_services.pause_game(session=session, by=users[2])
     game_services.pause_game(session=session, by=judge, reason="a die fell")
@@ -323,12 +324,7 @@ def test_members_open_and_ready_through_the_api(make_player, organiser, judge):
 
 
 def test_only_the_captains_are_offered_to_concede_a_team_game(make_player, organiser, judge):
-    event, round_ = _team_event(make_player, organiser, judge)
-    match = round_.matches.get()
-    users = _users(match)
-    session = open_match(match=match, by=users[0])
-    for user in users:
-        game_services.mark_ready(session=session, by=user)
+    event, match, users, session = _ready_team_game(make_player, organiser, judge)
     assert GameSession.objects.get(pk=session.pk).status == "active"
     offered = []
     for user in users:
