@@ -1451,9 +1451,10 @@ def _my_match_post(request, match, registration, playing, additional):
                 messages.success(request, _("Result confirmed."))
             else:
                 form = RejectForm(request.POST)
-                form.is_valid()
+                if not form.is_valid():
+                    return {"reject_form": form}
                 services.reject_result(
-                    submission=submission, by=user, note=form.cleaned_data.get("note", "")
+                    submission=submission, by=user, note=form.cleaned_data["note"]
                 )
                 messages.success(request, _("Result disputed: a judge will come to your table."))
         elif action == "play_online":

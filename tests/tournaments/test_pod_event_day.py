@@ -201,7 +201,9 @@ def test_pages_run_the_same_number_of_queries_for_7_and_22_players(
                 by=seats[0].registration.player.user,
                 placings={s.registration_id: s.seat for s in seats},
             )
-        services.dispute_placings(report=report, by=seats[1].registration.player.user)
+        services.dispute_placings(
+            report=report, by=seats[1].registration.player.user, note="I came first"
+        )
         player = _seats(tables[0])[1].registration.player.user
         for role, user, name, args in (
             ("player", player, "my_match", ()),
@@ -278,3 +280,28 @@ def test_the_round_page_links_the_tables_paper_and_clocks(client, pod_round, org
         assert f'href="{address}"' in page, name
         assert client.get(address).status_code == 200, name
     assert "Table slips" in page
+
+
+@pytest.mark.parametrize("note", ["", " \t "])
+def test_a_dispute_on_the_page_without_saying_what_is_wrong_shows_a_form_error(
+    client, pod_round, note
+):
+    event, round_ = pod_round()
+    table = round_.pod_tables.get(size=4)
+    seats = _seats(table)
+    users = [s.registration.player.user for s in seats]
+    report = services.report_placings(
+        table=table, by=users[0], placings={s.registration_id: s.seat for s in seats}
+    )
+    before = AuditEntry.objects.count()
+    client.force_login(users[3])
+    page = client.post(
+        url("my_match", event), {"action": "dispute", "report": report.pk, "note": note}
+    )
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert 'id="dispute-form"' in body and "Say what is wrong" in body
+    assert 'aria-invalid="true"' in body
+    report.refresh_from_db()
+    assert report.status == PodReport.Status.PENDING and report.disputed_by_id is None
+    assert AuditEntry.objects.count() == before
