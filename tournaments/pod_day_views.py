@@ -63,7 +63,7 @@ def my_table(request, tournament, registration, context):
 def _my_table_post(request, table, tournament):
     user = request.user
     action = request.POST.get("action")
-    here = redirect("tournaments:my_match", pk=tournament.pk)
+    here = redirect("tournaments:my_table", pk=tournament.pk)
     try:
         if action == "report":
             form = PodPlacingsForm(request.POST, table=table)

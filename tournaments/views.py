@@ -1315,7 +1315,23 @@ def audit_log(request, pk):
 
 @live_page(scope=None)
 @login_required
+def my_table(request, pk):
+    """A player's table in an event in pods ("My table"): the same page as "My match",
+    whose address serves it too; an event of pairs has matches, so it goes there."""
+    tournament = _visible_tournament(request, pk)
+    if not tournament.pods:
+        return redirect("tournaments:my_match", pk=tournament.pk)
+    return _my_page(request, pk)
+
+
+@live_page(scope=None)
+@login_required
 def my_match(request, pk):
+    """A player's match this round (in an event in pods: their table, as "My table")."""
+    return _my_page(request, pk)
+
+
+def _my_page(request, pk):
     tournament = _visible_tournament(request, pk)
     registration = _my_registration(request, tournament)
     if registration is None:
