@@ -218,6 +218,11 @@ def test_a_member_sees_the_team_match_and_swaps_their_own_dice(event, people, or
     client = _client(member.player.user)
     page = client.get(f"/tournaments/{event.pk}/my-match/").content.decode()
     assert "You play for Team" in page and 'id="result-form"' not in page
+    # The opponent is the other team, by its name (not its captain's).
+    other = Team.objects.get(unit=match.player_b)
+    for viewer in (client, _client(team.unit.player.user)):
+        mine = viewer.get(f"/tournaments/{event.pk}/my-match/").content.decode()
+        assert f'<strong id="opponent">{other.name}</strong>' in mine
     answer = client.post(
         f"/tournaments/{event.pk}/my-match/", {"action": "swap", "swap_out": [2], "swap_in": [1]}
     )
@@ -236,7 +241,10 @@ def test_a_member_sees_the_team_match_and_swaps_their_own_dice(event, people, or
     assert again["Location"] == f"/games/{session.pk}/" and session.seat_count == 4
     waiting = client.get(f"/games/{session.pk}/").content.decode()
     assert "every player of both teams is ready" in waiting and "I am ready" in waiting
-    assert " &amp; " in waiting  # the two teams' names: their members
+    # Teams face teams: the heading names both teams, not their members.
+    other = Team.objects.get(unit=match.player_b)
+    assert f"<strong>{team.name}</strong> vs <strong>{other.name}</strong>" in waiting
+    assert " &amp; " not in waiting
 
 
 def test_console_and_home_lead_to_the_teams(event, people, organiser):
