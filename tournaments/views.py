@@ -855,12 +855,28 @@ def _search_text(*registrations) -> str:
     return " | ".join(r.entry_name.lower() for r in registrations if r is not None)
 
 
-def _opponent_of(user, match):
+def _opponent_of(user, match, unit_id=None):
     if match is None:
         return None
-    if visibility.own_registration_id(user, match) == match.player_a_id:
+    if unit_id == match.player_a_id or (
+        visibility.own_registration_id(user, match) == match.player_a_id
+    ):
         return match.player_b
     return match.player_a
+
+
+def _my_team_unit_id(request, tournament) -> int | None:
+    """In a team event, the pairing unit (the captain's registration) of the viewer's
+    team: every member's table is their team's. None elsewhere (no query)."""
+    if not tournament.is_team_event or not request.user.is_authenticated:
+        return None
+    return (
+        Registration.objects.filter(
+            tournament=tournament, player__user=request.user, team__isnull=False
+        )
+        .values_list("team__unit_id", flat=True)
+        .first()
+    )
 
 
 @live_page()
@@ -879,8 +895,14 @@ def pairings(request, pk, number):
     show_results = _results_visible(request, tournament)
     sort = request.GET.get("sort", "table")
     query = request.GET.get("q", "").strip()[:SEARCH_MAX]
+    unit_id = _my_team_unit_id(request, tournament)
     mine = next(
-        (m for m in matches if visibility.own_registration_id(request.user, m) is not None),
+        (
+            m
+            for m in matches
+            if visibility.own_registration_id(request.user, m) is not None
+            or (unit_id is not None and unit_id in (m.player_a_id, m.player_b_id))
+        ),
         None,
     )
     if sort == "name":
@@ -929,7 +951,7 @@ def pairings(request, pk, number):
         show_results=show_results,
         query=query,
         mine=mine,
-        my_opponent=_opponent_of(request.user, mine),
+        my_opponent=_opponent_of(request.user, mine, unit_id),
         clock=clock,
         timer=round_.status == Round.Status.IN_PROGRESS and clock["state"] != "not_started",
         search_max=SEARCH_MAX,

@@ -384,3 +384,20 @@ def test_registered_sets_show_each_member_s_team_and_a_dropped_team(
     with CaptureQueriesContext(connection) as more:
         client.get(url)
     assert len(more) == len(queries)
+
+
+def test_every_member_finds_the_team_table_on_the_pairings_page(event, people, organiser, judge):
+    _register(event, people, organiser, 2)
+    round_ = services.pair_next_round(tournament=event, by=organiser, seed="m")
+    services.publish_round(round_=round_, by=organiser)
+    match = round_.matches.get()
+    team = Team.objects.get(unit=match.player_a)
+    other = Team.objects.get(unit=match.player_b)
+    member = team.members.exclude(pk=team.unit_id).select_related("player").get()
+    for user in (member.player.user, team.unit.player.user):
+        page = _client(user).get(f"/tournaments/{event.pk}/rounds/1/").content.decode()
+        card = page.split('id="my-table"', 1)[1].split("</p>", 1)[0]
+        # The team's table, against the other team by its name (not its captain's).
+        assert f'<strong class="table-no">{match.table}</strong>' in card, card
+        assert f"against {other.name}" in card and other.unit.player.display_name not in card
+        assert 'class="mine"' in page
