@@ -401,3 +401,19 @@ def test_every_member_finds_the_team_table_on_the_pairings_page(event, people, o
         assert f'<strong class="table-no">{match.table}</strong>' in card, card
         assert f"against {other.name}" in card and other.unit.player.display_name not in card
         assert 'class="mine"' in page
+
+
+def test_pairings_and_standings_of_a_team_event_speak_of_teams(event, people, organiser, judge):
+    _register(event, people, organiser, 2)
+    round_ = services.pair_next_round(tournament=event, by=organiser, seed="w")
+    services.publish_round(round_=round_, by=organiser)
+    client = _client(people[0][0].user)
+    pairings = client.get(f"/tournaments/{event.pk}/rounds/1/").content.decode()
+    assert "<th>Team A</th><th>Team B</th>" in pairings and "Player A" not in pairings
+    assert 'placeholder="Find a team by name"' in pairings
+    assert "each team's match points" in pairings
+    by_name = client.get(f"/tournaments/{event.pk}/rounds/1/?sort=name").content.decode()
+    assert "<th>Team</th><th>Table</th><th>Opponent</th>" in by_name
+    standings = client.get(f"/tournaments/{event.pk}/standings/").content.decode()
+    assert "<th>#</th><th>Team</th><th>Points</th>" in standings
+    assert "<th>Player</th>" not in standings
