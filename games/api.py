@@ -184,6 +184,13 @@ class GameStateSerializer(serializers.Serializer):
     players = GameSeatSerializer(many=True)
     match = serializers.IntegerField(allow_null=True)
     game_number = serializers.IntegerField(allow_null=True)
+    team_names = serializers.ListField(
+        child=serializers.CharField(),
+        allow_null=True,
+        help_text=gettext_lazy(
+            "A team event's match: the names of team 0 (player A's) and team 1; null otherwise."
+        ),
+    )
     next_game = serializers.IntegerField(
         allow_null=True, help_text=gettext_lazy("The next game's id.")
     )

@@ -83,8 +83,10 @@ class SessionHost:
         return None
 
     def describe(self, session) -> dict:
-        """What pages and the API show of the host: the match and the game number."""
-        return {"match": None, "game_number": None}
+        """What pages and the API show of the host: the match, the game number and, in a
+        team game whose teams have names (a team event's match), the names of team 0
+        and team 1 (``teams``; None: the teams are named by their players)."""
+        return {"match": None, "game_number": None, "teams": None}
 
     def next_session_id(self, session) -> int | None:
         """The session of the host's next game, once this one is over (None: none)."""

@@ -175,6 +175,7 @@ def game_state(session: GameSession, viewer, now, *, state=None, all_legal=False
         "players": players(session, viewer),
         "match": described["match"],
         "game_number": described["game_number"],
+        "team_names": described.get("teams"),
         "next_game": next_game,
         "ready": session.ready,
         "commitment": session.commitment or None,
@@ -438,14 +439,18 @@ ADVANTAGE_BASES = {
 }
 
 
-def _team_name(board, names, team) -> str:
-    """A team of the IRONDIE team game by its players' names ("Ann & Bot 2")."""
+def team_name(board, names, team, team_names=None) -> str:
+    """A team of the IRONDIE team game: its name in a team event (``team_names``, from
+    the host), else its players' names ("Ann & Bot 2")."""
+    if team_names and team in (0, 1):
+        return team_names[team]
     teams = board.get("teams") or []
     return " & ".join(names[s] for s, t in enumerate(teams) if t == team)
 
 
-def describe_event(board, event: dict, names) -> str | None:
+def describe_event(board, event: dict, names, team_names=None) -> str | None:
     t = event.get("type")
+
     who = names[event["player"]] if isinstance(event.get("player"), int) else None
     die = event.get("die")
     if t == "turn_started":
@@ -463,7 +468,9 @@ def describe_event(board, event: dict, names) -> str | None:
     if t == "advantage":
         basis = event.get("basis", "")
         return _("%(who)s has the advantage (%(basis)s).") % {
-            "who": who if who is not None else _team_name(board, names, event.get("team")),
+            "who": who
+            if who is not None
+            else team_name(board, names, event.get("team"), team_names),
             "basis": _(ADVANTAGE_BASES[basis])
             if basis in ADVANTAGE_BASES
             else basis.replace("_", " "),
@@ -492,15 +499,17 @@ def describe_event(board, event: dict, names) -> str | None:
         a, b = event.get("damage", [0, 0])
         teams = board.get("teams")
         return _("Damage: %(first)s takes %(a)s, %(second)s takes %(b)s.") % {
-            "first": _team_name(board, names, 0) if teams else names[0],
+            "first": team_name(board, names, 0, team_names) if teams else names[0],
             "a": a,
-            "second": _team_name(board, names, 1) if teams else names[1],
+            "second": team_name(board, names, 1, team_names) if teams else names[1],
             "b": b,
         }
     if t == "duel_started":
         attacker = event["attacker"]
         if board.get("teams"):
-            return _("%(who)s attack: a duel begins.") % {"who": _team_name(board, names, attacker)}
+            return _("%(who)s attack: a duel begins.") % {
+                "who": team_name(board, names, attacker, team_names)
+            }
         return _("%(who)s attacks: a duel begins.") % {"who": names[attacker]}
     if t == "roll_off":
         return _("Roll-off: %(rolls)s.") % {"rolls": event.get("rolls")}
@@ -513,7 +522,7 @@ def describe_event(board, event: dict, names) -> str | None:
     if t == "damage_taken":
         amounts = event.get("amounts", [])
         if who is None and "team" in event:
-            who = _team_name(board, names, event["team"])
+            who = team_name(board, names, event["team"], team_names)
         if not amounts:
             return _("%(who)s takes no damage.") % {"who": who}
         return _("%(who)s takes %(amounts)s.") % {"who": who, "amounts": _amounts(board, amounts)}
@@ -524,7 +533,7 @@ def describe_event(board, event: dict, names) -> str | None:
             team = event["winning_team"]
             if team is None:
                 return _("Game over: no winner.")
-            return _("Game over: %(who)s win.") % {"who": _team_name(board, names, team)}
+            return _("Game over: %(who)s win.") % {"who": team_name(board, names, team, team_names)}
         winner = event.get("winner")
         if winner in (0, 1):
             return _("Game over: %(who)s wins.") % {"who": names[winner]}
@@ -534,7 +543,11 @@ def describe_event(board, event: dict, names) -> str | None:
     return None
 
 
-def log_in_words(session: GameSession, viewer, board, *, limit: int = 30) -> list[str]:
+def log_in_words(
+    session: GameSession, viewer, board, *, limit: int = 30, team_names=None
+) -> list[str]:
+    """The log in words; ``team_names`` (a team event's, from the host) name the teams
+    where the team is the subject."""
     names = [p["name"] for p in players(session, viewer)]
     engine = engine_for(session.engine)
     lines = []
@@ -569,7 +582,7 @@ def log_in_words(session: GameSession, viewer, board, *, limit: int = 30) -> lis
             text = (
                 presenter.describe_event(board, event, names)
                 if presenter is not None
-                else describe_event(board, event, names)
+                else describe_event(board, event, names, team_names)
             )
             if text and event.get("type") not in ("split_committed",):
                 lines.append("  " + text)

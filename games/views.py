@@ -147,7 +147,7 @@ def board_context(session, user) -> dict:
         if session.engine == "irondie" and session.seat_count > 2:
             # A team game waiting to start (a tournament's team match): seat s plays for
             # team s % 2, as the engine seats them once it starts.
-            context["team_names"] = [" & ".join(names[s::2]) for s in (0, 1)]
+            context["team_names"] = data["team_names"] or [" & ".join(names[s::2]) for s in (0, 1)]
         return context
     engine = engine_for(session.engine)
     decision = board.get("decision") or {}
@@ -159,7 +159,9 @@ def board_context(session, user) -> dict:
     )
     if session.engine in BOARDS:
         context["drawn"] = BOARDS[session.engine][1](board, data, names)
-        context["log_lines"] = selectors.log_in_words(session, viewer, board)
+        context["log_lines"] = selectors.log_in_words(
+            session, viewer, board, team_names=data["team_names"]
+        )
         return context
     bottom = viewer if selectors.is_seat(viewer) else 0
     teams = board.get("teams")
@@ -170,8 +172,10 @@ def board_context(session, user) -> dict:
         order = [s for s in range(len(teams)) if teams[s] != mine]
         order += [s for s in range(len(teams)) if teams[s] == mine and s != bottom] + [bottom]
         context["sides"] = [_side(board, seat) for seat in order]
-        context["team_names"] = [
-            " & ".join(names[s] for s in range(len(teams)) if teams[s] == t) for t in (0, 1)
+        # A team event's match names its teams (teams face teams); a practice game's
+        # teams are named by their players.
+        context["team_names"] = data["team_names"] or [
+            selectors.team_name(board, names, t) for t in (0, 1)
         ]
         if result.get("winning_team") is not None:
             context["winning_team_name"] = context["team_names"][result["winning_team"]]
@@ -184,6 +188,8 @@ def board_context(session, user) -> dict:
         if teams:
             side["position"] = "bottom" if side["seat"] in order[len(teams) // 2 :] else "top"
             side["team"] = teams[side["seat"]]
+            # The board's team by its name in a team event (else "team 1", "team 2").
+            side["team_name"] = (data["team_names"] or [None, None])[side["team"]]
             side["captain"] = side["seat"] in board["captains"]
         side["deadline"] = data["clock"]["seat_deadlines"][side["seat"]]
         side["remaining"] = data["clock"]["seat_remaining_seconds"][side["seat"]]
@@ -216,7 +222,9 @@ def board_context(session, user) -> dict:
                     ]
                 )
             ],
-            "log_lines": selectors.log_in_words(session, viewer, board),
+            "log_lines": selectors.log_in_words(
+                session, viewer, board, team_names=data["team_names"]
+            ),
         }
     )
     return context

@@ -552,7 +552,14 @@ def form_error_text(form: forms.Form) -> str:
 
 
 class RejectForm(forms.Form):
-    note = forms.CharField(label=_("What is wrong?"), max_length=300, required=False)
+    """A dispute of a reported result or placings: it must say what is wrong (blank or
+    only spaces is refused; the service refuses it too)."""
+
+    note = forms.CharField(
+        label=_("What is wrong?"),
+        max_length=300,
+        error_messages={"required": _("Say what is wrong with the report.")},
+    )
 
     def __init__(self, *args, **kwargs):
         # Its own ids: the report form on the same page has a "note" field too.

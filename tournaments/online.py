@@ -228,7 +228,12 @@ def _session_ids(match) -> list[int]:
 class TournamentHost(SessionHost):
     """The host of tournament sessions: each is one game of a match (``MatchGame``)."""
 
-    related = ("match_game__match__round__tournament",)
+    # The teams of a team match are read with it: the play page names them.
+    related = (
+        "match_game__match__round__tournament",
+        "match_game__match__player_a__team",
+        "match_game__match__player_b__team",
+    )
 
     def lock(self, session_id: int) -> bool:
         return bool(
@@ -310,7 +315,12 @@ class TournamentHost(SessionHost):
 
     def describe(self, session) -> dict:
         link = session.match_game
-        return {"match": link.match_id, "game_number": link.number}
+        match = link.match
+        teams = None
+        if match.round.tournament.is_team_event and match.player_b_id is not None:
+            # A team match: teams face teams, so pages name them (team 0: A's team).
+            teams = [match.player_a.team.name, match.player_b.team.name]
+        return {"match": link.match_id, "game_number": link.number, "teams": teams}
 
     def next_session_id(self, session) -> int | None:
         link = session.match_game

@@ -63,7 +63,7 @@ def my_table(request, tournament, registration, context):
 def _my_table_post(request, table, tournament):
     user = request.user
     action = request.POST.get("action")
-    here = redirect("tournaments:my_match", pk=tournament.pk)
+    here = redirect("tournaments:my_table", pk=tournament.pk)
     try:
         if action == "report":
             form = PodPlacingsForm(request.POST, table=table)
@@ -91,10 +91,9 @@ def _my_table_post(request, table, tournament):
                     messages.success(request, _("Placings confirmed."))
             else:
                 form = RejectForm(request.POST)
-                form.is_valid()
-                services.dispute_placings(
-                    report=report, by=user, note=form.cleaned_data.get("note", "")
-                )
+                if not form.is_valid():
+                    return {"reject_form": form}
+                services.dispute_placings(report=report, by=user, note=form.cleaned_data["note"])
                 messages.success(request, _("Placings disputed: a judge will come to your table."))
         else:
             raise Http404

@@ -64,6 +64,7 @@ urlpatterns = [
     path("<int:pk>/penalties/", views.penalties, name="penalties"),
     path("<int:pk>/audit/", views.audit_log, name="audit"),
     path("<int:pk>/my-match/", views.my_match, name="my_match"),
+    path("<int:pk>/my-table/", views.my_table, name="my_table"),
     path("<int:pk>/teams/", team_views.team_list, name="teams"),
     path("<int:pk>/teams/<int:team_id>/", team_views.team_detail, name="team"),
     path(

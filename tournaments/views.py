@@ -855,12 +855,28 @@ def _search_text(*registrations) -> str:
     return " | ".join(r.entry_name.lower() for r in registrations if r is not None)
 
 
-def _opponent_of(user, match):
+def _opponent_of(user, match, unit_id=None):
     if match is None:
         return None
-    if visibility.own_registration_id(user, match) == match.player_a_id:
+    if unit_id == match.player_a_id or (
+        visibility.own_registration_id(user, match) == match.player_a_id
+    ):
         return match.player_b
     return match.player_a
+
+
+def _my_team_unit_id(request, tournament) -> int | None:
+    """In a team event, the pairing unit (the captain's registration) of the viewer's
+    team: every member's table is their team's. None elsewhere (no query)."""
+    if not tournament.is_team_event or not request.user.is_authenticated:
+        return None
+    return (
+        Registration.objects.filter(
+            tournament=tournament, player__user=request.user, team__isnull=False
+        )
+        .values_list("team__unit_id", flat=True)
+        .first()
+    )
 
 
 @live_page()
@@ -879,8 +895,14 @@ def pairings(request, pk, number):
     show_results = _results_visible(request, tournament)
     sort = request.GET.get("sort", "table")
     query = request.GET.get("q", "").strip()[:SEARCH_MAX]
+    unit_id = _my_team_unit_id(request, tournament)
     mine = next(
-        (m for m in matches if visibility.own_registration_id(request.user, m) is not None),
+        (
+            m
+            for m in matches
+            if visibility.own_registration_id(request.user, m) is not None
+            or (unit_id is not None and unit_id in (m.player_a_id, m.player_b_id))
+        ),
         None,
     )
     if sort == "name":
@@ -929,7 +951,7 @@ def pairings(request, pk, number):
         show_results=show_results,
         query=query,
         mine=mine,
-        my_opponent=_opponent_of(request.user, mine),
+        my_opponent=_opponent_of(request.user, mine, unit_id),
         clock=clock,
         timer=round_.status == Round.Status.IN_PROGRESS and clock["state"] != "not_started",
         search_max=SEARCH_MAX,
@@ -1315,7 +1337,23 @@ def audit_log(request, pk):
 
 @live_page(scope=None)
 @login_required
+def my_table(request, pk):
+    """A player's table in an event in pods ("My table"): the same page as "My match",
+    whose address serves it too; an event of pairs has matches, so it goes there."""
+    tournament = _visible_tournament(request, pk)
+    if not tournament.pods:
+        return redirect("tournaments:my_match", pk=tournament.pk)
+    return _my_page(request, pk)
+
+
+@live_page(scope=None)
+@login_required
 def my_match(request, pk):
+    """A player's match this round (in an event in pods: their table, as "My table")."""
+    return _my_page(request, pk)
+
+
+def _my_page(request, pk):
     tournament = _visible_tournament(request, pk)
     registration = _my_registration(request, tournament)
     if registration is None:
@@ -1451,9 +1489,10 @@ def _my_match_post(request, match, registration, playing, additional):
                 messages.success(request, _("Result confirmed."))
             else:
                 form = RejectForm(request.POST)
-                form.is_valid()
+                if not form.is_valid():
+                    return {"reject_form": form}
                 services.reject_result(
-                    submission=submission, by=user, note=form.cleaned_data.get("note", "")
+                    submission=submission, by=user, note=form.cleaned_data["note"]
                 )
                 messages.success(request, _("Result disputed: a judge will come to your table."))
         elif action == "play_online":

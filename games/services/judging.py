@@ -35,13 +35,20 @@ def concede(*, session: GameSession, by, whole_match: bool = False) -> GameSessi
     if session.is_over or session.status == GameSession.Status.WAITING:
         raise ValidationError(_("There is no game in play to concede."))
     write = Write(session, state_of(session), now_of(session))
-    write.apply(
-        "system",
-        {"kind": "forfeit", "player": seat},
-        cause=GameAction.Cause.CONCEDE,
-        user=by,
-        note="conceded the match" if whole_match else "conceded the game",
-    )
+    try:
+        write.apply(
+            "system",
+            {"kind": "forfeit", "player": seat},
+            cause=GameAction.Cause.CONCEDE,
+            user=by,
+            note="conceded the match" if whole_match else "conceded the game",
+        )
+    except ValidationError:
+        # The seat is the player's own and the game is in play, so the engine refuses
+        # the forfeit only for a seat already out (conceded before, or its team went
+        # out). Its message names the seat by the engine's 0-based number, which is
+        # nobody's name for it: say it to the player instead.
+        raise ValidationError(_("You are already out of this game.")) from None
     if write.state.over:
         session.end_cause = "conceded"
     run_bots_inline(write)  # a game of more seats goes on between the others

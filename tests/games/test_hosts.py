@@ -60,7 +60,7 @@ def test_a_practice_game_belongs_to_nothing(judge):
     session = services.create_practice_game(by=judge, playing_dice=_sets()[0])
     host = hosts.host_of(session)
     assert host is hosts.DEFAULT_HOST
-    assert host.describe(session) == {"match": None, "game_number": None}
+    assert host.describe(session) == {"match": None, "game_number": None, "teams": None}
     assert host.clock(session, db_now()) is None
     with pytest.raises(Exception, match="Only a tournament game belongs to a match"):
         services.concede(session=session, by=judge, whole_match=True)
@@ -71,7 +71,7 @@ def test_a_tournament_game_is_described_by_its_match(duo):
     link = MatchGame.objects.get(session=session)
     assert (link.match_id, link.number) == (duo["match"].pk, 1)
     described = hosts.host_of(session).describe(session)
-    assert described == {"match": duo["match"].pk, "game_number": 1}
+    assert described == {"match": duo["match"].pk, "game_number": 1, "teams": None}
     clock = hosts.host_of(session).clock(session, db_now())
     assert clock["match"] == duo["match"].pk
 

@@ -330,3 +330,18 @@ def test_judge_gives_a_match_loss(event):
         client(event, "b").get(f"/api/tournaments/{event['tournament'].pk}/penalties/").status_code
         == 403
     )
+
+
+@pytest.mark.parametrize("note", [None, "", "  \n "])
+def test_a_reject_without_saying_what_is_wrong_is_refused(event, note):
+    match = event["match"]
+    client(event, "a").post(url(match, "report/"), {"games": ["a", "a"]}, format="json")
+    before = AuditEntry.objects.count()
+    data = {} if note is None else {"note": note}
+    refused = client(event, "b").post(url(match, "reject/"), data, format="json")
+    assert refused.status_code == 400, refused.content
+    assert "what is wrong" in refused.json()["errors"]["note"][0]
+    match.refresh_from_db()
+    assert match.status == Match.Status.REPORTED
+    assert match.submissions.get().status == ResultSubmission.Status.PENDING
+    assert AuditEntry.objects.count() == before

@@ -230,3 +230,23 @@ def test_self_registration_on_the_home_page(
     client.post(url("register", tournament), {"dice_set": dice_set.pk})
     body = client.get(url("home", tournament)).content.decode()
     assert "You are registered." in body
+
+
+@pytest.mark.parametrize("note", ["", "   "])
+def test_disputing_on_the_page_without_saying_what_is_wrong_shows_a_form_error(
+    client, tournament, match, note
+):
+    client.force_login(match.player_a.player.user)
+    client.post(url("my_match", tournament), report_data(match, ["a", "b", "a"]))
+    pending = match.submissions.get(status="pending")
+    client.force_login(match.player_b.player.user)
+    page = client.post(
+        url("my_match", tournament), {"action": "reject", "submission": pending.pk, "note": note}
+    )
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert 'id="reject-form"' in body and "Say what is wrong" in body
+    assert 'aria-invalid="true"' in body
+    match.refresh_from_db()
+    pending.refresh_from_db()
+    assert match.status == Match.Status.REPORTED and pending.status == "pending"

@@ -201,7 +201,9 @@ def test_pages_run_the_same_number_of_queries_for_7_and_22_players(
                 by=seats[0].registration.player.user,
                 placings={s.registration_id: s.seat for s in seats},
             )
-        services.dispute_placings(report=report, by=seats[1].registration.player.user)
+        services.dispute_placings(
+            report=report, by=seats[1].registration.player.user, note="I came first"
+        )
         player = _seats(tables[0])[1].registration.player.user
         for role, user, name, args in (
             ("player", player, "my_match", ()),
@@ -278,3 +280,77 @@ def test_the_round_page_links_the_tables_paper_and_clocks(client, pod_round, org
         assert f'href="{address}"' in page, name
         assert client.get(address).status_code == 200, name
     assert "Table slips" in page
+
+
+@pytest.mark.parametrize("note", ["", " \t "])
+def test_a_dispute_on_the_page_without_saying_what_is_wrong_shows_a_form_error(
+    client, pod_round, note
+):
+    event, round_ = pod_round()
+    table = round_.pod_tables.get(size=4)
+    seats = _seats(table)
+    users = [s.registration.player.user for s in seats]
+    report = services.report_placings(
+        table=table, by=users[0], placings={s.registration_id: s.seat for s in seats}
+    )
+    before = AuditEntry.objects.count()
+    client.force_login(users[3])
+    page = client.post(
+        url("my_match", event), {"action": "dispute", "report": report.pk, "note": note}
+    )
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert 'id="dispute-form"' in body and "Say what is wrong" in body
+    assert 'aria-invalid="true"' in body
+    report.refresh_from_db()
+    assert report.status == PodReport.Status.PENDING and report.disputed_by_id is None
+    assert AuditEntry.objects.count() == before
+
+
+def test_a_pod_player_reaches_their_table_from_the_nav_as_my_table(client, pod_round):
+    event, round_ = pod_round()
+    table = round_.pod_tables.get(size=4)
+    seats = _seats(table)
+    client.force_login(seats[2].registration.player.user)
+    mine = url("my_table", event)
+    assert mine == f"/tournaments/{event.pk}/my-table/"
+    link = f'<a href="{mine}">My table</a>'
+    for address in (
+        url("home", event),
+        url("standings", event),
+        url("pairings", event, round_.number),
+    ):
+        page = client.get(address).content.decode()
+        nav = page.split('class="tnav', 1)[1].split("</nav>", 1)[0]
+        assert link in nav, address
+        # A pod event has tables, not matches: no "My match" anywhere on its pages.
+        assert "My match" not in page and "/my-match/" not in page, address
+    home = client.get(url("home", event)).content.decode()
+    assert home.count(f'href="{mine}"') >= 3  # the nav, the player's links, the card
+    pairings = client.get(url("pairings", event, round_.number)).content.decode()
+    card = pairings.split('id="my-table"', 1)[1].split("</p>", 1)[0]
+    assert f'href="{mine}"' in card
+    page = client.get(mine).content.decode()
+    assert "<h1>My table</h1>" in page and "<title>My table" in page
+    assert f"Table {table.number}" in page and "seat 3" in page
+    # The page's forms come back to it.
+    answer = client.post(mine, {"action": "confirm", "report": "x"})
+    assert answer.status_code == 302 and answer["Location"] == mine
+    # The page follows the table live as "My match" did, and the old address still works.
+    assert client.get(mine, headers={"X-Live": "1"}).has_header("ETag")
+    assert client.get(url("my_match", event)).status_code == 200
+
+
+def test_a_paired_event_keeps_my_match_and_my_table_leads_to_it(
+    client, tournament, register_players, organiser, judge
+):
+    registrations = register_players(tournament, 4)
+    round_ = services.pair_next_round(tournament=tournament, by=organiser, seed="nav")
+    services.publish_round(round_=round_, by=organiser)
+    client.force_login(registrations[0].player.user)
+    page = client.get(url("home", tournament)).content.decode()
+    nav = page.split('class="tnav', 1)[1].split("</nav>", 1)[0]
+    assert f'<a href="{url("my_match", tournament)}">My match</a>' in nav
+    assert "My table" not in page
+    answer = client.get(url("my_table", tournament))
+    assert answer.status_code == 302 and answer["Location"] == url("my_match", tournament)

@@ -454,3 +454,27 @@ def test_a_player_out_of_the_table_game_is_no_longer_offered_to_concede(
         return 'class="game-concede' in client.get(f"/games/{session.pk}/").content.decode()
 
     assert [offered(users[seat]) for seat in (0, 1, 2)] == [True, False, True]
+
+
+@pytest.mark.parametrize("game", ["36d6", "dice-forge"])
+def test_conceding_again_says_the_player_is_out_in_words_not_a_seat_number(
+    organiser, judge, make_player, game
+):
+    from tests.conftest import api_as
+
+    event = _event(organiser, judge, make_player, 3, game=game)
+    round_ = published(event, organiser, judge)
+    session = _table_game(round_)
+    _ready_all(session)
+    users = _users(session)
+    client = api_as(users[1])
+    assert client.post(f"/api/games/{session.pk}/concede/", {}, format="json").status_code == 200
+    session.refresh_from_db()
+    version, logged = session.version, session.actions.count()
+    again = client.post(f"/api/games/{session.pk}/concede/", {}, format="json")
+    assert again.status_code == 400
+    said = str(again.json())
+    # The seat people see is not the engine's 0-based number: no "Seat 1" for seat 2.
+    assert "You are already out of this game" in said and "Seat" not in said, said
+    session.refresh_from_db()
+    assert (session.version, session.actions.count()) == (version, logged)

@@ -89,7 +89,7 @@ def test_a_judge_may_accept_a_disputed_report_as_it_stands(table_of_four, judge)
     table, seats = table_of_four
     users = _users(seats)
     report = services.report_placings(table=table, by=users[1], placings=_in_seat_order(seats))
-    services.dispute_placings(report=report, by=users[0])
+    services.dispute_placings(report=report, by=users[0], note="I came first")
     with pytest.raises(PermissionDenied):
         services.accept_report(report=report, by=users[0])
     services.accept_report(report=report, by=judge)

@@ -119,3 +119,24 @@ def test_the_judges_queue_in_the_api_lists_a_disputed_table_first(table_of_three
     )
     left = api_as(judge).get(f"/api/tournaments/{round_.tournament_id}/queue/").json()["tables"]
     assert [t["state"] for t in left] == ["waiting"]
+
+
+@pytest.mark.parametrize("note", [None, "", "   \n\t "])
+def test_a_dispute_without_saying_what_is_wrong_is_refused(table_of_three, note):
+    round_, table, seats = table_of_three
+    base = f"/api/rounds/{round_.pk}"
+    api_as(seats[0].registration.player.user).post(
+        f"{base}/table-report/",
+        {"table": table.number, "placings": _placings(seats), "note": "as played"},
+        format="json",
+    )
+    before = AuditEntry.objects.count()
+    data = {"table": table.number} | ({} if note is None else {"note": note})
+    answer = api_as(seats[1].registration.player.user).post(
+        f"{base}/table-dispute/", data, format="json"
+    )
+    assert answer.status_code == 400, answer.content
+    assert "what is wrong" in answer.json()["errors"]["note"][0]
+    report = PodReport.objects.get()
+    assert (report.status, report.disputed_by_id, report.note) == ("pending", None, "as played")
+    assert AuditEntry.objects.count() == before

@@ -333,3 +333,52 @@ def test_only_the_captains_are_offered_to_concede_a_team_game(make_player, organ
         html = client.get(f"/games/{session.pk}/").content.decode()
         offered.append('class="game-concede' in html)
     assert offered == [True, True, False, False]  # seats 0 and 1 are the captains
+
+
+def test_the_play_page_names_the_teams_where_the_team_is_the_subject(make_player, organiser, judge):
+    from tournaments.models import Team
+
+    event, round_ = _team_event(make_player, organiser, judge)
+    match = round_.matches.select_related("player_a__team", "player_b__team").get()
+    Team.objects.filter(pk=match.player_a.team_id).update(name="Red Dragons")
+    Team.objects.filter(pk=match.player_b.team_id).update(name="Blue Owls")
+    users = _users(match)
+    session = open_match(match=match, by=users[0])
+    member, spectator = APIClient(), APIClient()
+    member.force_login(users[2])
+    names = session.names  # seat s on team s % 2; team 0 is player A's (Red Dragons)
+    joined = [" &amp; ".join(names[t::2]) for t in (0, 1)]
+
+    def page(client):
+        html = client.get(f"/games/{session.pk}/").content.decode()
+        head = html.split('class="game-head">', 1)[1].split("</div>", 1)[0]
+        return html, head
+
+    # Waiting: the heading already names the two teams.
+    for client in (member, spectator):
+        html, head = page(client)
+        assert "<strong>Red Dragons</strong> vs <strong>Blue Owls</strong>" in head, head
+        assert not any(j in html for j in joined)
+    for user in users:
+        game_services.mark_ready(session=session, by=user)
+    api = member.get(f"/api/games/{session.pk}/").json()
+    assert api["team_names"] == ["Red Dragons", "Blue Owls"]
+    _play(session, users, limit=12)
+    for client in (member, spectator):
+        html, head = page(client)
+        assert "<strong>Red Dragons</strong> vs <strong>Blue Owls</strong>" in head, head
+        assert not any(j in html for j in joined), html
+        # Each board is headed by its member (who acts) with the member's team by name.
+        you = " (you)" if client is member else ""
+        assert f'<h2>{names[2]}{you} <small class="team">Red Dragons</small>' in html
+        assert f'<h2>{names[1]} <small class="team">Blue Owls, captain</small>' in html
+    session.refresh_from_db()
+    _play(session, users)
+    session.refresh_from_db()
+    winner = ["Red Dragons", "Blue Owls"][session.result["winning_team"]]
+    for client in (member, spectator):
+        html, _head = page(client)
+        result = html.split('class="game-result">', 1)[1].split("</p>", 1)[0]
+        assert f"{winner} win" in result, result
+        assert f"Game over: {winner} win." in html
+        assert not any(j in html for j in joined)

@@ -218,6 +218,11 @@ def test_a_member_sees_the_team_match_and_swaps_their_own_dice(event, people, or
     client = _client(member.player.user)
     page = client.get(f"/tournaments/{event.pk}/my-match/").content.decode()
     assert "You play for Team" in page and 'id="result-form"' not in page
+    # The opponent is the other team, by its name (not its captain's).
+    other = Team.objects.get(unit=match.player_b)
+    for viewer in (client, _client(team.unit.player.user)):
+        mine = viewer.get(f"/tournaments/{event.pk}/my-match/").content.decode()
+        assert f'<strong id="opponent">{other.name}</strong>' in mine
     answer = client.post(
         f"/tournaments/{event.pk}/my-match/", {"action": "swap", "swap_out": [2], "swap_in": [1]}
     )
@@ -236,7 +241,10 @@ def test_a_member_sees_the_team_match_and_swaps_their_own_dice(event, people, or
     assert again["Location"] == f"/games/{session.pk}/" and session.seat_count == 4
     waiting = client.get(f"/games/{session.pk}/").content.decode()
     assert "every player of both teams is ready" in waiting and "I am ready" in waiting
-    assert " &amp; " in waiting  # the two teams' names: their members
+    # Teams face teams: the heading names both teams, not their members.
+    other = Team.objects.get(unit=match.player_b)
+    assert f"<strong>{team.name}</strong> vs <strong>{other.name}</strong>" in waiting
+    assert " &amp; " not in waiting
 
 
 def test_console_and_home_lead_to_the_teams(event, people, organiser):
@@ -376,3 +384,36 @@ def test_registered_sets_show_each_member_s_team_and_a_dropped_team(
     with CaptureQueriesContext(connection) as more:
         client.get(url)
     assert len(more) == len(queries)
+
+
+def test_every_member_finds_the_team_table_on_the_pairings_page(event, people, organiser, judge):
+    _register(event, people, organiser, 2)
+    round_ = services.pair_next_round(tournament=event, by=organiser, seed="m")
+    services.publish_round(round_=round_, by=organiser)
+    match = round_.matches.get()
+    team = Team.objects.get(unit=match.player_a)
+    other = Team.objects.get(unit=match.player_b)
+    member = team.members.exclude(pk=team.unit_id).select_related("player").get()
+    for user in (member.player.user, team.unit.player.user):
+        page = _client(user).get(f"/tournaments/{event.pk}/rounds/1/").content.decode()
+        card = page.split('id="my-table"', 1)[1].split("</p>", 1)[0]
+        # The team's table, against the other team by its name (not its captain's).
+        assert f'<strong class="table-no">{match.table}</strong>' in card, card
+        assert f"against {other.name}" in card and other.unit.player.display_name not in card
+        assert 'class="mine"' in page
+
+
+def test_pairings_and_standings_of_a_team_event_speak_of_teams(event, people, organiser, judge):
+    _register(event, people, organiser, 2)
+    round_ = services.pair_next_round(tournament=event, by=organiser, seed="w")
+    services.publish_round(round_=round_, by=organiser)
+    client = _client(people[0][0].user)
+    pairings = client.get(f"/tournaments/{event.pk}/rounds/1/").content.decode()
+    assert "<th>Team A</th><th>Team B</th>" in pairings and "Player A" not in pairings
+    assert 'placeholder="Find a team by name"' in pairings
+    assert "each team's match points" in pairings
+    by_name = client.get(f"/tournaments/{event.pk}/rounds/1/?sort=name").content.decode()
+    assert "<th>Team</th><th>Table</th><th>Opponent</th>" in by_name
+    standings = client.get(f"/tournaments/{event.pk}/standings/").content.decode()
+    assert "<th>#</th><th>Team</th><th>Points</th>" in standings
+    assert "<th>Player</th>" not in standings

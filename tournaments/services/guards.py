@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
@@ -78,3 +78,13 @@ def own_registration(match: Match, by) -> Registration:
     raise PermissionDenied(
         _("Only the two players of this match and its judges may report its result.")
     )
+
+
+def require_dispute_note(note) -> str:
+    """A dispute (of a match's reported result or a table's reported placings) says what
+    is wrong: the judge who comes to the table starts from it. Blank or only spaces is
+    refused, naming the field; returns the note without surrounding spaces."""
+    note = (note or "").strip()
+    if not note:
+        raise ValidationError({"note": [_("Say what is wrong with the report.")]})
+    return note

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.audit import audit
 from tournaments.models import PodReport, PodSeat, PodTable, Round
-from tournaments.services.guards import require_judge
+from tournaments.services.guards import require_dispute_note, require_judge
 from tournaments.services.pods import placings_by_seat, record_placings
 from tournaments.services.ratings import record_table_rating
 from tournaments.services.results import refresh_round_status
@@ -157,9 +157,10 @@ def dispute_placings(*, report: PodReport, by, note: str = "") -> PodReport:
     _check_open(round_, table)
     if seat.registration_id == report.submitted_for_id:
         raise ValidationError(_("You cannot dispute your own report; report again to change it."))
+    note = require_dispute_note(note)
     report.status = PodReport.Status.DISPUTED
     report.disputed_by = seat.registration
-    report.note = ((note or "").strip() or report.note)[:300]
+    report.note = note[:300]
     report.save(update_fields=["status", "disputed_by", "note"])
     audit(
         round_.tournament,
@@ -167,7 +168,7 @@ def dispute_placings(*, report: PodReport, by, note: str = "") -> PodReport:
         "pod.disputed",
         table,
         after={"round": round_.number, "table": table.number, "version": report.number},
-        reason=(note or "").strip(),
+        reason=note,
     )
     return report
 

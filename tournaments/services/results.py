@@ -28,7 +28,7 @@ from tournaments.models import (
 from tournaments.permissions import (
     can_judge,
 )
-from tournaments.services.guards import locked_match, own_registration
+from tournaments.services.guards import locked_match, own_registration, require_dispute_note
 from tournaments.services.ratings import record_match_rating
 from tournaments.services.topcut import keep_final_places
 
@@ -372,8 +372,9 @@ def reject_result(*, submission: ResultSubmission, by, note: str = "") -> Result
     registration = own_registration(match, by)
     if registration.pk == submission.submitted_for_id:
         raise PermissionDenied(_("You cannot dispute your own report; report again to change it."))
+    note = require_dispute_note(note)
     submission.status = ResultSubmission.Status.REJECTED
-    submission.note = (note or submission.note)[:300]
+    submission.note = note[:300]
     submission.save(update_fields=["status", "note"])
     _set_match_status(match, Match.Status.DISPUTED)
     audit(
