@@ -115,10 +115,10 @@ def legal_actions(state, seat) -> list[dict]:
     return E.legal_actions(state, seat)
 
 
-def apply(state, seat, action: dict):
+def apply(state, seat, action: dict, events: bool = True):
     if type(state) is T.TeamState:
-        return T.apply(state, seat, action)
-    return E.apply(state, seat, action)
+        return T.apply(state, seat, action, events)
+    return E.apply(state, seat, action, events)
 
 
 def view(state, viewer) -> dict:

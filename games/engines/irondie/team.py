@@ -641,11 +641,15 @@ def random_action(state: TeamState, seat, rng) -> dict | None:
 # Applying actions
 
 
-def apply(state: TeamState, seat, action: dict) -> tuple[TeamState, list[dict]]:
+def apply(
+    state: TeamState, seat, action: dict, events: bool = True
+) -> tuple[TeamState, list[dict] | None]:
     """Apply one action of ``seat`` (0 to seats - 1) or "system"; IllegalAction leaves
-    ``state`` unchanged."""
+    ``state`` unchanged. ``events=False``: the events are not built, and None stands in
+    their place (the same new state)."""
     if seat == SYSTEM:
-        return _apply_system(state, action)
+        s, built = _apply_system(state, action)
+        return s, built if events else None
     if type(seat) is not int or not 0 <= seat < state.table.seats:
         raise IllegalAction(
             gettext_noop("Game"),
@@ -677,7 +681,7 @@ def apply(state: TeamState, seat, action: dict) -> tuple[TeamState, list[dict]]:
     # state._fork(), inlined.
     s = _fork_state(state)
     s.assigned = state.assigned
-    events: list[dict] = []
+    events = [] if events else None
     logged = _ACTS[decision](s, seat, action, events)
     # _log_add(s, (seat, logged)), inlined.
     trail, length = s.log_trail, s.log_length
@@ -737,7 +741,8 @@ def _act_split(s: TeamState, seat: int, action: dict, events: list) -> dict:
         if s.info[d].owner != seat or s.zone[d] != HAND:
             raise IllegalAction(rule, gettext_noop("Die %(die)s is not in your hand."), die=d)
     _set_choice(s, seat, tuple(ids))
-    events.append({"type": "split_committed", "player": seat})
+    if events is not None:
+        events.append({"type": "split_committed", "player": seat})
     return {"kind": "split", "throw": ids}
 
 
@@ -781,7 +786,8 @@ def _act_offer(s: TeamState, seat: int, action: dict, events: list) -> dict:
         rights[team] = False
         s.attack_right = rights
         s.preferred = 1 - team
-        events.append({"type": "attack_declined", "player": seat, "team": team})
+        if events is not None:
+            events.append({"type": "attack_declined", "player": seat, "team": team})
         return {"kind": "decline"}
     die, targets = _parse_throw(s, seat, action, True, rule)
     return E._open_duel(s, seat, team, die, targets, events, _throw)
@@ -826,7 +832,8 @@ def _act_damage(s: TeamState, seat: int, action: dict, events: list) -> dict:
         s.assigned = assigned
     if not steps:
         _set_choice(s, seat, s.assigned[team])
-        events.append({"type": "damage_committed", "player": seat, "team": team})
+        if events is not None:
+            events.append({"type": "damage_committed", "player": seat, "team": team})
     return {"kind": "damage", "die": die, "points": points}
 
 
@@ -846,7 +853,8 @@ def _act_return(s: TeamState, seat: int, action: dict, events: list) -> dict:
             ),
         )
     _set_choice(s, seat, (die,))
-    events.append({"type": "return_committed", "player": seat})
+    if events is not None:
+        events.append({"type": "return_committed", "player": seat})
     return {"kind": "return", "die": die}
 
 
@@ -923,16 +931,17 @@ def _throw(s: TeamState, seat: int, die: int, targets: tuple, target_zone: int, 
     s.value[die] = rolled
     s.duel_throws = [*s.duel_throws, (die, targets, target_zone)]
     owner = s.info[die].owner
-    events.append(
-        {
-            "type": "throw",
-            "player": owner,
-            "team": team_of(owner),
-            "die": die,
-            "targets": list(targets),
-            "value": rolled,
-        }
-    )
+    if events is not None:
+        events.append(
+            {
+                "type": "throw",
+                "player": owner,
+                "team": team_of(owner),
+                "die": die,
+                "targets": list(targets),
+                "value": rolled,
+            }
+        )
     if rolled == 1 or (rolled == 2 and s.info[die].rare):
         s.bonus_queue = [*s.bonus_queue, (owner, die)]
 
@@ -973,15 +982,16 @@ def _add_clash_target(s: TeamState, team: int, options: list, die: int) -> list:
 def _pass(s: TeamState, seat: int, events: list, forced: bool) -> None:
     if s.step == RESPONSE:
         s.defender_passed = True
-    events.append(
-        {
-            "type": "pass",
-            "player": seat,
-            "team": team_of(seat),
-            "step": E._STEP_NAMES[s.step],
-            "forced": forced,
-        }
-    )
+    if events is not None:
+        events.append(
+            {
+                "type": "pass",
+                "player": seat,
+                "team": team_of(seat),
+                "step": E._STEP_NAMES[s.step],
+                "forced": forced,
+            }
+        )
     s.step += 1
 
 
@@ -990,7 +1000,8 @@ def _start_turn(s: TeamState, events: list) -> None:
     s.phase = SPLIT
     s.advantage = None
     sudden = sudden_death_active(s)
-    events.append({"type": "turn_started", "turn": s.turn, "sudden_death": sudden})
+    if events is not None:
+        events.append({"type": "turn_started", "turn": s.turn, "sudden_death": sudden})
     if sudden:
         for seat in range(s.table.seats):
             for d in _life_in_zone(s, seat):
@@ -1031,7 +1042,8 @@ def _battle_throw(s: TeamState, events: list) -> None:
         thrown.append([d, v])
     seats = table.seats
     s.choices = [None] * seats
-    events.append({"type": "battle_throw", "dice": thrown})
+    if events is not None:
+        events.append({"type": "battle_throw", "dice": thrown})
     reserve = [0, 0]
     for start in range(0, len(zone), DICE_PER_SET):
         reserve[(start // DICE_PER_SET) % 2] += zone[start : start + DICE_PER_SET].count(HAND)
@@ -1041,7 +1053,8 @@ def _battle_throw(s: TeamState, events: list) -> None:
             if zone[d] == BATTLE:
                 life[team] += value[d]
     s.advantage, basis = E._advantage(s, reserve, life, events)
-    events.append({"type": "advantage", "team": s.advantage, "basis": basis})
+    if events is not None:
+        events.append({"type": "advantage", "team": s.advantage, "basis": basis})
     s.phase = BATTLE_BONUS
     # Colour bonuses: the ADVANTAGE team first, each team's seats in order, each
     # player's dice by id (a split lists them in ascending order).
@@ -1077,7 +1090,8 @@ def _start_damage(s: TeamState, events: list) -> None:
             defense[(d // DICE_PER_SET) % 2] += value[d]
     damage = E._damage_dealt(attack, defense)
     s.damage = damage
-    events.append({"type": "damage", "attack": attack, "defense": defense, "damage": damage[:]})
+    if events is not None:
+        events.append({"type": "damage", "attack": attack, "defense": defense, "damage": damage[:]})
     choices: list = [()] * s.table.seats
     s.assigned = [(), ()]
     for team in TEAMS:
@@ -1100,7 +1114,7 @@ def _start_damage(s: TeamState, events: list) -> None:
 def _resolve_damage(s: TeamState, events: list) -> None:
     for team in TEAMS:
         amounts = s.choices[captain(team)]
-        if amounts:
+        if amounts and events is not None:
             events.append(
                 {"type": "damage_taken", "team": team, "amounts": [list(p) for p in amounts]}
             )
