@@ -105,8 +105,9 @@ def new_game(config: dict, seed: str):
     return E.new_game(config, seed)
 
 
-def to_act(state) -> set[int]:
-    return T.to_act(state) if type(state) is T.TeamState else E.to_act(state)
+# ``to_act`` and ``apply``, the calls of every decision, are the team game's functions,
+# which hand a two-player state to ``engine`` themselves (one call less per decision).
+to_act = T.to_act
 
 
 def legal_actions(state, seat) -> list[dict]:
@@ -115,10 +116,7 @@ def legal_actions(state, seat) -> list[dict]:
     return E.legal_actions(state, seat)
 
 
-def apply(state, seat, action: dict, events: bool = True):
-    if type(state) is T.TeamState:
-        return T.apply(state, seat, action, events)
-    return E.apply(state, seat, action, events)
+apply = T.apply
 
 
 def view(state, viewer) -> dict:

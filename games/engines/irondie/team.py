@@ -310,6 +310,10 @@ def new_game(config: dict, seed: str) -> TeamState:
 
 
 def to_act(state: TeamState) -> set[int]:
+    """The seats deciding now; the contract's ``to_act`` (a two-player state goes to
+    ``engine.to_act``: one call for either game, no dispatcher in between)."""
+    if type(state) is not TeamState:
+        return E.to_act(state)
     if state.phase == OVER:
         return set()
     if state.bonus_queue:
@@ -646,7 +650,10 @@ def apply(
 ) -> tuple[TeamState, list[dict] | None]:
     """Apply one action of ``seat`` (0 to seats - 1) or "system"; IllegalAction leaves
     ``state`` unchanged. ``events=False``: the events are not built, and None stands in
-    their place (the same new state)."""
+    their place (the same new state). The contract's ``apply``: a two-player state goes
+    to ``engine.apply`` (one call for either game, no dispatcher in between)."""
+    if type(state) is not TeamState:
+        return E.apply(state, seat, action, events)
     if seat == SYSTEM:
         s, built = _apply_system(state, action)
         return s, built if events else None
