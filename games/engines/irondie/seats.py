@@ -105,8 +105,9 @@ def new_game(config: dict, seed: str):
     return E.new_game(config, seed)
 
 
-# ``to_act`` and ``apply``, the calls of every decision, are the team game's functions,
-# which hand a two-player state to ``engine`` themselves (one call less per decision).
+# ``to_act``, ``apply`` and ``random_action``, the calls of every decision, are the team
+# game's functions, which hand a two-player state to ``engine`` themselves (one call
+# less per decision).
 to_act = T.to_act
 
 
@@ -137,10 +138,7 @@ def default_action(state, seat) -> dict | None:
     return E.default_action(state, seat)
 
 
-def random_action(state, seat, rng) -> dict | None:
-    if type(state) is T.TeamState:
-        return T.random_action(state, seat, rng)
-    return E.random_action(state, seat, rng)
+random_action = T.random_action
 
 
 def enable_sudden_death(state):

@@ -592,7 +592,10 @@ def _below(rng, n: int) -> int:
 
 def random_action(state: TeamState, seat, rng) -> dict | None:
     """A uniformly random legal action (``rng``: a ``random.Random``); a split is drawn
-    die by die. The draws are ``rng.randrange`` and ``rng.choice``'s, inlined."""
+    die by die. The draws are ``rng.randrange`` and ``rng.choice``'s, inlined. The
+    contract's ``random_action``: a two-player state goes to ``engine.random_action``."""
+    if type(state) is not TeamState:
+        return E.random_action(state, seat, rng)
     # _decision(state, seat), inlined.
     if state.phase == OVER or type(seat) is not int or not 0 <= seat < state.table.seats:
         return None
