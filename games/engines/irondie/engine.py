@@ -1522,14 +1522,14 @@ def _battle_throw(s: State, events: list) -> None:
     first, second = s.choices
     dice = first + second
     rolled = _roll_many(s, len(dice))
-    thrown = []
     for d, v in zip(dice, rolled, strict=True):
         zone[d] = BATTLE
         value[d] = v
-        thrown.append([d, v])
     s.choices = [None, None]
     if events is not None:
-        events.append({"type": "battle_throw", "dice": thrown})
+        events.append(
+            {"type": "battle_throw", "dice": [[d, v] for d, v in zip(dice, rolled, strict=True)]}
+        )
     reserve = [zone[:DICE_PER_SET].count(HAND), zone[DICE_PER_SET:].count(HAND)]
     life = [0, 0]
     for p in PLAYERS:
@@ -1670,12 +1670,17 @@ def _move_every_die(s, source: int, target: int, to: str, cause: str, events: li
     if count:
         s.cache = None
     d = -1
+    if events is None:
+        for _ in range(count):
+            d = zone.index(source, d + 1)
+            zone[d] = target
+            value[d] = 0
+        return
     for _ in range(count):
         d = zone.index(source, d + 1)
         zone[d] = target
         value[d] = 0
-        if events is not None:
-            events.append({"type": "move", "die": d, "to": to, "cause": cause})
+        events.append({"type": "move", "die": d, "to": to, "cause": cause})
 
 
 def _start_end_turn(s: State, events: list) -> None:

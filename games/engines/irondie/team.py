@@ -1045,15 +1045,15 @@ def _battle_throw(s: TeamState, events: list) -> None:
     for choice in choices:
         dice += choice
     rolled = E._roll_many(s, len(dice))
-    thrown = []
     for d, v in zip(dice, rolled, strict=True):
         zone[d] = BATTLE
         value[d] = v
-        thrown.append([d, v])
     seats = table.seats
     s.choices = [None] * seats
     if events is not None:
-        events.append({"type": "battle_throw", "dice": thrown})
+        events.append(
+            {"type": "battle_throw", "dice": [[d, v] for d, v in zip(dice, rolled, strict=True)]}
+        )
     reserve = [0, 0]
     for start in range(0, len(zone), DICE_PER_SET):
         reserve[(start // DICE_PER_SET) % 2] += zone[start : start + DICE_PER_SET].count(HAND)
