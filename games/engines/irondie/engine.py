@@ -859,7 +859,11 @@ def _compute_bonus_options(state: State, owner: int, die: int) -> list[tuple]:
                 allowed.append(d.id)
         candidates.append(allowed)
     if len(parts) == 1:
-        return [(t,) for t in candidates[0]]
+        # A loop, not a comprehension (a call of its own in Python 3.11).
+        single = []
+        for t in candidates[0]:
+            single.append((t,))
+        return single
     first, second = candidates
     if colour == _BLACK:
         # The -1 is the price of the +3: without an allowed +3 target nothing happens.

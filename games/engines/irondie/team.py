@@ -377,14 +377,26 @@ def _dice_of(state: TeamState, seat: int, zone: int) -> list[int]:
     return [d for d in state.table.seat_ids[seat] if z[d] == zone]
 
 
+# These helpers and the damage steps use loops, not comprehensions: a comprehension is
+# a call of its own in Python 3.11, more than the loop over a few dice costs.
+
+
 def _life_in_zone(state: TeamState, seat: int) -> list[int]:
     z = state.zone
-    return [d for d in state.table.life_ids[seat] if z[d] == BATTLE]
+    life = []
+    for d in state.table.life_ids[seat]:
+        if z[d] == BATTLE:
+            life.append(d)
+    return life
 
 
 def _team_life(state: TeamState, team: int) -> list[int]:
     z = state.zone
-    return [d for d in state.table.team_life[team] if z[d] == BATTLE]
+    life = []
+    for d in state.table.team_life[team]:
+        if z[d] == BATTLE:
+            life.append(d)
+    return life
 
 
 # ---------------------------------------------------------------------------
@@ -474,7 +486,10 @@ _bonus_options = E._bonus_options
 
 def _team_damage_total(state: TeamState, team: int) -> tuple[list[int], list[int], int]:
     dice = _team_life(state, team)
-    values = [state.value[d] for d in dice]
+    value = state.value
+    values = []
+    for d in dice:
+        values.append(value[d])
     return dice, values, min(state.damage[team], sum(values))
 
 
@@ -489,7 +504,10 @@ def _damage_steps(state: TeamState, team: int) -> list[tuple[int, int]]:
     for d, a in assigned:
         left -= a
         last = d
-    rest = [(d, v) for d, v in zip(dice, values, strict=True) if d > last]
+    rest = []
+    for d, v in zip(dice, values, strict=True):
+        if d > last:
+            rest.append((d, v))
     capacity = [0] * (len(rest) + 1)
     for i in range(len(rest) - 1, -1, -1):
         capacity[i] = capacity[i + 1] + rest[i][1]
