@@ -869,10 +869,20 @@ def _compute_bonus_options(state: State, owner: int, die: int) -> list[tuple]:
         # The -1 is the price of the +3: without an allowed +3 target nothing happens.
         if not first:
             return []
+        pairs = []
         if not second:
-            return [(t, None) for t in first]
-        return [(a, b) for a in first for b in second]
-    both = [(a, b) for a in first for b in second if a != b]
+            for t in first:
+                pairs.append((t, None))
+            return pairs
+        for a in first:
+            for b in second:
+                pairs.append((a, b))
+        return pairs
+    both = []
+    for a in first:
+        for b in second:
+            if a != b:
+                both.append((a, b))
     if both:
         return both
     return [(a, None) for a in first] + [(None, b) for b in second]
@@ -2055,7 +2065,11 @@ def _random_damage(state: State, player: int, rng) -> dict:
     for i in range(n - 1, -1, -1):
         row, after, cap = ways[i], ways[i + 1], values[i]
         for left in range(total + 1):
-            row[left] = sum(after[left - a] for a in range(min(cap, left) + 1))
+            # sum(after[left - a] for a in ...), as a loop (no generator per entry).
+            count = 0
+            for a in range(min(cap, left) + 1):
+                count += after[left - a]
+            row[left] = count
     index = rng.choice(range(ways[0][total]))
     amounts = []
     left = total

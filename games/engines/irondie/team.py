@@ -1038,10 +1038,10 @@ def _start_turn(s: TeamState, events: list) -> None:
             return
     zone = s.zone
     # A seat with no die in hand has nothing to split.
-    s.choices = choices = [
-        None if HAND in zone[start : start + DICE_PER_SET] else ()
-        for start in range(0, len(zone), DICE_PER_SET)
-    ]
+    choices = []
+    for start in range(0, len(zone), DICE_PER_SET):
+        choices.append(None if HAND in zone[start : start + DICE_PER_SET] else ())
+    s.choices = choices
     if None not in choices:
         _resolve_simultaneous(s, events)
 
@@ -1172,13 +1172,14 @@ def _resolve_damage(s: TeamState, events: list) -> None:
         choices = []
         for seat in range(seats):
             count = alive[seat]
-            if count >= 2 or (
-                count == 1
-                and any(alive[mate] >= 2 for mate in range(seat % 2, seats, 2) if mate != seat)
-            ):
-                choices.append(None)
-            else:
-                choices.append((None,))
+            may_return = count >= 2
+            if count == 1:
+                # The last LIFE die may go back only while a teammate keeps two or more.
+                for mate in range(seat % 2, seats, 2):
+                    if mate != seat and alive[mate] >= 2:
+                        may_return = True
+                        break
+            choices.append(None if may_return else (None,))
     s.choices = choices
     if None not in choices:
         _resolve_end_turn(s, events)
