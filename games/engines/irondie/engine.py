@@ -1022,6 +1022,15 @@ def _spread_fewest_losses(value: list[int], dice, left: int) -> tuple[tuple[int,
 # ---------------------------------------------------------------------------
 # Applying actions
 
+# The rulebook passages each decision's refusals name, marked once at import (not a
+# call of ``gettext_noop`` per action).
+_RULE_SPLIT = gettext_noop("Phase 1: Battle, A")
+_RULE_BONUS = gettext_noop("Color Bonuses")
+_RULE_OFFER = gettext_noop("Phase 2: Clash, Alternation of duels")
+_RULE_DUEL = gettext_noop("Phase 2: Clash, Order of conducting a duel")
+_RULE_DAMAGE = gettext_noop("Phase 3: Damage")
+_RULE_RETURN = gettext_noop("Phase 4: End of Turn, 1")
+
 
 def apply(
     state: State, player, action: dict, events: bool = True
@@ -1096,7 +1105,7 @@ def _die_id(value, rule: str) -> int:
 
 
 def _act_split(s: State, player: int, action: dict, events: list) -> dict:
-    rule = gettext_noop("Phase 1: Battle, A")
+    rule = _RULE_SPLIT
     _expect(action, "split", ("throw",), rule)
     throw = action["throw"]
     if not isinstance(throw, list):
@@ -1123,7 +1132,7 @@ def _act_split(s: State, player: int, action: dict, events: list) -> dict:
 
 
 def _act_bonus(s: State, player: int, action: dict, events: list) -> dict:
-    rule = gettext_noop("Color Bonuses")
+    rule = _RULE_BONUS
     _expect(action, "bonus", ("targets",), rule)
     targets = action["targets"]
     if not isinstance(targets, list):
@@ -1210,7 +1219,7 @@ def _pass(s: State, player: int, events: list, forced: bool) -> None:
 
 
 def _act_offer(s: State, player: int, action: dict, events: list) -> dict:
-    rule = gettext_noop("Phase 2: Clash, Alternation of duels")
+    rule = _RULE_OFFER
     if action.get("kind") == "decline":
         _expect(action, "decline", (), rule)
         rights = s.attack_right[:]
@@ -1249,7 +1258,7 @@ def _act_duel(
 ) -> dict:
     """A later throw of a duel, or a pass (the team game passes its own parse, throw
     and pass)."""
-    rule = gettext_noop("Phase 2: Clash, Order of conducting a duel")
+    rule = _RULE_DUEL
     if action.get("kind") == "pass":
         if len(action) != 1:
             _expect(action, "pass", (), rule)
@@ -1262,7 +1271,7 @@ def _act_duel(
 
 
 def _act_damage(s: State, player: int, action: dict, events: list) -> dict:
-    rule = gettext_noop("Phase 3: Damage")
+    rule = _RULE_DAMAGE
     _expect(action, "damage", ("amounts",), rule)
     amounts = action["amounts"]
     if not isinstance(amounts, list) or not all(
@@ -1309,7 +1318,7 @@ def _act_damage(s: State, player: int, action: dict, events: list) -> dict:
 
 
 def _act_return(s: State, player: int, action: dict, events: list) -> dict:
-    rule = gettext_noop("Phase 4: End of Turn, 1")
+    rule = _RULE_RETURN
     _expect(action, "return", ("die",), rule)
     die = action["die"]
     if die is not None:

@@ -528,7 +528,7 @@ def _return_options(state: TeamState, seat: int) -> list[int | None]:
         return [None]
     if len(life) >= 2:
         return [None, *life]
-    team = team_of(seat)
+    team = seat % 2  # team_of(seat), inlined
     for mate in range(team, state.table.seats, 2):
         if mate != seat and len(_life_in_zone(state, mate)) >= 2:
             return [None, *life]
@@ -749,7 +749,7 @@ def _set_choice(s: TeamState, seat: int, choice: tuple) -> None:
 
 
 def _act_split(s: TeamState, seat: int, action: dict, events: list) -> dict:
-    rule = gettext_noop("Phase 1: Battle, A")
+    rule = E._RULE_SPLIT
     if action.get("kind") != "split" or len(action) != 2 or "throw" not in action:
         _expect(action, "split", ("throw",), rule)
     throw = action["throw"]
@@ -805,8 +805,8 @@ def _parse_throw(s: TeamState, seat: int, action: dict, first: bool, rule: str) 
 
 
 def _act_offer(s: TeamState, seat: int, action: dict, events: list) -> dict:
-    rule = gettext_noop("Phase 2: Clash, Alternation of duels")
-    team = team_of(seat)
+    rule = E._RULE_OFFER
+    team = seat % 2  # team_of(seat), inlined
     if action.get("kind") == "decline":
         if len(action) != 1:
             _expect(action, "decline", (), rule)
@@ -829,10 +829,10 @@ def _act_damage(s: TeamState, seat: int, action: dict, events: list) -> dict:
     """One step of the captain's distribution (docs/rules.md, "Team game": damage);
     steps with a single possible outcome follow at once; the choice is complete when
     every point is given."""
-    rule = gettext_noop("Phase 3: Damage")
+    rule = E._RULE_DAMAGE
     _expect(action, "damage", ("die", "points"), rule)
     die, points = _die_id(s, action["die"], rule), action["points"]
-    team = team_of(seat)
+    team = seat % 2  # team_of(seat), inlined
     steps = _damage_steps(s, team)
     if (die, points) not in steps:
         if die not in _team_life(s, team):
@@ -866,7 +866,7 @@ def _act_damage(s: TeamState, seat: int, action: dict, events: list) -> dict:
 
 
 def _act_return(s: TeamState, seat: int, action: dict, events: list) -> dict:
-    rule = gettext_noop("Phase 4: End of Turn, 1")
+    rule = E._RULE_RETURN
     if action.get("kind") != "return" or len(action) != 2 or "die" not in action:
         _expect(action, "return", ("die",), rule)
     die = action["die"]
