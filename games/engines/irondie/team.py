@@ -19,6 +19,7 @@ named by id: seat ``s`` owns ids ``9 * s`` to ``9 * s + 8`` in its set's order.
 
 from __future__ import annotations
 
+import types
 from collections.abc import Iterable
 
 from ..errors import gettext_noop
@@ -768,7 +769,10 @@ def _act_split(s: TeamState, seat: int, action: dict, events: list) -> dict:
     for d in ids:
         if s.info[d].owner != seat or s.zone[d] != HAND:
             raise IllegalAction(rule, gettext_noop("Die %(die)s is not in your hand."), die=d)
-    _set_choice(s, seat, tuple(ids))
+    # _set_choice(s, seat, tuple(ids)), inlined.
+    choices = s.choices[:]
+    choices[seat] = tuple(ids)
+    s.choices = choices
     if events is not None:
         events.append({"type": "split_committed", "player": seat})
     return {"kind": "split", "throw": ids}
@@ -821,10 +825,6 @@ def _act_offer(s: TeamState, seat: int, action: dict, events: list) -> dict:
     return E._open_duel(s, seat, team, die, targets, events, _throw)
 
 
-def _act_duel(s: TeamState, seat: int, action: dict, events: list) -> dict:
-    return E._act_duel(s, seat, action, events, _parse_throw, _throw, _pass)
-
-
 def _act_damage(s: TeamState, seat: int, action: dict, events: list) -> dict:
     """One step of the captain's distribution (docs/rules.md, "Team game": damage);
     steps with a single possible outcome follow at once; the choice is complete when
@@ -859,7 +859,7 @@ def _act_damage(s: TeamState, seat: int, action: dict, events: list) -> dict:
         assigned[team] = (*assigned[team], steps[0])
         s.assigned = assigned
     if not steps:
-        _set_choice(s, seat, s.assigned[team])
+        _set_choice(s, seat, s.assigned[team])  # once a turn: not inlined
         if events is not None:
             events.append({"type": "damage_committed", "player": seat, "team": team})
     return {"kind": "damage", "die": die, "points": points}
@@ -880,7 +880,10 @@ def _act_return(s: TeamState, seat: int, action: dict, events: list) -> dict:
                 "teammate has two or more; none under sudden death."
             ),
         )
-    _set_choice(s, seat, (die,))
+    # _set_choice(s, seat, (die,)), inlined.
+    choices = s.choices[:]
+    choices[seat] = (die,)
+    s.choices = choices
     if events is not None:
         events.append({"type": "return_committed", "player": seat})
     return {"kind": "return", "die": die}
@@ -890,7 +893,7 @@ _ACTS = {
     "bonus": E._act_bonus,
     SPLIT: _act_split,
     OFFER: _act_offer,
-    DUEL: _act_duel,
+    # DUEL: _act_duel, made below from the shared rules once _throw and _pass exist.
     DAMAGE: _act_damage,
     END_TURN: _act_return,
 }
@@ -1021,6 +1024,14 @@ def _pass(s: TeamState, seat: int, events: list, forced: bool) -> None:
             }
         )
     s.step += 1
+
+
+# A later throw of a duel, or a pass: the shared ``engine._act_duel`` with the team's
+# parse, throw and pass as its defaults (the same code object, so no call in between).
+_act_duel = types.FunctionType(
+    E._act_duel.__code__, E._act_duel.__globals__, "_act_duel", (_parse_throw, _throw, _pass)
+)
+_ACTS[DUEL] = _act_duel
 
 
 def _start_turn(s: TeamState, events: list) -> None:
