@@ -522,7 +522,9 @@ def _damage_steps(state: TeamState, team: int) -> list[tuple[int, int]]:
 def _return_options(state: TeamState, seat: int) -> list[int | None]:
     """One LIFE die or none; a player's last LIFE die only while a teammate has two or
     more in their life zone (the team can never be emptied by returns made at once)."""
-    if sudden_death_active(state):
+    # sudden_death_active(state), inlined.
+    sudden_from = state.sudden_death_from
+    if sudden_from is not None and state.turn >= sudden_from:
         return [None]
     life = _life_in_zone(state, seat)
     if not life:
