@@ -117,7 +117,7 @@ def contract_game(engine, config, seed, bots):
             state, _ = engine.enable_sudden_death(state)
             continue
         seat = min(to_act(state))
-        state, _ = apply(state, seat, bots[seat].choose(state, seat))
+        state, _ = apply(state, seat, bots[seat].choose(state, seat), False)
         decisions += 1
     return state, decisions
 

@@ -299,6 +299,38 @@ def test_same_seed_and_actions_give_the_same_game(name, data):
 
 
 @pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=examples(10), deadline=None)
+@given(data=st.data())
+def test_apply_without_events_makes_the_same_states(name, data):
+    """``apply(..., events=False)`` gives None for the events and the same new state, so
+    a game played without them is the same game, state by state."""
+    engine = ENGINES[name]
+    game = data.draw(games(engine))
+    rng = random.Random(game["choices"])
+    quiet = engine.new_game(game["config"], game["seed"])
+    full = engine.new_game(game["config"], game["seed"])
+    limited = False
+    for _ in range(MAX_DECISIONS):
+        if engine.is_over(full):
+            break
+        if not limited and full.turn >= engine.SIMULATED_LIMIT_TURN:
+            full, _ = engine.enable_sudden_death(full)
+            quiet, _ = engine.enable_sudden_death(quiet)
+            limited = True
+            continue
+        seat = rng.choice(sorted(engine.to_act(full)))
+        action = rng.choice(engine.legal_actions(full, seat))
+        full, events = engine.apply(full, seat, action)
+        quiet, none = engine.apply(quiet, seat, action, events=False)
+        assert isinstance(events, list) and none is None
+        assert quiet == full
+        assert quiet.to_dict() == full.to_dict()
+    else:
+        raise AssertionError("the game did not end")
+    assert engine.is_over(quiet)
+
+
+@pytest.mark.parametrize("name", NAMES)
 def test_bots_finish_games_at_every_seat_count(name):
     engine = ENGINES[name]
     for seats in seat_counts(engine):

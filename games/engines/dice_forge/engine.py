@@ -1135,9 +1135,17 @@ _SHAPES = {
 }
 
 
-def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
+def apply(
+    state: State, player, action: dict, events: bool = True
+) -> tuple[State, list[dict] | None]:
     """Apply one action; returns (new state, events). Raises IllegalAction and leaves
-    ``state`` unchanged when the action is not legal."""
+    ``state`` unchanged when the action is not legal. ``events=False``: None in place of
+    the events (this engine builds them anyway; the contract lets it skip them)."""
+    s, built = _apply(state, player, action)
+    return s, built if events else None
+
+
+def _apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
     if player == SYSTEM:
         return _apply_system(state, action)
     if type(player) is not int or not 0 <= player < state.seats:

@@ -235,6 +235,6 @@ def play_game(config: dict, seed: str, bots, sudden_death_turn: int | None = SIM
             seat = 0 if state.choices[0] is None else 1
         else:
             seat = state.actor
-        state, _ = apply(state, seat, bots[seat].choose(state, seat))
+        state, _ = apply(state, seat, bots[seat].choose(state, seat), False)
         decisions += 1
     return state, decisions

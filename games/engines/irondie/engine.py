@@ -859,16 +859,30 @@ def _compute_bonus_options(state: State, owner: int, die: int) -> list[tuple]:
                 allowed.append(d.id)
         candidates.append(allowed)
     if len(parts) == 1:
-        return [(t,) for t in candidates[0]]
+        # A loop, not a comprehension (a call of its own in Python 3.11).
+        single = []
+        for t in candidates[0]:
+            single.append((t,))
+        return single
     first, second = candidates
     if colour == _BLACK:
         # The -1 is the price of the +3: without an allowed +3 target nothing happens.
         if not first:
             return []
+        pairs = []
         if not second:
-            return [(t, None) for t in first]
-        return [(a, b) for a in first for b in second]
-    both = [(a, b) for a in first for b in second if a != b]
+            for t in first:
+                pairs.append((t, None))
+            return pairs
+        for a in first:
+            for b in second:
+                pairs.append((a, b))
+        return pairs
+    both = []
+    for a in first:
+        for b in second:
+            if a != b:
+                both.append((a, b))
     if both:
         return both
     return [(a, None) for a in first] + [(None, b) for b in second]
@@ -1008,13 +1022,27 @@ def _spread_fewest_losses(value: list[int], dice, left: int) -> tuple[tuple[int,
 # ---------------------------------------------------------------------------
 # Applying actions
 
+# The rulebook passages each decision's refusals name, marked once at import (not a
+# call of ``gettext_noop`` per action).
+_RULE_SPLIT = gettext_noop("Phase 1: Battle, A")
+_RULE_BONUS = gettext_noop("Color Bonuses")
+_RULE_OFFER = gettext_noop("Phase 2: Clash, Alternation of duels")
+_RULE_DUEL = gettext_noop("Phase 2: Clash, Order of conducting a duel")
+_RULE_DAMAGE = gettext_noop("Phase 3: Damage")
+_RULE_RETURN = gettext_noop("Phase 4: End of Turn, 1")
 
-def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
+
+def apply(
+    state: State, player, action: dict, events: bool = True
+) -> tuple[State, list[dict] | None]:
     """Apply one action; returns (new state, events). Raises IllegalAction and leaves
-    ``state`` unchanged when the action is not legal. ``player`` is 0, 1 or "system"."""
+    ``state`` unchanged when the action is not legal. ``player`` is 0, 1 or "system".
+    ``events=False``: the events are not built, and None stands in their place (the
+    same new state)."""
     if player not in PLAYERS:
         if player == SYSTEM:
-            return _apply_system(state, action)
+            s, built = _apply_system(state, action)
+            return s, built if events else None
         raise IllegalAction(
             gettext_noop("Game"), gettext_noop("The actor must be player 0, player 1 or 'system'.")
         )
@@ -1039,7 +1067,7 @@ def apply(state: State, player, action: dict) -> tuple[State, list[dict]]:
             player=player,
         )
     s = state._fork()
-    events: list[dict] = []
+    events = [] if events else None
     logged = _ACTS[decision](s, player, action, events)
     _log_add(s, (player, logged))
     if decision in _SIMULTANEOUS:
@@ -1077,7 +1105,7 @@ def _die_id(value, rule: str) -> int:
 
 
 def _act_split(s: State, player: int, action: dict, events: list) -> dict:
-    rule = gettext_noop("Phase 1: Battle, A")
+    rule = _RULE_SPLIT
     _expect(action, "split", ("throw",), rule)
     throw = action["throw"]
     if not isinstance(throw, list):
@@ -1098,12 +1126,13 @@ def _act_split(s: State, player: int, action: dict, events: list) -> dict:
     choices = s.choices[:]
     choices[player] = tuple(ids)
     s.choices = choices
-    events.append({"type": "split_committed", "player": player})
+    if events is not None:
+        events.append({"type": "split_committed", "player": player})
     return {"kind": "split", "throw": ids}
 
 
 def _act_bonus(s: State, player: int, action: dict, events: list) -> dict:
-    rule = gettext_noop("Color Bonuses")
+    rule = _RULE_BONUS
     _expect(action, "bonus", ("targets",), rule)
     targets = action["targets"]
     if not isinstance(targets, list):
@@ -1165,9 +1194,16 @@ def _throw(s: State, player: int, die: int, targets: tuple, target_zone: int, ev
     rolled = _roll(s)
     s.value[die] = rolled
     s.duel_throws = [*s.duel_throws, (die, targets, target_zone)]
-    events.append(
-        {"type": "throw", "player": player, "die": die, "targets": list(targets), "value": rolled}
-    )
+    if events is not None:
+        events.append(
+            {
+                "type": "throw",
+                "player": player,
+                "die": die,
+                "targets": list(targets),
+                "value": rolled,
+            }
+        )
     if rolled == 1 or (rolled == 2 and s.info[die].rare):
         s.bonus_queue = [*s.bonus_queue, (player, die)]
 
@@ -1175,19 +1211,23 @@ def _throw(s: State, player: int, die: int, targets: tuple, target_zone: int, ev
 def _pass(s: State, player: int, events: list, forced: bool) -> None:
     if s.step == RESPONSE:
         s.defender_passed = True
-    events.append({"type": "pass", "player": player, "step": _STEP_NAMES[s.step], "forced": forced})
+    if events is not None:
+        events.append(
+            {"type": "pass", "player": player, "step": _STEP_NAMES[s.step], "forced": forced}
+        )
     s.step += 1
 
 
 def _act_offer(s: State, player: int, action: dict, events: list) -> dict:
-    rule = gettext_noop("Phase 2: Clash, Alternation of duels")
+    rule = _RULE_OFFER
     if action.get("kind") == "decline":
         _expect(action, "decline", (), rule)
         rights = s.attack_right[:]
         rights[player] = False
         s.attack_right = rights
         s.preferred = 1 - player
-        events.append({"type": "attack_declined", "player": player})
+        if events is not None:
+            events.append({"type": "attack_declined", "player": player})
         return {"kind": "decline"}
     die, targets = _parse_throw(s, player, action, True, rule)
     return _open_duel(s, player, player, die, targets, events)
@@ -1201,7 +1241,8 @@ def _open_duel(s, player: int, side: int, die: int, targets: tuple, events, thro
     s.step = RESPONSE
     s.defender_passed = False
     s.duel_throws = []
-    events.append({"type": "duel_started", "attacker": side})
+    if events is not None:
+        events.append({"type": "duel_started", "attacker": side})
     throw(s, player, die, targets, STORAGE if s.info[die].type == REGENERATOR else BATTLE, events)
     return {"kind": "throw", "die": die, "targets": list(targets)}
 
@@ -1217,7 +1258,7 @@ def _act_duel(
 ) -> dict:
     """A later throw of a duel, or a pass (the team game passes its own parse, throw
     and pass)."""
-    rule = gettext_noop("Phase 2: Clash, Order of conducting a duel")
+    rule = _RULE_DUEL
     if action.get("kind") == "pass":
         if len(action) != 1:
             _expect(action, "pass", (), rule)
@@ -1230,7 +1271,7 @@ def _act_duel(
 
 
 def _act_damage(s: State, player: int, action: dict, events: list) -> dict:
-    rule = gettext_noop("Phase 3: Damage")
+    rule = _RULE_DAMAGE
     _expect(action, "damage", ("amounts",), rule)
     amounts = action["amounts"]
     if not isinstance(amounts, list) or not all(
@@ -1271,12 +1312,13 @@ def _act_damage(s: State, player: int, action: dict, events: list) -> dict:
     choices = s.choices[:]
     choices[player] = pairs
     s.choices = choices
-    events.append({"type": "damage_committed", "player": player})
+    if events is not None:
+        events.append({"type": "damage_committed", "player": player})
     return {"kind": "damage", "amounts": [list(p) for p in pairs]}
 
 
 def _act_return(s: State, player: int, action: dict, events: list) -> dict:
-    rule = gettext_noop("Phase 4: End of Turn, 1")
+    rule = _RULE_RETURN
     _expect(action, "return", ("die",), rule)
     die = action["die"]
     if die is not None:
@@ -1292,7 +1334,8 @@ def _act_return(s: State, player: int, action: dict, events: list) -> dict:
     choices = s.choices[:]
     choices[player] = (die,)
     s.choices = choices
-    events.append({"type": "return_committed", "player": player})
+    if events is not None:
+        events.append({"type": "return_committed", "player": player})
     return {"kind": "return", "die": die}
 
 
@@ -1334,7 +1377,8 @@ def _system_action(state, action: dict, forfeit_winner) -> tuple:
         if s.sudden_death_from is not None and s.sudden_death_from <= s.turn + 1:
             raise IllegalAction(rule, gettext_noop("Sudden death is already switched on."))
         s.sudden_death_from = s.turn + 1
-        events.append({"type": "sudden_death_called", "from_turn": s.turn + 1})
+        if events is not None:
+            events.append({"type": "sudden_death_called", "from_turn": s.turn + 1})
         logged = {"kind": "sudden_death"}
     elif kind == "forfeit":
         _expect(action, "forfeit", ("player",), rule)
@@ -1418,7 +1462,8 @@ def _roll_off(s: State, purpose: str, events: list) -> int:
     """Each player throws a die, re-rolling ties; the higher throw wins."""
     while True:
         a, b = _roll(s), _roll(s)
-        events.append({"type": "roll_off", "purpose": purpose, "rolls": [a, b]})
+        if events is not None:
+            events.append({"type": "roll_off", "purpose": purpose, "rolls": [a, b]})
         if a != b:
             return 0 if a > b else 1
 
@@ -1433,11 +1478,13 @@ def _set_value(s: State, die: int, new_value: int, events: list) -> None:
             s.cache = None
             s.zone[die] = ABYSS
             s.value[die] = 0
-            events.append({"type": "to_abyss", "die": die, "cause": "life_exhausted"})
+            if events is not None:
+                events.append({"type": "to_abyss", "die": die, "cause": "life_exhausted"})
             return
         new_value = 1
     s.value[die] = new_value
-    events.append({"type": "value", "die": die, "value": new_value})
+    if events is not None:
+        events.append({"type": "value", "die": die, "value": new_value})
 
 
 def _move(s: State, die: int, zone: int, events: list, cause: str) -> None:
@@ -1445,12 +1492,14 @@ def _move(s: State, die: int, zone: int, events: list, cause: str) -> None:
     s.zone[die] = zone
     if zone != BATTLE and zone != CLASH:
         s.value[die] = 0
-    events.append({"type": "move", "die": die, "to": ZONE_NAMES[zone], "cause": cause})
+    if events is not None:
+        events.append({"type": "move", "die": die, "to": ZONE_NAMES[zone], "cause": cause})
 
 
 def _apply_bonus(s: State, owner: int, die: int, targets: tuple, events: list) -> None:
     parts = _BONUS_PARTS[s.info[die].colour]
-    events.append({"type": "bonus", "player": owner, "die": die, "targets": list(targets)})
+    if events is not None:
+        events.append({"type": "bonus", "player": owner, "die": die, "targets": list(targets)})
     for (amount, _classes, _relations), target in zip(parts, targets, strict=True):
         if target is not None:
             _set_value(s, target, s.value[target] + amount, events)
@@ -1462,7 +1511,10 @@ def _start_turn(s: State, events: list) -> None:
     s.turn += 1
     s.phase = SPLIT
     s.advantage = None
-    events.append({"type": "turn_started", "turn": s.turn, "sudden_death": sudden_death_active(s)})
+    if events is not None:
+        events.append(
+            {"type": "turn_started", "turn": s.turn, "sudden_death": sudden_death_active(s)}
+        )
     if sudden_death_active(s):
         for player in PLAYERS:
             for d in _life_in_zone(s, player):
@@ -1493,13 +1545,14 @@ def _battle_throw(s: State, events: list) -> None:
     first, second = s.choices
     dice = first + second
     rolled = _roll_many(s, len(dice))
-    thrown = []
     for d, v in zip(dice, rolled, strict=True):
         zone[d] = BATTLE
         value[d] = v
-        thrown.append([d, v])
     s.choices = [None, None]
-    events.append({"type": "battle_throw", "dice": thrown})
+    if events is not None:
+        events.append(
+            {"type": "battle_throw", "dice": [[d, v] for d, v in zip(dice, rolled, strict=True)]}
+        )
     reserve = [zone[:DICE_PER_SET].count(HAND), zone[DICE_PER_SET:].count(HAND)]
     life = [0, 0]
     for p in PLAYERS:
@@ -1507,7 +1560,8 @@ def _battle_throw(s: State, events: list) -> None:
             if zone[d] == BATTLE:
                 life[p] += value[d]
     s.advantage, basis = _advantage(s, reserve, life, events)
-    events.append({"type": "advantage", "player": s.advantage, "basis": basis})
+    if events is not None:
+        events.append({"type": "advantage", "player": s.advantage, "basis": basis})
     s.phase = BATTLE_BONUS
     # Colour bonuses in ADVANTAGE order, each player's dice by id (a split lists them
     # in ascending order).
@@ -1554,7 +1608,8 @@ def _start_damage(s: State, events: list) -> None:
             elif info.cls == DEFENSE:
                 defense[info.owner] += value[d]
     s.damage = damage = _damage_dealt(attack, defense)
-    events.append({"type": "damage", "attack": attack, "defense": defense, "damage": damage[:]})
+    if events is not None:
+        events.append({"type": "damage", "attack": attack, "defense": defense, "damage": damage[:]})
     choices = [None, None]
     for p in PLAYERS:
         points = damage[p]
@@ -1580,9 +1635,13 @@ def _start_damage(s: State, events: list) -> None:
 def _resolve_damage(s: State, events: list) -> None:
     for player in PLAYERS:
         amounts = s.choices[player]
-        if amounts:
+        if amounts and events is not None:
             events.append(
-                {"type": "damage_taken", "player": player, "amounts": [list(p) for p in amounts]}
+                {
+                    "type": "damage_taken",
+                    "player": player,
+                    "amounts": [list(p) for p in amounts],
+                }
             )
         for d, a in amounts:
             _set_value(s, d, s.value[d] - a, events)
@@ -1605,7 +1664,10 @@ def _clear_battle_zones(s, events: list) -> None:
             s.cache = None
             zone[d] = STORAGE
             value[d] = 0
-            events.append({"type": "move", "die": d, "to": "storage", "cause": "damage_phase_over"})
+            if events is not None:
+                events.append(
+                    {"type": "move", "die": d, "to": "storage", "cause": "damage_phase_over"}
+                )
 
 
 def random_throw(hand: list[int], rng) -> list[int]:
@@ -1631,6 +1693,12 @@ def _move_every_die(s, source: int, target: int, to: str, cause: str, events: li
     if count:
         s.cache = None
     d = -1
+    if events is None:
+        for _ in range(count):
+            d = zone.index(source, d + 1)
+            zone[d] = target
+            value[d] = 0
+        return
     for _ in range(count):
         d = zone.index(source, d + 1)
         zone[d] = target
@@ -1691,9 +1759,10 @@ def _finish(s: State, winner: int | None, reason: str, events: list) -> None:
     s.bonus_queue = []
     s.choices = [None] * len(s.choices)
     s.secret_log = []
-    events.append(
-        {"type": "game_over", s.table.winner_key: winner, "reason": reason, "seed": s.seed}
-    )
+    if events is not None:
+        events.append(
+            {"type": "game_over", s.table.winner_key: winner, "reason": reason, "seed": s.seed}
+        )
 
 
 def _resolve_duel(s: State, events: list) -> None:
@@ -1703,21 +1772,24 @@ def _resolve_duel(s: State, events: list) -> None:
     info, zone, side = s.info, s.zone, s.table.side
     for die, targets, target_zone in reversed(s.duel_throws):
         if zone[die] != CLASH:
-            events.append({"type": "effect_skipped", "die": die, "why": "die_left_play"})
+            if events is not None:
+                events.append({"type": "effect_skipped", "die": die, "why": "die_left_play"})
             continue
         live = []
         for t in targets:
             if zone[t] == target_zone:
                 live.append(t)
         if not live:
-            events.append({"type": "effect_skipped", "die": die, "why": "target_left_play"})
+            if events is not None:
+                events.append({"type": "effect_skipped", "die": die, "why": "target_left_play"})
             continue
         kind = info[die].type
         value = s.value[die]
         if kind in _MULTI_TARGET:
             for t in live:
                 won = value >= s.value[t]
-                events.append({"type": "compare", "die": die, "target": t, "won": won})
+                if events is not None:
+                    events.append({"type": "compare", "die": die, "target": t, "won": won})
                 if won:
                     _set_value(s, t, s.value[t] - 2, events)
             if _check_end(s, events):
@@ -1725,15 +1797,21 @@ def _resolve_duel(s: State, events: list) -> None:
             continue
         target = live[0]
         if kind == REGENERATOR:
-            events.append({"type": "compare", "die": die, "target": target, "won": True})
+            if events is not None:
+                events.append({"type": "compare", "die": die, "target": target, "won": True})
             s.cache = None
             zone[target] = BATTLE
             s.value[target] = value
-            events.append({"type": "move", "die": target, "to": "battle", "cause": "regenerated"})
-            events.append({"type": "value", "die": target, "value": value})
+            if events is not None:
+                events.append(
+                    {"type": "move", "die": target, "to": "battle", "cause": "regenerated"}
+                )
+            if events is not None:
+                events.append({"type": "value", "die": target, "value": value})
             continue
         won = _wins(s, die, target)
-        events.append({"type": "compare", "die": die, "target": target, "won": won})
+        if events is not None:
+            events.append({"type": "compare", "die": die, "target": target, "won": won})
         if kind == CRUSHER:
             if won:
                 _move(s, target, ABYSS, events, "crushed")
@@ -1754,7 +1832,8 @@ def _resolve_duel(s: State, events: list) -> None:
             return
     _move_every_die(s, CLASH, STORAGE, "storage", "duel_over", events)
     s.duel_throws = []
-    events.append({"type": "duel_over"})
+    if events is not None:
+        events.append({"type": "duel_over"})
 
 
 def _advance(
@@ -1779,21 +1858,25 @@ def _advance(
             if options:
                 _apply_bonus(s, owner, die, options[0], events)
             else:
-                events.append({"type": "bonus_lapsed", "player": owner, "die": die})
+                if events is not None:
+                    events.append({"type": "bonus_lapsed", "player": owner, "die": die})
             continue
         phase = s.phase
         if phase == BATTLE_BONUS:
             s.first_battle_done = True
-            events.append({"type": "battle_phase_over"})
+            if events is not None:
+                events.append({"type": "battle_phase_over"})
             if _check_end(s, events):
                 return
             if not sudden_death_active(s) and HAND in s.zone:
                 s.phase = OFFER
                 s.attack_right = [True, True]
                 s.preferred = s.advantage
-                events.append({"type": "clash_started"})
+                if events is not None:
+                    events.append({"type": "clash_started"})
             else:
-                events.append({"type": "clash_skipped"})
+                if events is not None:
+                    events.append({"type": "clash_skipped"})
                 start_damage(s, events)
             continue
         if phase == OFFER:
@@ -1809,7 +1892,8 @@ def _advance(
                 if options:
                     s.actor = candidate
                     return
-            events.append({"type": "clash_over"})
+            if events is not None:
+                events.append({"type": "clash_over"})
             s.attack_right = [False, False]
             start_damage(s, events)
             continue
@@ -1990,7 +2074,11 @@ def _random_damage(state: State, player: int, rng) -> dict:
     for i in range(n - 1, -1, -1):
         row, after, cap = ways[i], ways[i + 1], values[i]
         for left in range(total + 1):
-            row[left] = sum(after[left - a] for a in range(min(cap, left) + 1))
+            # sum(after[left - a] for a in ...), as a loop (no generator per entry).
+            count = 0
+            for a in range(min(cap, left) + 1):
+                count += after[left - a]
+            row[left] = count
     index = rng.choice(range(ways[0][total]))
     amounts = []
     left = total

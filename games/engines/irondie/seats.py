@@ -105,8 +105,10 @@ def new_game(config: dict, seed: str):
     return E.new_game(config, seed)
 
 
-def to_act(state) -> set[int]:
-    return T.to_act(state) if type(state) is T.TeamState else E.to_act(state)
+# ``to_act``, ``apply`` and ``random_action``, the calls of every decision, are the team
+# game's functions, which hand a two-player state to ``engine`` themselves (one call
+# less per decision).
+to_act = T.to_act
 
 
 def legal_actions(state, seat) -> list[dict]:
@@ -115,10 +117,7 @@ def legal_actions(state, seat) -> list[dict]:
     return E.legal_actions(state, seat)
 
 
-def apply(state, seat, action: dict):
-    if type(state) is T.TeamState:
-        return T.apply(state, seat, action)
-    return E.apply(state, seat, action)
+apply = T.apply
 
 
 def view(state, viewer) -> dict:
@@ -139,10 +138,7 @@ def default_action(state, seat) -> dict | None:
     return E.default_action(state, seat)
 
 
-def random_action(state, seat, rng) -> dict | None:
-    if type(state) is T.TeamState:
-        return T.random_action(state, seat, rng)
-    return E.random_action(state, seat, rng)
+random_action = T.random_action
 
 
 def enable_sudden_death(state):

@@ -19,6 +19,7 @@ named by id: seat ``s`` owns ids ``9 * s`` to ``9 * s + 8`` in its set's order.
 
 from __future__ import annotations
 
+import types
 from collections.abc import Iterable
 
 from ..errors import gettext_noop
@@ -310,6 +311,10 @@ def new_game(config: dict, seed: str) -> TeamState:
 
 
 def to_act(state: TeamState) -> set[int]:
+    """The seats deciding now; the contract's ``to_act`` (a two-player state goes to
+    ``engine.to_act``: one call for either game, no dispatcher in between)."""
+    if type(state) is not TeamState:
+        return E.to_act(state)
     if state.phase == OVER:
         return set()
     if state.bonus_queue:
@@ -373,14 +378,26 @@ def _dice_of(state: TeamState, seat: int, zone: int) -> list[int]:
     return [d for d in state.table.seat_ids[seat] if z[d] == zone]
 
 
+# These helpers and the damage steps use loops, not comprehensions: a comprehension is
+# a call of its own in Python 3.11, more than the loop over a few dice costs.
+
+
 def _life_in_zone(state: TeamState, seat: int) -> list[int]:
     z = state.zone
-    return [d for d in state.table.life_ids[seat] if z[d] == BATTLE]
+    life = []
+    for d in state.table.life_ids[seat]:
+        if z[d] == BATTLE:
+            life.append(d)
+    return life
 
 
 def _team_life(state: TeamState, team: int) -> list[int]:
     z = state.zone
-    return [d for d in state.table.team_life[team] if z[d] == BATTLE]
+    life = []
+    for d in state.table.team_life[team]:
+        if z[d] == BATTLE:
+            life.append(d)
+    return life
 
 
 # ---------------------------------------------------------------------------
@@ -470,7 +487,10 @@ _bonus_options = E._bonus_options
 
 def _team_damage_total(state: TeamState, team: int) -> tuple[list[int], list[int], int]:
     dice = _team_life(state, team)
-    values = [state.value[d] for d in dice]
+    value = state.value
+    values = []
+    for d in dice:
+        values.append(value[d])
     return dice, values, min(state.damage[team], sum(values))
 
 
@@ -485,7 +505,10 @@ def _damage_steps(state: TeamState, team: int) -> list[tuple[int, int]]:
     for d, a in assigned:
         left -= a
         last = d
-    rest = [(d, v) for d, v in zip(dice, values, strict=True) if d > last]
+    rest = []
+    for d, v in zip(dice, values, strict=True):
+        if d > last:
+            rest.append((d, v))
     capacity = [0] * (len(rest) + 1)
     for i in range(len(rest) - 1, -1, -1):
         capacity[i] = capacity[i + 1] + rest[i][1]
@@ -499,14 +522,16 @@ def _damage_steps(state: TeamState, team: int) -> list[tuple[int, int]]:
 def _return_options(state: TeamState, seat: int) -> list[int | None]:
     """One LIFE die or none; a player's last LIFE die only while a teammate has two or
     more in their life zone (the team can never be emptied by returns made at once)."""
-    if sudden_death_active(state):
+    # sudden_death_active(state), inlined.
+    sudden_from = state.sudden_death_from
+    if sudden_from is not None and state.turn >= sudden_from:
         return [None]
     life = _life_in_zone(state, seat)
     if not life:
         return [None]
     if len(life) >= 2:
         return [None, *life]
-    team = team_of(seat)
+    team = seat % 2  # team_of(seat), inlined
     for mate in range(team, state.table.seats, 2):
         if mate != seat and len(_life_in_zone(state, mate)) >= 2:
             return [None, *life]
@@ -588,7 +613,10 @@ def _below(rng, n: int) -> int:
 
 def random_action(state: TeamState, seat, rng) -> dict | None:
     """A uniformly random legal action (``rng``: a ``random.Random``); a split is drawn
-    die by die. The draws are ``rng.randrange`` and ``rng.choice``'s, inlined."""
+    die by die. The draws are ``rng.randrange`` and ``rng.choice``'s, inlined. The
+    contract's ``random_action``: a two-player state goes to ``engine.random_action``."""
+    if type(state) is not TeamState:
+        return E.random_action(state, seat, rng)
     # _decision(state, seat), inlined.
     if state.phase == OVER or type(seat) is not int or not 0 <= seat < state.table.seats:
         return None
@@ -641,11 +669,18 @@ def random_action(state: TeamState, seat, rng) -> dict | None:
 # Applying actions
 
 
-def apply(state: TeamState, seat, action: dict) -> tuple[TeamState, list[dict]]:
+def apply(
+    state: TeamState, seat, action: dict, events: bool = True
+) -> tuple[TeamState, list[dict] | None]:
     """Apply one action of ``seat`` (0 to seats - 1) or "system"; IllegalAction leaves
-    ``state`` unchanged."""
+    ``state`` unchanged. ``events=False``: the events are not built, and None stands in
+    their place (the same new state). The contract's ``apply``: a two-player state goes
+    to ``engine.apply`` (one call for either game, no dispatcher in between)."""
+    if type(state) is not TeamState:
+        return E.apply(state, seat, action, events)
     if seat == SYSTEM:
-        return _apply_system(state, action)
+        s, built = _apply_system(state, action)
+        return s, built if events else None
     if type(seat) is not int or not 0 <= seat < state.table.seats:
         raise IllegalAction(
             gettext_noop("Game"),
@@ -677,7 +712,7 @@ def apply(state: TeamState, seat, action: dict) -> tuple[TeamState, list[dict]]:
     # state._fork(), inlined.
     s = _fork_state(state)
     s.assigned = state.assigned
-    events: list[dict] = []
+    events = [] if events else None
     logged = _ACTS[decision](s, seat, action, events)
     # _log_add(s, (seat, logged)), inlined.
     trail, length = s.log_trail, s.log_length
@@ -717,7 +752,7 @@ def _set_choice(s: TeamState, seat: int, choice: tuple) -> None:
 
 
 def _act_split(s: TeamState, seat: int, action: dict, events: list) -> dict:
-    rule = gettext_noop("Phase 1: Battle, A")
+    rule = E._RULE_SPLIT
     if action.get("kind") != "split" or len(action) != 2 or "throw" not in action:
         _expect(action, "split", ("throw",), rule)
     throw = action["throw"]
@@ -736,8 +771,12 @@ def _act_split(s: TeamState, seat: int, action: dict, events: list) -> dict:
     for d in ids:
         if s.info[d].owner != seat or s.zone[d] != HAND:
             raise IllegalAction(rule, gettext_noop("Die %(die)s is not in your hand."), die=d)
-    _set_choice(s, seat, tuple(ids))
-    events.append({"type": "split_committed", "player": seat})
+    # _set_choice(s, seat, tuple(ids)), inlined.
+    choices = s.choices[:]
+    choices[seat] = tuple(ids)
+    s.choices = choices
+    if events is not None:
+        events.append({"type": "split_committed", "player": seat})
     return {"kind": "split", "throw": ids}
 
 
@@ -772,8 +811,8 @@ def _parse_throw(s: TeamState, seat: int, action: dict, first: bool, rule: str) 
 
 
 def _act_offer(s: TeamState, seat: int, action: dict, events: list) -> dict:
-    rule = gettext_noop("Phase 2: Clash, Alternation of duels")
-    team = team_of(seat)
+    rule = E._RULE_OFFER
+    team = seat % 2  # team_of(seat), inlined
     if action.get("kind") == "decline":
         if len(action) != 1:
             _expect(action, "decline", (), rule)
@@ -781,24 +820,21 @@ def _act_offer(s: TeamState, seat: int, action: dict, events: list) -> dict:
         rights[team] = False
         s.attack_right = rights
         s.preferred = 1 - team
-        events.append({"type": "attack_declined", "player": seat, "team": team})
+        if events is not None:
+            events.append({"type": "attack_declined", "player": seat, "team": team})
         return {"kind": "decline"}
     die, targets = _parse_throw(s, seat, action, True, rule)
     return E._open_duel(s, seat, team, die, targets, events, _throw)
-
-
-def _act_duel(s: TeamState, seat: int, action: dict, events: list) -> dict:
-    return E._act_duel(s, seat, action, events, _parse_throw, _throw, _pass)
 
 
 def _act_damage(s: TeamState, seat: int, action: dict, events: list) -> dict:
     """One step of the captain's distribution (docs/rules.md, "Team game": damage);
     steps with a single possible outcome follow at once; the choice is complete when
     every point is given."""
-    rule = gettext_noop("Phase 3: Damage")
+    rule = E._RULE_DAMAGE
     _expect(action, "damage", ("die", "points"), rule)
     die, points = _die_id(s, action["die"], rule), action["points"]
-    team = team_of(seat)
+    team = seat % 2  # team_of(seat), inlined
     steps = _damage_steps(s, team)
     if (die, points) not in steps:
         if die not in _team_life(s, team):
@@ -825,13 +861,14 @@ def _act_damage(s: TeamState, seat: int, action: dict, events: list) -> dict:
         assigned[team] = (*assigned[team], steps[0])
         s.assigned = assigned
     if not steps:
-        _set_choice(s, seat, s.assigned[team])
-        events.append({"type": "damage_committed", "player": seat, "team": team})
+        _set_choice(s, seat, s.assigned[team])  # once a turn: not inlined
+        if events is not None:
+            events.append({"type": "damage_committed", "player": seat, "team": team})
     return {"kind": "damage", "die": die, "points": points}
 
 
 def _act_return(s: TeamState, seat: int, action: dict, events: list) -> dict:
-    rule = gettext_noop("Phase 4: End of Turn, 1")
+    rule = E._RULE_RETURN
     if action.get("kind") != "return" or len(action) != 2 or "die" not in action:
         _expect(action, "return", ("die",), rule)
     die = action["die"]
@@ -845,8 +882,12 @@ def _act_return(s: TeamState, seat: int, action: dict, events: list) -> dict:
                 "teammate has two or more; none under sudden death."
             ),
         )
-    _set_choice(s, seat, (die,))
-    events.append({"type": "return_committed", "player": seat})
+    # _set_choice(s, seat, (die,)), inlined.
+    choices = s.choices[:]
+    choices[seat] = (die,)
+    s.choices = choices
+    if events is not None:
+        events.append({"type": "return_committed", "player": seat})
     return {"kind": "return", "die": die}
 
 
@@ -854,7 +895,7 @@ _ACTS = {
     "bonus": E._act_bonus,
     SPLIT: _act_split,
     OFFER: _act_offer,
-    DUEL: _act_duel,
+    # DUEL: _act_duel, made below from the shared rules once _throw and _pass exist.
     DAMAGE: _act_damage,
     END_TURN: _act_return,
 }
@@ -923,16 +964,17 @@ def _throw(s: TeamState, seat: int, die: int, targets: tuple, target_zone: int, 
     s.value[die] = rolled
     s.duel_throws = [*s.duel_throws, (die, targets, target_zone)]
     owner = s.info[die].owner
-    events.append(
-        {
-            "type": "throw",
-            "player": owner,
-            "team": team_of(owner),
-            "die": die,
-            "targets": list(targets),
-            "value": rolled,
-        }
-    )
+    if events is not None:
+        events.append(
+            {
+                "type": "throw",
+                "player": owner,
+                "team": team_of(owner),
+                "die": die,
+                "targets": list(targets),
+                "value": rolled,
+            }
+        )
     if rolled == 1 or (rolled == 2 and s.info[die].rare):
         s.bonus_queue = [*s.bonus_queue, (owner, die)]
 
@@ -973,16 +1015,25 @@ def _add_clash_target(s: TeamState, team: int, options: list, die: int) -> list:
 def _pass(s: TeamState, seat: int, events: list, forced: bool) -> None:
     if s.step == RESPONSE:
         s.defender_passed = True
-    events.append(
-        {
-            "type": "pass",
-            "player": seat,
-            "team": team_of(seat),
-            "step": E._STEP_NAMES[s.step],
-            "forced": forced,
-        }
-    )
+    if events is not None:
+        events.append(
+            {
+                "type": "pass",
+                "player": seat,
+                "team": team_of(seat),
+                "step": E._STEP_NAMES[s.step],
+                "forced": forced,
+            }
+        )
     s.step += 1
+
+
+# A later throw of a duel, or a pass: the shared ``engine._act_duel`` with the team's
+# parse, throw and pass as its defaults (the same code object, so no call in between).
+_act_duel = types.FunctionType(
+    E._act_duel.__code__, E._act_duel.__globals__, "_act_duel", (_parse_throw, _throw, _pass)
+)
+_ACTS[DUEL] = _act_duel
 
 
 def _start_turn(s: TeamState, events: list) -> None:
@@ -990,7 +1041,8 @@ def _start_turn(s: TeamState, events: list) -> None:
     s.phase = SPLIT
     s.advantage = None
     sudden = sudden_death_active(s)
-    events.append({"type": "turn_started", "turn": s.turn, "sudden_death": sudden})
+    if events is not None:
+        events.append({"type": "turn_started", "turn": s.turn, "sudden_death": sudden})
     if sudden:
         for seat in range(s.table.seats):
             for d in _life_in_zone(s, seat):
@@ -999,10 +1051,10 @@ def _start_turn(s: TeamState, events: list) -> None:
             return
     zone = s.zone
     # A seat with no die in hand has nothing to split.
-    s.choices = choices = [
-        None if HAND in zone[start : start + DICE_PER_SET] else ()
-        for start in range(0, len(zone), DICE_PER_SET)
-    ]
+    choices = []
+    for start in range(0, len(zone), DICE_PER_SET):
+        choices.append(None if HAND in zone[start : start + DICE_PER_SET] else ())
+    s.choices = choices
     if None not in choices:
         _resolve_simultaneous(s, events)
 
@@ -1024,14 +1076,15 @@ def _battle_throw(s: TeamState, events: list) -> None:
     for choice in choices:
         dice += choice
     rolled = E._roll_many(s, len(dice))
-    thrown = []
     for d, v in zip(dice, rolled, strict=True):
         zone[d] = BATTLE
         value[d] = v
-        thrown.append([d, v])
     seats = table.seats
     s.choices = [None] * seats
-    events.append({"type": "battle_throw", "dice": thrown})
+    if events is not None:
+        events.append(
+            {"type": "battle_throw", "dice": [[d, v] for d, v in zip(dice, rolled, strict=True)]}
+        )
     reserve = [0, 0]
     for start in range(0, len(zone), DICE_PER_SET):
         reserve[(start // DICE_PER_SET) % 2] += zone[start : start + DICE_PER_SET].count(HAND)
@@ -1041,7 +1094,8 @@ def _battle_throw(s: TeamState, events: list) -> None:
             if zone[d] == BATTLE:
                 life[team] += value[d]
     s.advantage, basis = E._advantage(s, reserve, life, events)
-    events.append({"type": "advantage", "team": s.advantage, "basis": basis})
+    if events is not None:
+        events.append({"type": "advantage", "team": s.advantage, "basis": basis})
     s.phase = BATTLE_BONUS
     # Colour bonuses: the ADVANTAGE team first, each team's seats in order, each
     # player's dice by id (a split lists them in ascending order).
@@ -1077,7 +1131,8 @@ def _start_damage(s: TeamState, events: list) -> None:
             defense[(d // DICE_PER_SET) % 2] += value[d]
     damage = E._damage_dealt(attack, defense)
     s.damage = damage
-    events.append({"type": "damage", "attack": attack, "defense": defense, "damage": damage[:]})
+    if events is not None:
+        events.append({"type": "damage", "attack": attack, "defense": defense, "damage": damage[:]})
     choices: list = [()] * s.table.seats
     s.assigned = [(), ()]
     for team in TEAMS:
@@ -1100,7 +1155,7 @@ def _start_damage(s: TeamState, events: list) -> None:
 def _resolve_damage(s: TeamState, events: list) -> None:
     for team in TEAMS:
         amounts = s.choices[captain(team)]
-        if amounts:
+        if amounts and events is not None:
             events.append(
                 {"type": "damage_taken", "team": team, "amounts": [list(p) for p in amounts]}
             )
@@ -1130,13 +1185,14 @@ def _resolve_damage(s: TeamState, events: list) -> None:
         choices = []
         for seat in range(seats):
             count = alive[seat]
-            if count >= 2 or (
-                count == 1
-                and any(alive[mate] >= 2 for mate in range(seat % 2, seats, 2) if mate != seat)
-            ):
-                choices.append(None)
-            else:
-                choices.append((None,))
+            may_return = count >= 2
+            if count == 1:
+                # The last LIFE die may go back only while a teammate keeps two or more.
+                for mate in range(seat % 2, seats, 2):
+                    if mate != seat and alive[mate] >= 2:
+                        may_return = True
+                        break
+            choices.append(None if may_return else (None,))
     s.choices = choices
     if None not in choices:
         _resolve_end_turn(s, events)

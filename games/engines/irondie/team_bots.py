@@ -14,13 +14,13 @@ from . import bots
 from . import team as T
 
 _OPPONENT = -1
+_random_action = T.random_action
 
 
 class RandomBot(bots.RandomBot):
     def choose(self, state, seat: int) -> dict:
-        if type(state) is T.TeamState:
-            return T.random_action(state, seat, self.rng)
-        return super().choose(state, seat)
+        # ``team.random_action`` hands a two-player state to ``engine.random_action``.
+        return _random_action(state, seat, self.rng)
 
 
 class HeuristicBot(bots.HeuristicBot):
