@@ -674,8 +674,16 @@ class Event:
             await _sleep_or(done, 3)
 
     async def floor_judge(self, rid, owned, done):
-        """A floor judge watches the round clock and gives one paper match extra time."""
+        """A floor judge watches the round clock and gives one paper match extra time.
+
+        In runs with a match limit of 2 minutes or more it is a match left until time is
+        called, so time is called at the extended deadline. With the one-minute limit of
+        the suite's short soak (tests/test_soak.py) that alone would double the round
+        (the extension is a whole minute, and the round waits for it), so there it is a
+        match whose judge enters the result before the deadline: the extension and the
+        re-queued deadline task still run under load, and must not call time."""
         judge = self.judges[1]
+        extend_mode = "time" if self.match_minutes >= 2 else "judge"
         extended = False
         while not done.is_set():
             clock = await self.call("GET", f"/api/rounds/{rid}/clock/", judge)
@@ -684,7 +692,7 @@ class Event:
                     c
                     for c in clock.get("matches", [])
                     if c.get("state") == "running"
-                    and owned.get(c.get("match")) == "time"
+                    and owned.get(c.get("match")) == extend_mode
                     and (c.get("remaining_seconds") or 0) > 20
                 ]
                 if running:

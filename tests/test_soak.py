@@ -4,7 +4,10 @@ time. Whatever happens, no process of the run may outlive the test.
 
 The event runs SOAK_SECONDS (60 in the suite: one Swiss round with a one-minute match
 limit, so time is called, decisions default and online games end within it; the start-up
-and the round played out to its end come on top). The checks are the same for any length;
+and the round played out to its end come on top). In a run this short the floor judge's
+one-minute extension goes to a match whose judge enters the result before time (see
+``floor_judge`` in bench/soak.py): on a match left until time it would double the round.
+The checks are the same for any length;
 ``SOAK_SECONDS=180`` is the 3-minute soak the suite used to run, and docs/benchmarks.md has
 the 30-minute runs.
 """

@@ -171,14 +171,17 @@ class Child:
             os.killpg(self.process.pid, signum)
 
     def terminate(self) -> None:
+        """TERM to the child's main process, which stops its own workers: Celery's warm
+        shutdown, gunicorn's graceful one. TERM to the whole group killed the Celery
+        pool processes under the worker, which then hung until killed."""
         if self.process is not None and self.process.poll() is None:
-            self._kill_group(signal.SIGTERM)
+            with contextlib.suppress(ProcessLookupError):
+                self.process.send_signal(signal.SIGTERM)
 
     def wait_or_kill(self, deadline: float) -> None:
         if self.process is None:
             return
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=max(0.1, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            self._kill_group()
-            self.process.wait()
+        self._kill_group()  # still running past the deadline, or left behind by it
+        self.process.wait()
