@@ -670,6 +670,7 @@ POD_PROOF_LABELS = {
     "lower_bound": gettext_noop("optimal: it meets the lower bound"),
     "window": gettext_noop("optimal: proved by windows"),
     "exact": gettext_noop("optimal: exhaustive search"),
+    "programme": gettext_noop("optimal: proved by an integer programme over every table"),
     "by_rating": gettext_noop("round 1 by rating: the rating order dealt to the tables in a snake"),
 }
 

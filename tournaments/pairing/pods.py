@@ -17,6 +17,8 @@ compared lexicographically. A round is certified by one of:
 - ``window``: larger fields, windows of tables around the repeats solved exactly with
   players from outside their edges where needed, certified by a bound on the whole field
   split at the windows' edges (pod_windows.py);
+- ``programme``: larger fields no window certifies, an integer programme over every table
+  with no repeat meeting (column generation, subset-row cuts, HiGHS: pod_programme.py);
 
 otherwise the round is seated with the best seating found (``best_found``), its cost and
 the proven lower bound shown side by side: no proof, but never a stuck event.
@@ -34,10 +36,12 @@ from itertools import combinations
 from tournaments.pairing.model import PairingError
 from tournaments.pairing.pod_blocks import _best_blocks
 from tournaments.pairing.pod_profile import fill_profile, profile_tables, short_plan, typed_profile
+from tournaments.pairing.pod_programme import MAX_TABLES, solve_programme
 from tournaments.pairing.pod_windows import WINDOW_NODES, certify_windows
 from tournaments.pairing.work import (
     STAGE_EXACT,
     STAGE_LOWER_BOUND,
+    STAGE_PROGRAMME,
     STAGE_WINDOWS,
     Progress,
     Work,
@@ -91,6 +95,14 @@ PROGRESS_NODES = 1024
 # Seeded attempts at filling the typed bound's profile without a repeat meeting.
 FILLS = 3
 
+
+# The method of a round the integer programme proved (pod_programme.py).
+PROGRAMME = "programme"
+# The work of the programme tier, in the units of work.py: a step of its table search per
+# candidate player, one table of a programme, one swap of the polish per pair of players.
+PRICE_WORK = 4
+TABLE_WORK = 400
+POLISH_WORK = 30 * POLISH_PASSES
 
 # The method of a round no tier proved: the best seating found, not claimed optimal.
 BEST_FOUND = "best_found"
@@ -638,10 +650,31 @@ def pair_pods(
         found = certify_windows(field, sizes, best)
         if found is not None:
             best, method = found, "window"
+    if not method and n > exact_limit:
+        # The integer programme over every table (pod_programme.py), from the polished
+        # incumbent; its work is counted as its table search goes, and its programmes'
+        # before each runs (at most MAX_TABLES tables each).
+        work.spend(STAGE_PROGRAMME, POLISH_WORK * n * n)
+        best = _polish(field, best)
+        work.spend(STAGE_PROGRAMME, MAX_TABLES * TABLE_WORK)
+        outcome = solve_programme(
+            field,
+            sizes,
+            plan,
+            best,
+            tick=lambda steps: work.spend(STAGE_PROGRAMME, steps * n * PRICE_WORK),
+        )
+        if outcome is not None:
+            if field.ikey(outcome.tables) < field.ikey(best):
+                best = outcome.tables
+            if outcome.proved:
+                method = PROGRAMME
+            elif outcome.bound > typed_spread:
+                bound = PodCost(0, plan.excess, field.units(outcome.bound), 0)
     if not method and n > max(exact_limit, search_limit):
-        # Too large to search exhaustively: the best seating the tiers found, improved by
-        # swaps (no proof either way).
-        best, method = _polish(field, best), BEST_FOUND
+        # Too large to search exhaustively: the best seating the tiers found (no proof
+        # either way).
+        method = BEST_FOUND
     if not method:
         # The search's size is not known before it runs: its work is counted as it goes
         # (PROGRESS_NODES partial seatings at a time, each batch before it runs) and a

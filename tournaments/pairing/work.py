@@ -18,6 +18,7 @@ Progress = Callable[[str, int, int], None]
 # Stages reported to the progress callback, in the order the tiers run.
 STAGE_LOWER_BOUND = "lower_bound"
 STAGE_WINDOWS = "windows"
+STAGE_PROGRAMME = "programme"
 STAGE_EXACT = "exact"
 
 

@@ -1,0 +1,627 @@
+"""Swiss pods, the integer-programme tier: a proof for fields too large to search.
+
+A seating is a choice of tables that covers every player once (set partitioning). Among
+seatings with no repeat meeting and the least short-table excess (the incumbent has both,
+so the optimum does too), the spread is a sum over the chosen tables, so the least spread
+is the optimum of an integer programme with one column per possible table. There are far
+too many tables to list, so (docs/pairing.md, "The integer programme"):
+
+1. **Column generation** solves the linear relaxation over every possible table without
+   listing them: HiGHS solves it over the tables known so far, and a search (``_Pricer``)
+   finds, per player, the table of least reduced cost that player heads, until none is
+   negative. Its value ``z`` is a lower bound on the spread of every seating.
+2. A seating of spread S uses only tables whose reduced cost is at most S - z (the reduced
+   costs at the relaxation's optimum are never negative, and a seating's spread is z plus
+   the reduced costs of its tables). The incumbent is first improved by the integer
+   programme over the tables generated so far; then **every** table of reduced cost at most
+   incumbent - z is listed, and the integer programme over them (HiGHS's branch and cut)
+   either finds a seating below the incumbent or proves there is none.
+3. The short-table rank offset is then minimised among the seatings of that spread, by the
+   same programme over the same tables with the spread fixed (the offset of a player pair
+   of one class is ``max(0, short_i - short_j)``, linear in the table variables).
+
+Spreads are whole numbers (units of 1 / scale^2, as in pods.py), so a relaxation value is
+rounded up to the next whole number before any comparison (a tolerance of 1e-6 first).
+Pure Python around HiGHS (``highspy``), no Django.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+import highspy
+import numpy as np
+
+
+def _quiet_first_instance() -> None:
+    """HiGHS prints its banner to the process's standard output when the first instance is
+    made, whatever the options: make that one with file descriptor 1 pointed at /dev/null
+    (once, at import), so that a pairing never writes to a command's or a worker's output."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 1)
+        highspy.Highs()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(devnull)
+
+
+_quiet_first_instance()
+
+# Rounds of subset-row cuts, and cuts added a round.
+CUT_ROUNDS = 30
+CUTS_PER_ROUND = 60
+# Relaxations before the tier gives up (each adds up to one table per player).
+MAX_RELAXATIONS = 400
+# Tables listed for the final programme before the tier gives up (memory and HiGHS's time).
+MAX_TABLES = 60_000
+# Branch-and-bound nodes of one integer programme (a deterministic limit: the same input
+# gives the same answer on any machine).
+MIP_NODES = 5_000
+# Seconds, a safety net only (the node limits decide in every measured round).
+MIP_SECONDS = 60.0
+# The first gap of the listing (whole units of spread; doubled until it proves).
+FIRST_GAP = 1.0
+# Reduced costs within this of zero count as zero (HiGHS's duals are floating point).
+EPS = 1e-6
+# Search steps between two calls of the work callback.
+TICK_STEPS = 4096
+
+
+@dataclass(frozen=True)
+class ProgrammeResult:
+    """tables: the best seating (the incumbent or better). proved: its spread and rank
+    offset are the least of any seating with no repeat and the least excess. bound: a
+    lower bound on the spread in whole units (the relaxation's value rounded up)."""
+
+    tables: list[list[int]]
+    proved: bool
+    bound: int
+    columns: int
+    relaxations: int
+    # Why the tier stopped short of a proof ("" when proved).
+    reason: str = ""
+
+
+class _GiveUp(Exception):
+    pass
+
+
+class _Pricer:
+    """Finds tables of low reduced cost: spread(T) - sum of the players' duals - the size's
+    dual. Players are ordered by points, best first; a table is listed by its players in
+    that order (its head first), and a partial table is cut off when its cost plus the
+    smallest additions of the players it still needs cannot come under the threshold
+    (what a player adds is never less than its spread against the partial table minus its
+    dual, since the spread among the players still to come is not negative)."""
+
+    def __init__(self, field, sizes: Sequence[int], plan, tick: Callable[[int], None]):
+        self.order = sorted(field.ids, key=lambda pid: (-field.value[pid], pid))
+        self.index = {pid: i for i, pid in enumerate(self.order)}
+        self.value = [field.value[pid] for pid in self.order]
+        n = len(self.order)
+        self.met = [
+            frozenset(self.index[o] for o in field.opp[pid] if o in self.index)
+            for pid in self.order
+        ]
+        # Who may sit at a short table and who at a full one, for the least excess: every
+        # "must" player sits short, no player above the threshold does.
+        self.may_short = [pid in plan.must or pid in plan.either for pid in self.order]
+        self.may_full = [pid not in plan.must for pid in self.order]
+        self.sizes = sorted(set(sizes), reverse=True)
+        self.short = {s: field.is_short(s) for s in self.sizes}
+        self.n = n
+        self.tick = tick
+        self.steps = 0
+
+    def allowed(self, size: int) -> list[bool]:
+        return self.may_short if self.short[size] else self.may_full
+
+    def search(
+        self,
+        duals: Sequence[float],
+        size_duals: dict[int, float],
+        limit: float,
+        best_only: bool,
+        penalty: Callable[[tuple[int, ...]], float] = lambda table: 0.0,
+    ) -> list[tuple[float, tuple[int, ...]]]:
+        """Tables of reduced cost below ``limit`` (per head the least one when
+        ``best_only``), as (reduced cost, player indices)."""
+        found: list[tuple[float, tuple[int, ...]]] = []
+        self.penalty = penalty
+        n = self.n
+        for size in self.sizes:
+            allowed = self.allowed(size)
+            threshold_base = limit + size_duals[size]
+            for head in range(n):
+                if not allowed[head]:
+                    continue
+                best: list = [threshold_base, None]
+                members = [head]
+                self._extend(
+                    members,
+                    -duals[head],
+                    size - 1,
+                    head + 1,
+                    duals,
+                    allowed,
+                    best,
+                    found,
+                    best_only,
+                    threshold_base,
+                    size_duals[size],
+                )
+                if best_only and best[1] is not None:
+                    found.append((best[0] - size_duals[size], best[1]))
+        return found
+
+    def _extend(
+        self,
+        members: list[int],
+        cost: float,
+        need: int,
+        start: int,
+        duals,
+        allowed,
+        best: list,
+        found: list,
+        best_only: bool,
+        threshold_base: float,
+        size_dual: float,
+    ) -> None:
+        self.steps += 1
+        if not self.steps % TICK_STEPS:
+            self.tick(TICK_STEPS)
+        value, met = self.value, self.met
+        threshold = best[0] if best_only else threshold_base
+        # What each candidate adds to the partial table.
+        adds = []
+        for j in range(start, self.n):
+            if not allowed[j]:
+                continue
+            mj = met[j]
+            if any(m in mj for m in members):
+                continue
+            vj = value[j]
+            add = -duals[j]
+            for m in members:
+                d = value[m] - vj
+                add += d * d
+            adds.append((add, j))
+        if len(adds) < need:
+            return
+        if need == 1:
+            for add, j in adds:
+                total = cost + add
+                if total < threshold - EPS:
+                    table = (*members, j)
+                    # The cuts' share (never negative, so the cut-offs above stand).
+                    total += self.penalty(table)
+                    if total >= threshold - EPS:
+                        continue
+                    if best_only:
+                        best[0], best[1] = total, table
+                        threshold = total
+                    else:
+                        found.append((total - size_dual, table))
+            return
+        # The least the need - 1 others can add after each candidate (they come later in
+        # the order), from the end: a small sorted list per position.
+        tails: list[float] = [0.0] * len(adds)
+        smallest: list[float] = []
+        for p in range(len(adds) - 1, -1, -1):
+            tails[p] = sum(smallest) if len(smallest) == need - 1 else math.inf
+            smallest = sorted([*smallest, adds[p][0]])[: need - 1]
+        for p, (add, j) in enumerate(adds):
+            threshold = best[0] if best_only else threshold_base
+            if cost + add + tails[p] >= threshold - EPS:
+                continue
+            members.append(j)
+            self._extend(
+                members,
+                cost + add,
+                need - 1,
+                j + 1,
+                duals,
+                allowed,
+                best,
+                found,
+                best_only,
+                threshold_base,
+                size_dual,
+            )
+            members.pop()
+
+
+class _Programme:
+    """The set-partitioning programme over the tables listed so far (HiGHS)."""
+
+    def __init__(self, pricer: _Pricer, field, sizes: Sequence[int]):
+        self.pricer = pricer
+        self.field = field
+        self.counts = {s: list(sizes).count(s) for s in pricer.sizes}
+        self.columns: list[tuple[int, ...]] = []
+        self.known: set[tuple[int, ...]] = set()
+        self.costs: list[int] = []
+        # Subset-row cuts: for three players, the tables holding two or more of them sum to
+        # at most 1 in any seating (each player sits once).
+        self.cuts: list[tuple[int, int, int]] = []
+        self.cuts_of_pair: dict[tuple[int, int], list[int]] = {}
+        self.cut_duals: list[float] = []
+        self.values: list[float] = []
+        self.relaxations = 0
+
+    def hits(self, table: Sequence[int]) -> set[int]:
+        """The cuts whose players this table holds two or more of."""
+        found: set[int] = set()
+        get = self.cuts_of_pair.get
+        for pair in combinations(sorted(table), 2):
+            found.update(get(pair, ()))
+        return found
+
+    def penalty(self, table: Sequence[int]) -> float:
+        duals = self.cut_duals
+        return -sum(duals[k] for k in self.hits(table)) if self.cuts else 0.0
+
+    def add_cut(self, triple: tuple[int, int, int]) -> None:
+        k = len(self.cuts)
+        self.cuts.append(triple)
+        self.cut_duals.append(0.0)
+        for pair in combinations(triple, 2):
+            self.cuts_of_pair.setdefault(pair, []).append(k)
+
+    def separate(self, values: Sequence[float], most: int) -> int:
+        """Add up to ``most`` subset-row cuts the relaxation's solution breaks; their count."""
+        weight: dict[tuple[int, int, int], float] = {}
+        n = self.pricer.n
+        for c, x in enumerate(values):
+            if x < EPS or x > 1 - EPS:
+                continue
+            table = self.columns[c]
+            inside = set(table)
+            for a, b in combinations(table, 2):
+                for third in range(n):
+                    if third in inside:
+                        continue
+                    key = tuple(sorted((a, b, third)))
+                    weight[key] = weight.get(key, 0.0) + x
+            for triple in combinations(table, 3):
+                weight[triple] = weight.get(triple, 0.0) + x
+        known = set(self.cuts)
+        broken = sorted((-w, t) for t, w in weight.items() if w > 1 + 1e-3 and t not in known)[
+            :most
+        ]
+        for _, triple in broken:
+            self.add_cut(triple)
+        return len(broken)
+
+    def spread(self, table: tuple[int, ...]) -> int:
+        value = self.pricer.value
+        return sum((value[a] - value[b]) ** 2 for a, b in combinations(table, 2))
+
+    def add(self, table: tuple[int, ...]) -> None:
+        table = tuple(sorted(table))
+        if table not in self.known:
+            self.known.add(table)
+            self.columns.append(table)
+            self.costs.append(self.spread(table))
+
+    def _model(self, columns: Sequence[int], integer: bool) -> highspy.Highs:
+        n = self.pricer.n
+        size_row = {s: n + k for k, s in enumerate(self.pricer.sizes)}
+        h = highspy.Highs()
+        h.setOptionValue("output_flag", False)
+        h.setOptionValue("threads", 1)
+        h.setOptionValue("random_seed", 0)
+        h.setOptionValue("mip_max_nodes", MIP_NODES)
+        h.setOptionValue("time_limit", MIP_SECONDS)
+        h.setOptionValue("mip_rel_gap", 0.0)
+        # The incumbent comes from our own search: HiGHS's heuristics (sub-MIPs) only cost.
+        h.setOptionValue("mip_heuristic_effort", 0.0)
+        for heuristic in ("feasibility_jump", "rins", "rens", "root_reduced_cost"):
+            h.setOptionValue(f"mip_heuristic_run_{heuristic}", False)
+        h.setOptionValue("mip_abs_gap", 1.0 - 1e-3)
+        rows = n + len(size_row)
+        lower = np.ones(rows)
+        for s, row in size_row.items():
+            lower[row] = self.counts[s]
+        upper = lower.copy()
+        cut_row = rows
+        lower = np.concatenate([lower, np.full(len(self.cuts), -highspy.kHighsInf)])
+        upper = np.concatenate([upper, np.ones(len(self.cuts))])
+        rows += len(self.cuts)
+        empty = np.array([], dtype=np.int32)
+        h.addRows(rows, lower, upper, 0, empty, empty, np.array([]))
+        starts, indices = [], []
+        for c in columns:
+            table = self.columns[c]
+            starts.append(len(indices))
+            indices.extend(table)
+            indices.append(size_row[len(table)])
+            indices.extend(sorted(cut_row + k for k in self.hits(table)))
+        k = len(columns)
+        h.addCols(
+            k,
+            np.array([float(self.costs[c]) for c in columns]),
+            np.zeros(k),
+            # No upper bound in the relaxation: x <= 1 follows from the rows, and a bound
+            # there would let a table's reduced cost be negative at the optimum.
+            np.ones(k) if integer else np.full(k, highspy.kHighsInf),
+            len(indices),
+            np.array(starts, dtype=np.int32),
+            np.array(indices, dtype=np.int32),
+            np.ones(len(indices)),
+        )
+        if integer:
+            h.changeColsIntegrality(
+                k, np.arange(k, dtype=np.int32), np.array([highspy.HighsVarType.kInteger] * k)
+            )
+        return h
+
+    def relax(self) -> tuple[float, list[float], dict[int, float]]:
+        h = self._model(range(len(self.columns)), integer=False)
+        h.run()
+        if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+            raise _GiveUp("the relaxation failed")
+        solution = h.getSolution()
+        duals = list(solution.row_dual)
+        n = self.pricer.n
+        size_duals = {s: duals[n + k] for k, s in enumerate(self.pricer.sizes)}
+        self.cut_duals = [min(0.0, d) for d in duals[n + len(size_duals) :]]
+        self.values = list(solution.col_value)
+        return h.getInfo().objective_function_value, duals[:n], size_duals
+
+    def solve(self, columns: Sequence[int]) -> tuple[list[tuple[int, ...]] | None, bool]:
+        """The best seating over ``columns`` (None if there is none) and whether HiGHS
+        finished (proved it best, or that there is none) within its limits."""
+        if len(columns) > MAX_TABLES:
+            raise _GiveUp("too many tables")
+        h = self._model(columns, integer=True)
+        h.run()
+        status = h.getModelStatus()
+        if status == highspy.HighsModelStatus.kInfeasible:
+            return None, True
+        values = h.getSolution().col_value if h.getInfo().primal_solution_status else []
+        tables = [self.columns[c] for c, x in zip(columns, values, strict=False) if x > 0.5]
+        return (tables or None), status == highspy.HighsModelStatus.kOptimal
+
+
+def solve_programme(
+    field,
+    sizes: Sequence[int],
+    plan,
+    incumbent: list[list[int]],
+    tick: Callable[[int], None] = lambda steps: None,
+) -> ProgrammeResult | None:
+    """Prove the incumbent's spread and rank offset least, or find a seating better in them,
+    among seatings with no repeat and the least short-table excess. The incumbent must have
+    both (else None: the tier does not apply). Within the limits above; past them the best
+    seating found and the best lower bound proved (``proved`` False)."""
+    incumbent_key = field.ikey(incumbent)
+    if incumbent_key[0] or incumbent_key[1] != plan.excess:
+        return None
+    pricer = _Pricer(field, sizes, plan, tick)
+    programme = _Programme(pricer, field, sizes)
+    index = pricer.index
+    for table in incumbent:
+        programme.add(tuple(index[p] for p in table))
+    best = [tuple(sorted(index[p] for p in t)) for t in incumbent]
+    best_spread = incumbent_key[2]
+    lower = 0
+    proved = False
+    reason = ""
+
+    def better(tables) -> None:
+        nonlocal best, best_spread
+        if tables is not None:
+            spread = sum(programme.spread(t) for t in tables)
+            if spread < best_spread:
+                best, best_spread = tables, spread
+
+    try:
+        z, duals, size_duals = _relax_with_cuts(pricer, programme, best_spread)
+        lower = max(0, math.ceil(z - EPS))
+        if lower < best_spread:
+            # A better incumbent from the tables generated so far (cheap, and it narrows the
+            # listing below).
+            better(programme.solve(range(len(programme.columns)))[0])
+        # Tables of reduced cost up to a growing gap: a seating over them whose spread is
+        # at most z + gap is the least (a better one would use only tables within that gap,
+        # all listed); none at most z + gap proves every seating costs more.
+        gap = min(best_spread - z, max(FIRST_GAP, (best_spread - z) / 8))
+        while lower < best_spread:
+            listed = _list_tables(pricer, programme, duals, size_duals, gap)
+            tables, finished = programme.solve(listed)
+            if not finished:
+                raise _GiveUp("the programme passed its limits")
+            better(tables)
+            if best_spread <= z + gap + EPS:
+                lower = best_spread
+                break
+            lower = max(lower, math.floor(z + gap + EPS) + 1)
+            gap = min(best_spread - z, gap * 2)
+        listed = _list_tables(pricer, programme, duals, size_duals, best_spread - z)
+        best = _least_offset(field, programme, pricer, listed, best, best_spread)
+        proved = True
+    except _GiveUp as stop:
+        reason = str(stop)
+    return ProgrammeResult(
+        [[pricer.order[i] for i in t] for t in best],
+        proved,
+        best_spread if proved else min(lower, best_spread),
+        len(programme.columns),
+        programme.relaxations,
+        reason,
+    )
+
+
+def _relax_with_cuts(pricer, programme, best_spread: int):
+    """The linear relaxation over every table (column generation), lifted by rounds of
+    subset-row cuts while they raise it; its value and duals."""
+    lifted: list[float] = []
+    while True:
+        while True:
+            programme.relaxations += 1
+            if programme.relaxations > MAX_RELAXATIONS:
+                raise _GiveUp("too many relaxations")
+            z, duals, size_duals = programme.relax()
+            found = pricer.search(
+                duals, size_duals, -EPS, best_only=True, penalty=programme.penalty
+            )
+            if not found:
+                break
+            for _, table in found:
+                programme.add(table)
+        if math.ceil(z - EPS) >= best_spread or len(lifted) >= CUT_ROUNDS:
+            return z, duals, size_duals
+        if len(lifted) >= 2 and z <= lifted[-2] + EPS:
+            return z, duals, size_duals  # two rounds of cuts without a gain
+        lifted.append(z)
+        if not programme.separate(programme.values, CUTS_PER_ROUND):
+            return z, duals, size_duals
+
+
+def _list_tables(pricer, programme, duals, size_duals, gap: float) -> list[int]:
+    """Every table of reduced cost at most ``gap`` (added to the programme), by column."""
+    # A margin over the search's own tolerance: a table of reduced cost exactly ``gap``
+    # (a seating at exactly z + gap whose other tables cost 0) must be listed.
+    found = pricer.search(
+        duals, size_duals, gap + 4 * EPS, best_only=False, penalty=programme.penalty
+    )
+    if len(found) > MAX_TABLES:
+        raise _GiveUp("too many tables")
+    for _, table in found:
+        programme.add(table)
+    where = {t: c for c, t in enumerate(programme.columns)}
+    return sorted({where[tuple(sorted(t))] for _, t in found})
+
+
+def _swap_offset(field, pricer, tables):
+    """Swap a player at a short table with one of the same points and short tables ranked
+    below them at a full table, while that lowers the rank offset without a repeat meeting
+    (the spread and the excess do not change): offset 0 needs no programme."""
+    order = pricer.order
+    tables = [list(t) for t in tables]
+    met = pricer.met
+
+    def clean(i: int, table: list[int], leaving: int) -> bool:
+        return not any(m in met[i] for m in table if m != leaving)
+
+    def offset() -> int:
+        return field.cost([[order[i] for i in t] for t in tables]).short_rank_offset
+
+    current = offset()
+    improved = True
+    while current and improved:
+        improved = False
+        for t, u in combinations(range(len(tables)), 2):
+            if field.is_short(len(tables[t])) == field.is_short(len(tables[u])):
+                continue
+            short, full = (t, u) if field.is_short(len(tables[t])) else (u, t)
+            for a in list(tables[short]):
+                for b in list(tables[full]):
+                    pa, pb = order[a], order[b]
+                    if (field.value[pa], field.short[pa]) != (field.value[pb], field.short[pb]):
+                        continue
+                    if field.position[pb] < field.position[pa]:
+                        continue
+                    if not (clean(b, tables[short], a) and clean(a, tables[full], b)):
+                        continue
+                    tables[short][tables[short].index(a)] = b
+                    tables[full][tables[full].index(b)] = a
+                    after = offset()
+                    if after < current:
+                        current, improved = after, True
+                        break
+                    tables[short][tables[short].index(b)] = a
+                    tables[full][tables[full].index(a)] = b
+                if improved:
+                    break
+            if improved:
+                break
+    return [tuple(sorted(t)) for t in tables]
+
+
+def _short_of(field, tables, i: int) -> float:
+    return next(1.0 if field.is_short(len(t)) else 0.0 for t in tables if i in t)
+
+
+def _least_offset(field, programme, pricer, listed, best, best_spread):
+    """Among seatings of spread ``best_spread`` over the listed tables (all that any such
+    seating can use), one of least short-table rank offset."""
+    order = pricer.order
+    best = _swap_offset(field, pricer, best)
+    seated = [[order[i] for i in t] for t in best]
+    if field.cost(seated).short_rank_offset == 0:
+        return best
+    # Pairs (above, below) of one class (points, short tables) that may sit either way.
+    classes: dict[tuple, list[int]] = {}
+    for i, pid in enumerate(order):
+        if pricer.may_short[i] and pricer.may_full[i]:
+            classes.setdefault((field.value[pid], field.short[pid]), []).append(i)
+    pairs = []
+    for members in classes.values():
+        ranked = sorted(members, key=lambda i: field.position[order[i]])
+        pairs += [(a, b) for a, b in combinations(ranked, 2)]
+    h = programme._model(listed, integer=True)
+    k = len(listed)
+    # One objective, the spread first: spread x (pairs + 1) + offset, the offset being at
+    # most the number of pairs (no fixed-spread row, which made the programme far harder).
+    weight = float(len(pairs) + 1)
+    costs = np.array([float(programme.costs[c]) * weight for c in listed])
+    h.changeColsCost(k, np.arange(k, dtype=np.int32), costs)
+    short_columns: dict[int, list[int]] = {}
+    for position, c in enumerate(listed):
+        table = programme.columns[c]
+        if field.is_short(len(table)):
+            for i in table:
+                short_columns.setdefault(i, []).append(position)
+    # w_ab >= short_a - short_b, w >= 0, minimise the sum of w.
+    base = k
+    h.addCols(
+        len(pairs),
+        np.ones(len(pairs)),
+        np.zeros(len(pairs)),
+        np.ones(len(pairs)),
+        0,
+        np.zeros(len(pairs), dtype=np.int32),
+        np.array([], dtype=np.int32),
+        np.array([]),
+    )
+    for p, (a, b) in enumerate(pairs):
+        index = [base + p]
+        value = [1.0]
+        for col in short_columns.get(a, []):
+            index.append(col)
+            value.append(-1.0)
+        for col in short_columns.get(b, []):
+            index.append(col)
+            value.append(1.0)
+        h.addRow(
+            0.0, highspy.kHighsInf, len(index), np.array(index, dtype=np.int32), np.array(value)
+        )
+    # The seating in hand as HiGHS's first incumbent.
+    chosen = set(best)
+    start = [1.0 if programme.columns[c] in chosen else 0.0 for c in listed]
+    for a, b in pairs:
+        start.append(max(0.0, _short_of(field, best, a) - _short_of(field, best, b)))
+    solution = highspy.HighsSolution()
+    solution.col_value = start
+    solution.value_valid = True
+    h.setSolution(solution)
+    h.run()
+    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        raise _GiveUp("the rank offset programme passed its limits")
+    values = h.getSolution().col_value
+    seating = [programme.columns[c] for position, c in enumerate(listed) if values[position] > 0.5]
+    if sum(programme.spread(t) for t in seating) != best_spread:
+        raise _GiveUp("the rank offset programme lost the least spread")
+    return seating
