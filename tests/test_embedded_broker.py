@@ -7,7 +7,6 @@ while it holds eta tasks: its successor runs them (the claims of a dead consumer
 to the queue). kombu's filesystem transport as shipped fails the first part
 (bench/broker.py, docs/operations.md "The embedded broker")."""
 
-import contextlib
 import json
 import os
 import signal
@@ -17,6 +16,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from tests.waiting import stop_process
 
 ROOT = Path(__file__).resolve().parent.parent
 PRODUCERS, MESSAGES, SIZE = 6, 60, 50_000
@@ -86,26 +87,6 @@ def _wait_for_results(var_dir, prefix, expected, worker, timeout):
     return _results(var_dir, prefix)
 
 
-def _stop(worker):
-    """TERM to the process itself, then SIGKILL to whatever is left of its own process
-    group. A Celery worker stops its pool processes itself (warm shutdown); TERM to the
-    whole group killed them under it, and the worker then hung until killed 20 s later."""
-    try:
-        own_group = os.getpgid(worker.pid) == worker.pid
-    except ProcessLookupError:
-        own_group = False
-    with contextlib.suppress(ProcessLookupError):
-        worker.send_signal(signal.SIGTERM)
-    try:
-        worker.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        worker.kill()
-        worker.wait()
-    if own_group:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(worker.pid, signal.SIGKILL)
-
-
 @pytest.mark.slow
 def test_concurrent_writers_never_produce_a_half_read_message_and_a_killed_worker_loses_nothing(
     tmp_path,
@@ -123,7 +104,7 @@ def test_concurrent_writers_never_produce_a_half_read_message_and_a_killed_worke
             results = _wait_for_results(tmp_path, "p", PRODUCERS * MESSAGES, worker, 180)
             alive = worker.poll() is None
         finally:
-            _stop(worker)
+            stop_process(worker)
         output = log_path.read_text()
         assert alive, output[-3000:]
         assert "JSONDecodeError" not in output and "Unrecoverable error" not in output
@@ -146,11 +127,11 @@ def test_concurrent_writers_never_produce_a_half_read_message_and_a_killed_worke
             os.killpg(worker.pid, signal.SIGKILL)
             worker.wait(timeout=10)
         finally:
-            _stop(worker)
+            stop_process(worker)
         worker = _worker(env, log)
         try:
             results = _wait_for_results(tmp_path, "k9", 20, worker, 40)
         finally:
-            _stop(worker)
+            stop_process(worker)
         assert len(results) == 20
         assert list((tmp_path / "broker" / "claimed").rglob("*.msg")) == []

@@ -12,16 +12,16 @@ transaction each) while tasks that write run on a prefork pool that forks a new 
 after every task: every task succeeds and none meets a locked database. And a sweep that
 fails is logged, closes its connection, and the sweeper goes on."""
 
-import contextlib
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+
+from tests.waiting import stop_process
 
 ROOT = Path(__file__).resolve().parent.parent
 # Each task runs in a newly forked pool process. With the fork-safe sweeper undone
@@ -95,26 +95,6 @@ def _results(var_dir: Path) -> dict:
     return found
 
 
-def _stop(process):
-    """TERM to the process itself, then SIGKILL to whatever is left of its own process
-    group. A Celery worker stops its pool processes itself (warm shutdown); TERM to the
-    whole group killed them under it, and the worker then hung until killed 20 s later."""
-    try:
-        own_group = os.getpgid(process.pid) == process.pid
-    except ProcessLookupError:
-        own_group = False
-    with contextlib.suppress(ProcessLookupError):
-        process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-    if own_group:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)
-
-
 @pytest.mark.slow
 def test_pool_processes_forked_while_the_sweeper_writes_never_find_the_database_locked(
     tmp_path,
@@ -143,8 +123,8 @@ def test_pool_processes_forked_while_the_sweeper_writes_never_find_the_database_
                 time.sleep(0.5)
             alive = worker.poll() is None
         finally:
-            _stop(producer)
-            _stop(worker)
+            stop_process(producer)
+            stop_process(worker)
     output = log_path.read_text()
     results = _results(tmp_path)
     assert alive, output[-3000:]
