@@ -550,69 +550,81 @@ def _swap_offset(field, pricer, tables):
     return [tuple(sorted(t)) for t in tables]
 
 
-def _short_of(field, tables, i: int) -> float:
-    return next(1.0 if field.is_short(len(t)) else 0.0 for t in tables if i in t)
-
-
 def _least_offset(field, programme, pricer, listed, best, best_spread):
     """Among seatings of spread ``best_spread`` over the listed tables (all that any such
-    seating can use), one of least short-table rank offset."""
+    seating can use), one of least short-table rank offset.
+
+    Within one class (points, short tables) of players who may sit either way, with k of
+    its players short, the offset is the sum over those k of the class's players ranked
+    below them, less k(k - 1) / 2 (the pairs of short players counted there): linear in
+    the tables, plus one choice of k a class (0/1 variables y_k, sum 1, sum of k y_k the
+    class's short players)."""
     order = pricer.order
     best = _swap_offset(field, pricer, best)
     seated = [[order[i] for i in t] for t in best]
     if field.cost(seated).short_rank_offset == 0:
         return best
-    # Pairs (above, below) of one class (points, short tables) that may sit either way.
     classes: dict[tuple, list[int]] = {}
     for i, pid in enumerate(order):
         if pricer.may_short[i] and pricer.may_full[i]:
             classes.setdefault((field.value[pid], field.short[pid]), []).append(i)
-    pairs = []
-    for members in classes.values():
+    below: dict[int, int] = {}
+    class_of: dict[int, int] = {}
+    sizes = []
+    for number, members in enumerate(classes.values()):
         ranked = sorted(members, key=lambda i: field.position[order[i]])
-        pairs += [(a, b) for a, b in combinations(ranked, 2)]
+        for place, i in enumerate(ranked):
+            below[i] = len(ranked) - place - 1
+            class_of[i] = number
+        sizes.append(len(ranked))
+    # The spread first: spread x (largest offset + 1) + offset.
+    weight = float(sum(m * (m - 1) // 2 for m in sizes) + 1)
     h = programme._model(listed, integer=True)
     k = len(listed)
-    # One objective, the spread first: spread x (pairs + 1) + offset, the offset being at
-    # most the number of pairs (no fixed-spread row, which made the programme far harder).
-    weight = float(len(pairs) + 1)
-    costs = np.array([float(programme.costs[c]) * weight for c in listed])
-    h.changeColsCost(k, np.arange(k, dtype=np.int32), costs)
-    short_columns: dict[int, list[int]] = {}
+    costs = []
+    short_in: list[list[int]] = [[] for _ in sizes]  # per class: (column, members) entries
     for position, c in enumerate(listed):
         table = programme.columns[c]
+        cost = float(programme.costs[c]) * weight
         if field.is_short(len(table)):
             for i in table:
-                short_columns.setdefault(i, []).append(position)
-    # w_ab >= short_a - short_b, w >= 0, minimise the sum of w.
-    base = k
-    h.addCols(
-        len(pairs),
-        np.ones(len(pairs)),
-        np.zeros(len(pairs)),
-        np.ones(len(pairs)),
-        0,
-        np.zeros(len(pairs), dtype=np.int32),
-        np.array([], dtype=np.int32),
-        np.array([]),
-    )
-    for p, (a, b) in enumerate(pairs):
-        index = [base + p]
-        value = [1.0]
-        for col in short_columns.get(a, []):
-            index.append(col)
-            value.append(-1.0)
-        for col in short_columns.get(b, []):
-            index.append(col)
-            value.append(1.0)
-        h.addRow(
-            0.0, highspy.kHighsInf, len(index), np.array(index, dtype=np.int32), np.array(value)
+                if i in below:
+                    cost += below[i]
+                    short_in[class_of[i]].append(position)
+        costs.append(cost)
+    h.changeColsCost(k, np.arange(k, dtype=np.int32), np.array(costs))
+    column = k
+    for number, m in enumerate(sizes):
+        # y_0 .. y_m of this class, cost -t(t - 1)/2 each.
+        h.addCols(
+            m + 1,
+            np.array([-float(t * (t - 1) // 2) for t in range(m + 1)]),
+            np.zeros(m + 1),
+            np.ones(m + 1),
+            0,
+            np.zeros(m + 1, dtype=np.int32),
+            np.array([], dtype=np.int32),
+            np.array([]),
         )
+        ys = np.arange(column, column + m + 1, dtype=np.int32)
+        h.changeColsIntegrality(m + 1, ys, np.array([highspy.HighsVarType.kInteger] * (m + 1)))
+        h.addRow(1.0, 1.0, m + 1, ys, np.ones(m + 1))
+        # sum over short columns of this class's players in them - sum t y_t = 0
+        counts: dict[int, float] = {}
+        for position in short_in[number]:
+            counts[position] = counts.get(position, 0.0) + 1.0
+        index = [*counts, *ys.tolist()]
+        value = [*counts.values(), *(-float(t) for t in range(m + 1))]
+        h.addRow(0.0, 0.0, len(index), np.array(index, dtype=np.int32), np.array(value))
+        column += m + 1
     # The seating in hand as HiGHS's first incumbent.
     chosen = set(best)
     start = [1.0 if programme.columns[c] in chosen else 0.0 for c in listed]
-    for a, b in pairs:
-        start.append(max(0.0, _short_of(field, best, a) - _short_of(field, best, b)))
+    for number, m in enumerate(sizes):
+        short_here = sum(
+            1 for t in best if field.is_short(len(t)) for i in t if class_of.get(i) == number
+        )
+        start += [1.0 if t == short_here else 0.0 for t in range(m + 1)]
     solution = highspy.HighsSolution()
     solution.col_value = start
     solution.value_valid = True
