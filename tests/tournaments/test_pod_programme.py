@@ -4,6 +4,9 @@ against brute force over every partition and against the exhaustive search."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -100,3 +103,26 @@ def test_a_field_too_large_to_search_is_proved_by_the_programme():
     event = SimulatedPods(64, seed=1001, drop_rate=0.05)
     methods = [event.play_round().method for _ in range(6)]
     assert methods[3:5] == ["programme", "programme"], methods
+
+
+def test_a_pairing_through_the_programme_writes_nothing_to_standard_output():
+    """HiGHS prints a banner when a process makes its first instance, whatever the options:
+    a worker's or a command's output would carry it on every pod pairing."""
+    script = (
+        "from tournaments.pairing.pod_programme import solve_programme\n"
+        "from tournaments.pairing.pods import PodPlayer, _Field, short_plan, table_sizes\n"
+        "players = [PodPlayer(i, i % 3) for i in range(1, 9)]\n"
+        "field = _Field(players, 2, 'p', 'four_three')\n"
+        "sizes = table_sizes(8)\n"
+        "outcome = solve_programme(field, sizes, short_plan(field, sizes), [[1, 2, 3, 4], [5, 6, 7, 8]])\n"
+        "assert outcome.proved and outcome.relaxations >= 1, outcome\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ""
