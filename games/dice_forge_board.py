@@ -13,12 +13,13 @@ and ``title``), so nothing is told by colour alone.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 
 from django.utils.html import escape
+from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from games.d36_board import SEAT_COLOURS
 from games.engines import engine_for
@@ -165,6 +166,13 @@ def parse_face(face: str) -> tuple[str, list[tuple[str, int]]]:
 
 
 def amount_words(resource: str, amount: int) -> str:
+    return _amount_words(resource, amount, get_language())
+
+
+# A page draws each face (and says each amount) hundreds of times, always alike in one
+# language: the words and drawings are kept per language (a few hundred faces in all).
+@functools.lru_cache(maxsize=4096)
+def _amount_words(resource: str, amount: int, _language: str | None) -> str:
     return _("%(amount)s %(resource)s") % {
         "amount": amount,
         "resource": _(RESOURCE_WORDS[resource]),
@@ -174,6 +182,11 @@ def amount_words(resource: str, amount: int) -> str:
 def face_words(face: str) -> str:
     """ "3 gold", "2 gold and 1 moon shards", "1 gold or 1 sun shards or 1 moon shards",
     "×3 (triples the other die's face)"."""
+    return _face_words(face, get_language())
+
+
+@functools.lru_cache(maxsize=4096)
+def _face_words(face: str, _language: str | None) -> str:
     mode, gains = parse_face(face)
     if mode == "special":
         return _(SPECIAL_FACE_WORDS[face])
@@ -250,6 +263,11 @@ def _symbol(resource: str, x: float, y: float, r: float) -> str:
 def face_svg(face: str, *, size: int = 40, up: bool = False) -> str:
     """One die face: each gain as its symbol with the amount beside it, "/" between the
     gains of an "or" face; ``up`` frames the face that shows."""
+    return _face_svg(face, size, up, get_language())
+
+
+@functools.lru_cache(maxsize=4096)
+def _face_svg(face: str, size: int, up: bool, _language: str | None) -> str:
     mode, gains = parse_face(face)
     words = escape(face_words(face))
     parts = [_special_svg(face)] if mode == "special" else []

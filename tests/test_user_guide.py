@@ -96,7 +96,10 @@ class Camera:
         img/<role>-<name>.jpg."""
         filename = f"{self.role}-{name}.jpg"
         assert filename not in self.taken, f"{filename} taken twice"
-        page.wait_for_load_state("networkidle")
+        # The pictures kept in docs/guide/img/ wait for the page's last request (half a
+        # second without one: a page that fetches after loading, as the play page does,
+        # is drawn complete); the others, checked by name only, wait for the load.
+        page.wait_for_load_state("networkidle" if UPDATE_GUIDE else "load")
         width = page.viewport_size["width"]
         top = 0
         if start is not None:

@@ -4,9 +4,10 @@ ROLE_GROUPS = ["organiser", "judge"]
 
 
 def create_role_groups(apps, schema_editor):
+    db = schema_editor.connection.alias  # the database being migrated
     Group = apps.get_model("auth", "Group")
     for name in ROLE_GROUPS:
-        Group.objects.get_or_create(name=name)
+        Group.objects.using(db).get_or_create(name=name)
 
 
 class Migration(migrations.Migration):

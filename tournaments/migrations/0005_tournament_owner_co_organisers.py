@@ -29,18 +29,19 @@ ORGANISER_ACTIONS = [
 
 
 def carry_over_acting_organisers(apps, schema_editor):
+    db = schema_editor.connection.alias  # the database being migrated
     Tournament = apps.get_model("tournaments", "Tournament")
     AuditEntry = apps.get_model("tournaments", "AuditEntry")
     User = apps.get_model(settings.AUTH_USER_MODEL)
     site_organisers = set(
-        User.objects.filter(
+        User.objects.using(db).filter(
             groups__name="organiser", is_active=True, is_superuser=False
         ).values_list("pk", flat=True)
     )
     if not site_organisers:
         return
     acted = (
-        AuditEntry.objects.filter(action__in=ORGANISER_ACTIONS, actor_id__in=site_organisers)
+        AuditEntry.objects.using(db).filter(action__in=ORGANISER_ACTIONS, actor_id__in=site_organisers)
         .exclude(tournament__status="finished")
         .values_list("tournament_id", "actor_id")
         .distinct()
@@ -48,13 +49,13 @@ def carry_over_acting_organisers(apps, schema_editor):
     grants: dict[int, set[int]] = {}
     for tournament_id, actor_id in acted:
         grants.setdefault(tournament_id, set()).add(actor_id)
-    for tournament in Tournament.objects.filter(pk__in=grants).order_by("pk"):
+    for tournament in Tournament.objects.using(db).filter(pk__in=grants).order_by("pk"):
         current = set(tournament.co_organisers.values_list("pk", flat=True))
         new = grants[tournament.pk] - current - {tournament.organiser_id}
         if not new:
             continue
         tournament.co_organisers.add(*new)
-        AuditEntry.objects.create(
+        AuditEntry.objects.using(db).create(
             tournament=tournament,
             actor=None,
             action="tournament.co_organisers",

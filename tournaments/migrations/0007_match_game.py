@@ -8,21 +8,23 @@ from django.db import migrations, models
 
 
 def copy_links(apps, schema_editor):
+    db = schema_editor.connection.alias  # the database being migrated
     GameSession = apps.get_model("games", "GameSession")
     MatchGame = apps.get_model("tournaments", "MatchGame")
-    MatchGame.objects.bulk_create(
+    MatchGame.objects.using(db).bulk_create(
         MatchGame(match_id=match_id, number=number, session_id=session_id)
-        for session_id, match_id, number in GameSession.objects.filter(
+        for session_id, match_id, number in GameSession.objects.using(db).filter(
             match__isnull=False
         ).values_list("pk", "match_id", "game_number")
     )
 
 
 def copy_links_back(apps, schema_editor):
+    db = schema_editor.connection.alias  # the database being migrated
     GameSession = apps.get_model("games", "GameSession")
     MatchGame = apps.get_model("tournaments", "MatchGame")
-    for link in MatchGame.objects.all():
-        GameSession.objects.filter(pk=link.session_id).update(
+    for link in MatchGame.objects.using(db).all():
+        GameSession.objects.using(db).filter(pk=link.session_id).update(
             match_id=link.match_id, game_number=link.number
         )
 

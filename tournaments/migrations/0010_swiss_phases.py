@@ -8,7 +8,8 @@ def phases_from_ends(apps, schema_editor):
     """swiss_phase_ends [9] becomes [{"ends_after_round": 9, "advance": "all"}]: the
     phases it described had no automatic cut (the organiser dropped players)."""
     Tournament = apps.get_model("tournaments", "Tournament")
-    for tournament in Tournament.objects.exclude(swiss_phase_ends=[]):
+    rows = Tournament.objects.using(schema_editor.connection.alias)
+    for tournament in rows.exclude(swiss_phase_ends=[]):
         ends = tournament.swiss_phase_ends
         if isinstance(ends, list):
             tournament.swiss_phases = [
@@ -21,7 +22,8 @@ def phases_from_ends(apps, schema_editor):
 
 def ends_from_phases(apps, schema_editor):
     Tournament = apps.get_model("tournaments", "Tournament")
-    for tournament in Tournament.objects.exclude(swiss_phases=[]):
+    rows = Tournament.objects.using(schema_editor.connection.alias)
+    for tournament in rows.exclude(swiss_phases=[]):
         tournament.swiss_phase_ends = [
             item["ends_after_round"] for item in tournament.swiss_phases if isinstance(item, dict)
         ]

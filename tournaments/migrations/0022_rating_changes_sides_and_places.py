@@ -10,9 +10,10 @@ PLACE = {"win": 1, "loss": 2, "draw": 1, "": None}
 
 
 def fill_sides_and_places(apps, schema_editor):
+    db = schema_editor.connection.alias  # the database being migrated
     RatingChange = apps.get_model("tournaments", "RatingChange")
     rows = list(
-        RatingChange.objects.select_related(
+        RatingChange.objects.using(db).select_related(
             "match__player_a", "match__round__tournament"
         ).order_by("id")
     )
@@ -20,7 +21,7 @@ def fill_sides_and_places(apps, schema_editor):
         row.game = row.match.round.tournament.game
         row.side = 0 if row.match.player_a.player_id == row.player_id else 1
         row.place = PLACE[row.outcome]
-    RatingChange.objects.bulk_update(rows, ["game", "side", "place"], batch_size=1000)
+    RatingChange.objects.using(db).bulk_update(rows, ["game", "side", "place"], batch_size=1000)
 
 
 class Migration(migrations.Migration):
