@@ -3,10 +3,12 @@ admin), what each may do, "my events" lists, and the migration for existing even
 
 import datetime
 import importlib
+from types import SimpleNamespace
 
 import pytest
 from django.apps import apps as django_apps
 from django.contrib.auth.models import Permission
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
@@ -294,6 +296,9 @@ def test_migration_keeps_those_who_ran_an_unfinished_event(people, make_user):
     migration = importlib.import_module(
         "tournaments.migrations.0005_tournament_owner_co_organisers"
     )
+    # What Django hands a data migration: its schema editor, whose connection names the
+    # database being migrated.
+    editor = SimpleNamespace(connection=connection)
     owner, other = people["owner"], people["other"]
     left_group = make_user("left_group")  # acted back then, no longer an organiser
     running = services.create_tournament(organiser=owner, name="Running", date=DATE)
@@ -309,11 +314,11 @@ def test_migration_keeps_those_who_ran_an_unfinished_event(people, make_user):
         (untouched, other, "result.confirmed"),  # a judge's action: not an organiser's
     ]:
         AuditEntry.objects.create(tournament=tournament, actor=actor, action=action)
-    migration.carry_over_acting_organisers(django_apps, None)
+    migration.carry_over_acting_organisers(django_apps, editor)
     assert list(running.co_organisers.all()) == [other]
     assert finished.co_organisers.count() == 0 and untouched.co_organisers.count() == 0
     note = AuditEntry.objects.get(tournament=running, action="tournament.co_organisers")
     assert note.actor is None and note.after == {"co_organisers": [other.pk]}
     # Running it again grants nothing new and writes nothing new.
-    migration.carry_over_acting_organisers(django_apps, None)
+    migration.carry_over_acting_organisers(django_apps, editor)
     assert AuditEntry.objects.filter(action="tournament.co_organisers").count() == 1
