@@ -450,7 +450,6 @@ def team_name(board, names, team, team_names=None) -> str:
 
 def describe_event(board, event: dict, names, team_names=None) -> str | None:
     t = event.get("type")
-
     who = names[event["player"]] if isinstance(event.get("player"), int) else None
     die = event.get("die")
     if t == "turn_started":

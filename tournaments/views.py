@@ -1343,18 +1343,17 @@ def my_table(request, pk):
     tournament = _visible_tournament(request, pk)
     if not tournament.pods:
         return redirect("tournaments:my_match", pk=tournament.pk)
-    return _my_page(request, pk)
+    return _my_page(request, tournament)
 
 
 @live_page(scope=None)
 @login_required
 def my_match(request, pk):
     """A player's match this round (in an event in pods: their table, as "My table")."""
-    return _my_page(request, pk)
+    return _my_page(request, _visible_tournament(request, pk))
 
 
-def _my_page(request, pk):
-    tournament = _visible_tournament(request, pk)
+def _my_page(request, tournament):
     registration = _my_registration(request, tournament)
     if registration is None:
         messages.error(request, _("You are not registered in this tournament."))

@@ -244,9 +244,8 @@ class _Pricer:
 class _Programme:
     """The set-partitioning programme over the tables listed so far (HiGHS)."""
 
-    def __init__(self, pricer: _Pricer, field, sizes: Sequence[int]):
+    def __init__(self, pricer: _Pricer, sizes: Sequence[int]):
         self.pricer = pricer
-        self.field = field
         self.counts = {s: list(sizes).count(s) for s in pricer.sizes}
         self.columns: list[tuple[int, ...]] = []
         self.known: set[tuple[int, ...]] = set()
@@ -409,7 +408,7 @@ def solve_programme(
     if incumbent_key[0] or incumbent_key[1] != plan.excess:
         return None
     pricer = _Pricer(field, sizes, plan, tick)
-    programme = _Programme(pricer, field, sizes)
+    programme = _Programme(pricer, sizes)
     index = pricer.index
     for table in incumbent:
         programme.add(tuple(index[p] for p in table))
