@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import os
+import random
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -36,6 +37,8 @@ from itertools import combinations
 
 import highspy
 import numpy as np
+
+from tournaments.pairing.pod_profile import fill_profile
 
 
 def _quiet_first_instance() -> None:
@@ -74,6 +77,9 @@ FIRST_GAP = 1.0
 EPS = 1e-6
 # Search steps between two calls of the work callback.
 TICK_STEPS = 4096
+# Tries, and search steps a try, at seating the relaxation's profile without a repeat.
+PROFILE_FILLS = 4
+PROFILE_FILL_STEPS = 20_000
 
 
 @dataclass(frozen=True)
@@ -92,7 +98,39 @@ class ProgrammeResult:
 
 
 class _GiveUp(Exception):
-    pass
+    """The tier stops short of a proof; ``seating``: a better one it found on the way."""
+
+    def __init__(self, reason: str, seating: list[tuple[int, ...]] | None = None):
+        super().__init__(reason)
+        self.seating = seating
+
+
+@dataclass(frozen=True)
+class _GroupCut:
+    """A Chvatal-Gomory cut of the seating's rows: each player of the score groups ``first``
+    to ``last`` sits once (each row times share / scale) and ``count`` tables of ``size`` are
+    laid (that row times size_share / scale), so every seating keeps
+
+        sum over its tables of floor((share * inside + size_share * [size]) / scale)
+            <= floor((share * players + size_share * count) / scale)
+
+    (inside: the table's players in those groups). It is what the relaxation misses of whole
+    tables: 6 players of one score fill at most one table of 4 by themselves, where the
+    relaxation seats them on a quarter of each of 15 tables at no spread. Integers only: the
+    coefficients are whole numbers, and the relaxation's duals price them like any row."""
+
+    first: int
+    last: int
+    share: int
+    size: int
+    size_share: int
+    scale: int
+    bound: int
+
+    def coefficient(self, groups: Sequence[int], size: int) -> int:
+        inside = sum(1 for g in groups if self.first <= g <= self.last)
+        extra = self.size_share if size == self.size else 0
+        return (self.share * inside + extra) // self.scale
 
 
 class _Pricer:
@@ -107,6 +145,10 @@ class _Pricer:
         self.order = sorted(field.ids, key=lambda pid: (-field.value[pid], pid))
         self.index = {pid: i for i, pid in enumerate(self.order)}
         self.value = [field.value[pid] for pid in self.order]
+        # Score groups: players of equal points, numbered from the best.
+        levels = sorted(set(self.value), reverse=True)
+        self.group = [levels.index(v) for v in self.value]
+        self.groups = len(levels)
         n = len(self.order)
         self.met = [
             frozenset(self.index[o] for o in field.opp[pid] if o in self.index)
@@ -132,11 +174,17 @@ class _Pricer:
         limit: float,
         best_only: bool,
         penalty: Callable[[tuple[int, ...]], float] = lambda table: 0.0,
+        partial: Callable[[tuple[int, ...], int], float] = lambda groups, size: 0.0,
+        per_head: float = math.inf,
     ) -> list[tuple[float, tuple[int, ...]]]:
         """Tables of reduced cost below ``limit`` (per head the least one when
-        ``best_only``), as (reduced cost, player indices)."""
+        ``best_only``), as (reduced cost, player indices). ``penalty``: the cuts' share of a
+        table; ``partial``: a share that only grows as players join a table, by the groups
+        of its players so far and its size (a lower bound of the whole table's share)."""
         found: list[tuple[float, tuple[int, ...]]] = []
         self.penalty = penalty
+        self.partial = partial
+        self.room = math.inf
         n = self.n
         for size in self.sizes:
             allowed = self.allowed(size)
@@ -146,8 +194,11 @@ class _Pricer:
                     continue
                 best: list = [threshold_base, None]
                 members = [head]
+                self.room = per_head
                 self._extend(
                     members,
+                    (self.group[head],),
+                    size,
                     -duals[head],
                     size - 1,
                     head + 1,
@@ -166,6 +217,8 @@ class _Pricer:
     def _extend(
         self,
         members: list[int],
+        groups: tuple[int, ...],
+        size: int,
         cost: float,
         need: int,
         start: int,
@@ -198,12 +251,21 @@ class _Pricer:
             adds.append((add, j))
         if len(adds) < need:
             return
+        # The score-group cuts' share once a player of group g joins: it only grows as
+        # players join (coefficients never fall, duals never positive), so it bounds the
+        # whole table's share from below.
+        group = self.group
+        shares: dict[int, float] = {}
+        for _, j in adds:
+            g = group[j]
+            if g not in shares:
+                shares[g] = self.partial(tuple(sorted((*groups, g))), size)
         if need == 1:
             for add, j in adds:
                 total = cost + add
-                if total < threshold - EPS:
+                if total + shares[group[j]] < threshold - EPS:
                     table = (*members, j)
-                    # The cuts' share (never negative, so the cut-offs above stand).
+                    # The cuts' whole share (never negative, so the cut-offs above stand).
                     total += self.penalty(table)
                     if total >= threshold - EPS:
                         continue
@@ -212,6 +274,9 @@ class _Pricer:
                         threshold = total
                     else:
                         found.append((total - size_dual, table))
+                        self.room -= 1
+                        if not self.room:
+                            return
             return
         # The least the need - 1 others can add after each candidate (they come later in
         # the order), from the end: a small sorted list per position.
@@ -221,12 +286,16 @@ class _Pricer:
             tails[p] = sum(smallest) if len(smallest) == need - 1 else math.inf
             smallest = sorted([*smallest, adds[p][0]])[: need - 1]
         for p, (add, j) in enumerate(adds):
+            if not self.room:
+                return
             threshold = best[0] if best_only else threshold_base
-            if cost + add + tails[p] >= threshold - EPS:
+            if cost + add + tails[p] + shares[group[j]] >= threshold - EPS:
                 continue
             members.append(j)
             self._extend(
                 members,
+                tuple(sorted((*groups, group[j]))),
+                size,
                 cost + add,
                 need - 1,
                 j + 1,
@@ -255,6 +324,11 @@ class _Programme:
         self.cuts: list[tuple[int, int, int]] = []
         self.cuts_of_pair: dict[tuple[int, int], list[int]] = {}
         self.cut_duals: list[float] = []
+        # Score-group cuts (``_GroupCut``) and their duals; a table's share of them depends
+        # only on its players' groups and its size, so it is kept per such signature.
+        self.group_cuts: list[_GroupCut] = []
+        self.group_duals: list[float] = []
+        self.group_share: dict[tuple[int, ...], float] = {}
         self.values: list[float] = []
         self.relaxations = 0
 
@@ -268,7 +342,34 @@ class _Programme:
 
     def penalty(self, table: Sequence[int]) -> float:
         duals = self.cut_duals
-        return -sum(duals[k] for k in self.hits(table)) if self.cuts else 0.0
+        share = -sum(duals[k] for k in self.hits(table)) if self.cuts else 0.0
+        if self.group_cuts:
+            share += self.group_penalty(table)
+        return share
+
+    def signature(self, table: Sequence[int]) -> tuple[int, ...]:
+        group = self.pricer.group
+        return tuple(sorted(group[i] for i in table))
+
+    def group_penalty(self, table: Sequence[int]) -> float:
+        return self.group_part(self.signature(table), len(table))
+
+    def group_part(self, groups: tuple[int, ...], size: int) -> float:
+        """The score-group cuts' share of a table of ``size`` whose players so far are of
+        ``groups`` (sorted): all of it for a whole table, a lower bound of it before."""
+        if not self.group_cuts:
+            return 0.0
+        key = (*groups, -size)
+        share = self.group_share.get(key)
+        if share is None:
+            duals = self.group_duals
+            share = -sum(
+                duals[k] * cut.coefficient(groups, size)
+                for k, cut in enumerate(self.group_cuts)
+                if duals[k]
+            )
+            self.group_share[key] = share
+        return share
 
     def add_cut(self, triple: tuple[int, int, int]) -> None:
         k = len(self.cuts)
@@ -278,6 +379,81 @@ class _Programme:
             self.cuts_of_pair.setdefault(pair, []).append(k)
 
     def separate(self, values: Sequence[float], most: int) -> int:
+        """Add up to ``most`` score-group cuts and ``most`` subset-row cuts the relaxation's
+        solution breaks; their count."""
+        return self.separate_groups(values, most) + self.separate_rows(values, most)
+
+    def separate_groups(self, values: Sequence[float], most: int) -> int:
+        """The score-group cuts (``_GroupCut``) the solution breaks the most, over every run
+        of consecutive score groups and every share a table size makes fractional."""
+        pricer = self.pricer
+        groups = pricer.groups
+        weight: dict[tuple[int, ...], float] = {}
+        for c, x in enumerate(values):
+            if x > EPS:
+                key = self.signature(self.columns[c])
+                weight[key] = weight.get(key, 0.0) + x
+        if not weight:
+            return 0
+        signatures = list(weight)
+        x = np.array([weight[k] for k in signatures])
+        length = np.array([len(k) for k in signatures])
+        inside_before = np.zeros((len(signatures), groups + 1), dtype=np.int64)
+        for row, key in enumerate(signatures):
+            for g in key:
+                inside_before[row, g + 1] += 1
+        inside_before = inside_before.cumsum(axis=1)
+        players_before = np.zeros(groups + 1, dtype=np.int64)
+        for g in pricer.group:
+            players_before[g + 1] += 1
+        players_before = players_before.cumsum()
+        scales = sorted({2, *pricer.sizes})
+        # (size, size_share) choices per scale: no size row, or one size's row times k / scale.
+        rows_of = {
+            scale: [(0, 0)]
+            + [(size, k) for size in pricer.sizes if self.counts[size] for k in range(1, scale)]
+            for scale in scales
+        }
+        known = {(c.first, c.last, c.share, c.size, c.size_share, c.scale) for c in self.group_cuts}
+        broken: list[tuple[float, _GroupCut]] = []
+        for first in range(groups):
+            for last in range(first, groups):
+                inside = inside_before[:, last + 1] - inside_before[:, first]
+                players = int(players_before[last + 1] - players_before[first])
+                for scale in scales:
+                    for share in range(1, scale):
+                        if math.gcd(share, scale) != 1:
+                            continue
+                        for size, size_share in rows_of[scale]:
+                            total = share * players + size_share * self.counts.get(size, 0)
+                            if not total % scale:
+                                continue  # no rounding: the rows imply it
+                            extra = size_share * (length == size) if size_share else 0
+                            lhs = float(x @ ((share * inside + extra) // scale))
+                            violation = lhs - total // scale
+                            key = (first, last, share, size, size_share, scale)
+                            if violation > 1e-3 and key not in known:
+                                broken.append(
+                                    (
+                                        -violation,
+                                        _GroupCut(
+                                            first,
+                                            last,
+                                            share,
+                                            size,
+                                            size_share,
+                                            scale,
+                                            total // scale,
+                                        ),
+                                    )
+                                )
+        broken.sort(key=lambda item: item[0])
+        for _, cut in broken[:most]:
+            self.group_cuts.append(cut)
+            self.group_duals.append(0.0)
+        return min(len(broken), most)
+
+    def separate_rows(self, values: Sequence[float], most: int) -> int:
         """Add up to ``most`` subset-row cuts the relaxation's solution breaks; their count."""
         weight: dict[tuple[int, int, int], float] = {}
         n = self.pricer.n
@@ -334,18 +510,31 @@ class _Programme:
             lower[row] = self.counts[s]
         upper = lower.copy()
         cut_row = rows
-        lower = np.concatenate([lower, np.full(len(self.cuts), -highspy.kHighsInf)])
-        upper = np.concatenate([upper, np.ones(len(self.cuts))])
-        rows += len(self.cuts)
+        group_row = cut_row + len(self.cuts)
+        lower = np.concatenate(
+            [lower, np.full(len(self.cuts) + len(self.group_cuts), -highspy.kHighsInf)]
+        )
+        upper = np.concatenate(
+            [upper, np.ones(len(self.cuts)), [float(c.bound) for c in self.group_cuts]]
+        )
+        rows += len(self.cuts) + len(self.group_cuts)
         empty = np.array([], dtype=np.int32)
         h.addRows(rows, lower, upper, 0, empty, empty, np.array([]))
-        starts, indices = [], []
+        starts, indices, coefficients = [], [], []
         for c in columns:
             table = self.columns[c]
             starts.append(len(indices))
             indices.extend(table)
             indices.append(size_row[len(table)])
             indices.extend(sorted(cut_row + k for k in self.hits(table)))
+            coefficients.extend([1.0] * (len(indices) - len(coefficients)))
+            if self.group_cuts:
+                signature = self.signature(table)
+                for k, cut in enumerate(self.group_cuts):
+                    coefficient = cut.coefficient(signature, len(table))
+                    if coefficient:
+                        indices.append(group_row + k)
+                        coefficients.append(float(coefficient))
         k = len(columns)
         h.addCols(
             k,
@@ -357,7 +546,7 @@ class _Programme:
             len(indices),
             np.array(starts, dtype=np.int32),
             np.array(indices, dtype=np.int32),
-            np.ones(len(indices)),
+            np.array(coefficients),
         )
         if integer:
             h.changeColsIntegrality(
@@ -374,19 +563,30 @@ class _Programme:
         duals = list(solution.row_dual)
         n = self.pricer.n
         size_duals = {s: duals[n + k] for k, s in enumerate(self.pricer.sizes)}
-        self.cut_duals = [min(0.0, d) for d in duals[n + len(size_duals) :]]
+        cuts = n + len(size_duals)
+        self.cut_duals = [min(0.0, d) for d in duals[cuts : cuts + len(self.cuts)]]
+        self.group_duals = [min(0.0, d) for d in duals[cuts + len(self.cuts) :]]
+        self.group_share = {}
         self.values = list(solution.col_value)
         return h.getInfo().objective_function_value, duals[:n], size_duals
 
-    def solve(self, columns: Sequence[int]) -> tuple[list[tuple[int, ...]] | None, bool]:
-        """The best seating over ``columns`` (None if there is none) and whether HiGHS
-        finished (proved it best, or that there is none) within its limits."""
+    def solve(
+        self, columns: Sequence[int], below: float = math.inf
+    ) -> tuple[list[tuple[int, ...]] | None, bool]:
+        """The best seating over ``columns`` of spread at most ``below`` (None if there is
+        none) and whether HiGHS finished (proved it best, or that there is none) within its
+        limits. The limit prunes every branch that cannot come under it."""
         if len(columns) > MAX_TABLES:
             raise _GiveUp("too many tables")
         h = self._model(columns, integer=True)
+        if below < math.inf:
+            h.setOptionValue("objective_bound", below + 0.5)
         h.run()
         status = h.getModelStatus()
-        if status == highspy.HighsModelStatus.kInfeasible:
+        if status in (
+            highspy.HighsModelStatus.kInfeasible,
+            highspy.HighsModelStatus.kObjectiveBound,
+        ):
             return None, True
         values = h.getSolution().col_value if h.getInfo().primal_solution_status else []
         tables = [self.columns[c] for c, x in zip(columns, values, strict=False) if x > 0.5]
@@ -399,11 +599,13 @@ def solve_programme(
     plan,
     incumbent: list[list[int]],
     tick: Callable[[int], None] = lambda steps: None,
+    known_bound: int = 0,
 ) -> ProgrammeResult | None:
     """Prove the incumbent's spread and rank offset least, or find a seating better in them,
     among seatings with no repeat and the least short-table excess. The incumbent must have
-    both (else None: the tier does not apply). Within the limits above; past them the best
-    seating found and the best lower bound proved (``proved`` False)."""
+    both (else None: the tier does not apply). ``known_bound``: a lower bound on the spread
+    proved elsewhere (the typed bound), used with the relaxation's. Within the limits above;
+    past them the best seating found and the best lower bound proved (``proved`` False)."""
     incumbent_key = field.ikey(incumbent)
     if incumbent_key[0] or incumbent_key[1] != plan.excess:
         return None
@@ -427,7 +629,13 @@ def solve_programme(
 
     try:
         z, duals, size_duals = _relax_with_cuts(pricer, programme, best_spread)
-        lower = max(0, math.ceil(z - EPS))
+        lower = max(0, known_bound, math.ceil(z - EPS))
+        if lower < best_spread:
+            # The relaxation's tables by score groups often form a whole seating's profile
+            # (equal players are interchangeable to it): seat it without a repeat if we can.
+            filled = _seat_profile(field, pricer, programme)
+            if filled is not None:
+                better([tuple(sorted(index[p] for p in t)) for t in filled])
         if lower < best_spread:
             # A better incumbent from the tables generated so far (cheap, and it narrows the
             # listing below).
@@ -438,7 +646,10 @@ def solve_programme(
         gap = min(best_spread - z, max(FIRST_GAP, (best_spread - z) / 8))
         while lower < best_spread:
             listed = _list_tables(pricer, programme, duals, size_duals, gap)
-            tables, finished = programme.solve(listed)
+            # Only a seating below the incumbent and within the gap settles anything.
+            tables, finished = programme.solve(
+                listed, below=min(best_spread - 1, math.floor(z + gap + EPS))
+            )
             if not finished:
                 raise _GiveUp("the programme passed its limits")
             better(tables)
@@ -447,11 +658,19 @@ def solve_programme(
                 break
             lower = max(lower, math.floor(z + gap + EPS) + 1)
             gap = min(best_spread - z, gap * 2)
-        listed = _list_tables(pricer, programme, duals, size_duals, best_spread - z)
-        best = _least_offset(field, programme, pricer, listed, best, best_spread)
+        best = _least_offset(
+            field,
+            programme,
+            pricer,
+            lambda: _list_tables(pricer, programme, duals, size_duals, best_spread - z),
+            best,
+            best_spread,
+        )
         proved = True
     except _GiveUp as stop:
         reason = str(stop)
+        if stop.seating is not None:
+            best = stop.seating
     return ProgrammeResult(
         [[pricer.order[i] for i in t] for t in best],
         proved,
@@ -460,6 +679,58 @@ def solve_programme(
         programme.relaxations,
         reason,
     )
+
+
+def _seat_profile(field, pricer, programme) -> list[list[int]] | None:
+    """A seating of the relaxation's profile with no repeat meeting, or None.
+
+    The relaxation's solution summed by table signature (the score groups of a table's
+    players) counts how many tables of each kind it lays; when those counts are whole, they
+    are a profile of spread z, its value, that the repeats of the field may still allow. Its
+    seats are given to the players of each group (the short ones to those who must sit
+    short, then to the lowest ranked who may), and fill_profile re-seats players among seats
+    of their own kind until no table repeats a meeting."""
+    counts: dict[tuple[int, ...], float] = {}
+    for c, x in enumerate(programme.values):
+        if x > EPS:
+            key = programme.signature(programme.columns[c])
+            counts[key] = counts.get(key, 0.0) + x
+    if any(abs(x - round(x)) > 1e-6 for x in counts.values()):
+        return None
+    order, group = pricer.order, pricer.group
+    short_seats: dict[int, int] = {}
+    for key, x in counts.items():
+        if pricer.short[len(key)]:
+            for g in key:
+                short_seats[g] = short_seats.get(g, 0) + round(x)
+    short_pool: dict[int, list[int]] = {}
+    full_pool: dict[int, list[int]] = {}
+    members: dict[int, list[int]] = {}
+    for i in range(pricer.n):
+        members.setdefault(group[i], []).append(i)
+    for g, players in members.items():
+        # Who must sit short first, then the lowest ranked of those who may.
+        ranked = sorted(
+            players,
+            key=lambda i: (pricer.may_full[i], -field.position[order[i]]),
+        )
+        k = short_seats.get(g, 0)
+        short_pool[g], full_pool[g] = ranked[:k], ranked[k:]
+        if any(not pricer.may_short[i] for i in short_pool[g]) or any(
+            not pricer.may_full[i] for i in full_pool[g]
+        ):
+            return None
+    tables: list[list[int]] = []
+    for key, x in sorted(counts.items()):
+        pool = short_pool if pricer.short[len(key)] else full_pool
+        for _ in range(round(x)):
+            tables.append([order[pool[g].pop()] for g in key])
+    for attempt in range(PROFILE_FILLS):
+        rng = random.Random(f"irondie-pods-profile:{attempt}")
+        filled = fill_profile(field, tables, rng, PROFILE_FILL_STEPS)
+        if filled is not None and not any(field.repeats(t) for t in filled):
+            return filled
+    return None
 
 
 def _relax_with_cuts(pricer, programme, best_spread: int):
@@ -473,7 +744,12 @@ def _relax_with_cuts(pricer, programme, best_spread: int):
                 raise _GiveUp("too many relaxations")
             z, duals, size_duals = programme.relax()
             found = pricer.search(
-                duals, size_duals, -EPS, best_only=True, penalty=programme.penalty
+                duals,
+                size_duals,
+                -EPS,
+                best_only=True,
+                penalty=programme.penalty,
+                partial=programme.group_part,
             )
             if not found:
                 break
@@ -493,7 +769,12 @@ def _list_tables(pricer, programme, duals, size_duals, gap: float) -> list[int]:
     # A margin over the search's own tolerance: a table of reduced cost exactly ``gap``
     # (a seating at exactly z + gap whose other tables cost 0) must be listed.
     found = pricer.search(
-        duals, size_duals, gap + 4 * EPS, best_only=False, penalty=programme.penalty
+        duals,
+        size_duals,
+        gap + 4 * EPS,
+        best_only=False,
+        penalty=programme.penalty,
+        partial=programme.group_part,
     )
     if len(found) > MAX_TABLES:
         raise _GiveUp("too many tables")
@@ -549,9 +830,48 @@ def _swap_offset(field, pricer, tables):
     return [tuple(sorted(t)) for t in tables]
 
 
-def _least_offset(field, programme, pricer, listed, best, best_spread):
-    """Among seatings of spread ``best_spread`` over the listed tables (all that any such
-    seating can use), one of least short-table rank offset.
+def _refill_offset(field, pricer, seated):
+    """The seating's short seats of each class (points, short tables so far) given to the
+    class's lowest ranked players (rank offset 0), then re-seated within each kind of seat
+    until no table repeats a meeting (fill_profile); the spread is unchanged. None when the
+    filling finds no such seating."""
+    index = pricer.index
+    classes: dict[tuple, list[int]] = {}
+    short_seats: dict[tuple, int] = {}
+    for table in seated:
+        short = field.is_short(len(table))
+        for pid in table:
+            cls = (field.value[pid], field.short[pid])
+            classes.setdefault(cls, []).append(pid)
+            short_seats[cls] = short_seats.get(cls, 0) + short
+    goes_short: set[int] = set()
+    for cls, members in classes.items():
+        ranked = sorted(members, key=lambda pid: -field.position[pid])
+        goes_short.update(ranked[: short_seats[cls]])
+    # Seats by class and kind; the players who take them, in the seating's order.
+    pools: dict[tuple, list[int]] = {}
+    for cls, members in classes.items():
+        for pid in members:
+            pools.setdefault((*cls, pid in goes_short), []).append(pid)
+    tables = []
+    for table in seated:
+        short = field.is_short(len(table))
+        tables.append([pools[(field.value[pid], field.short[pid], short)].pop() for pid in table])
+    for attempt in range(PROFILE_FILLS):
+        rng = random.Random(f"irondie-pods-offset:{attempt}")
+        filled = fill_profile(field, tables, rng, PROFILE_FILL_STEPS)
+        if (
+            filled is not None
+            and not any(field.repeats(t) for t in filled)
+            and field.cost(filled).short_rank_offset == 0
+        ):
+            return [tuple(sorted(index[p] for p in t)) for t in filled]
+    return None
+
+
+def _least_offset(field, programme, pricer, listing, best, best_spread):
+    """Among seatings of spread ``best_spread`` over the tables ``listing()`` lists (all that
+    any such seating can use), one of least short-table rank offset.
 
     Within one class (points, short tables) of players who may sit either way, with k of
     its players short, the offset is the sum over those k of the class's players ranked
@@ -563,6 +883,10 @@ def _least_offset(field, programme, pricer, listed, best, best_spread):
     seated = [[order[i] for i in t] for t in best]
     if field.cost(seated).short_rank_offset == 0:
         return best
+    refilled = _refill_offset(field, pricer, seated)
+    if refilled is not None:
+        return refilled
+    listed = listing()
     classes: dict[tuple, list[int]] = {}
     for i, pid in enumerate(order):
         if pricer.may_short[i] and pricer.may_full[i]:
@@ -576,15 +900,22 @@ def _least_offset(field, programme, pricer, listed, best, best_spread):
             below[i] = len(ranked) - place - 1
             class_of[i] = number
         sizes.append(len(ranked))
-    # The spread first: spread x (largest offset + 1) + offset.
-    weight = float(sum(m * (m - 1) // 2 for m in sizes) + 1)
     h = programme._model(listed, integer=True)
     k = len(listed)
+    # The spread held at its least (a row), the offset the objective: a weighted sum of the
+    # two lets the relaxation trade spread for offset and proves nothing.
+    h.addRow(
+        -highspy.kHighsInf,
+        float(best_spread),
+        k,
+        np.arange(k, dtype=np.int32),
+        np.array([float(programme.costs[c]) for c in listed]),
+    )
     costs = []
     short_in: list[list[int]] = [[] for _ in sizes]  # per class: (column, members) entries
     for position, c in enumerate(listed):
         table = programme.columns[c]
-        cost = float(programme.costs[c]) * weight
+        cost = 0.0
         if field.is_short(len(table)):
             for i in table:
                 if i in below:
@@ -629,10 +960,13 @@ def _least_offset(field, programme, pricer, listed, best, best_spread):
     solution.value_valid = True
     h.setSolution(solution)
     h.run()
-    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-        raise _GiveUp("the rank offset programme passed its limits")
-    values = h.getSolution().col_value
-    seating = [programme.columns[c] for position, c in enumerate(listed) if values[position] > 0.5]
-    if sum(programme.spread(t) for t in seating) != best_spread:
+    values = h.getSolution().col_value if h.getInfo().primal_solution_status else []
+    seating = [
+        programme.columns[listed[position]] for position, x in enumerate(values[:k]) if x > 0.5
+    ]
+    if seating and sum(programme.spread(t) for t in seating) != best_spread:
         raise _GiveUp("the rank offset programme lost the least spread")
+    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        # Its best seating so far keeps the least spread and an offset no worse.
+        raise _GiveUp("the rank offset programme passed its limits", seating or None)
     return seating

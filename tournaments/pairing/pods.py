@@ -663,6 +663,7 @@ def pair_pods(
             plan,
             best,
             tick=lambda steps: work.spend(STAGE_PROGRAMME, steps * n * PRICE_WORK),
+            known_bound=typed_spread,
         )
         if outcome is not None:
             if field.ikey(outcome.tables) < field.ikey(best):
