@@ -135,9 +135,10 @@ class _GroupCut:
 
 class _Pricer:
     """Finds tables of low reduced cost: spread(T) - sum of the players' duals - the size's
-    dual. Players are ordered by points, best first; a table is listed by its players in
-    that order (its head first), and a partial table is cut off when its cost plus the
-    smallest additions of the players it still needs cannot come under the threshold
+    dual - the cuts' duals it meets. Players are ordered by score group, best first, and
+    within a group by dual, highest first (a new order each search); a table is listed by
+    its players in that order (its head first), and a partial table is cut off when its
+    cost plus the least its remaining players can add cannot come under the threshold
     (what a player adds is never less than its spread against the partial table minus its
     dual, since the spread among the players still to come is not negative)."""
 
@@ -149,6 +150,7 @@ class _Pricer:
         levels = sorted(set(self.value), reverse=True)
         self.group = [levels.index(v) for v in self.value]
         self.groups = len(levels)
+        self.levels = levels
         n = len(self.order)
         self.met = [
             frozenset(self.index[o] for o in field.opp[pid] if o in self.index)
@@ -178,40 +180,48 @@ class _Pricer:
         per_head: float = math.inf,
     ) -> list[tuple[float, tuple[int, ...]]]:
         """Tables of reduced cost below ``limit`` (per head the least one when
-        ``best_only``), as (reduced cost, player indices). ``penalty``: the cuts' share of a
-        table; ``partial``: a share that only grows as players join a table, by the groups
-        of its players so far and its size (a lower bound of the whole table's share)."""
+        ``best_only``, at most ``per_head`` a head otherwise), as (reduced cost, player
+        indices). ``penalty``: the cuts' share of a table; ``partial``: a share that only
+        grows as players join a table, by the groups of its players so far and its size (a
+        lower bound of the whole table's share)."""
         found: list[tuple[float, tuple[int, ...]]] = []
         self.penalty = penalty
         self.partial = partial
-        self.room = math.inf
-        n = self.n
         for size in self.sizes:
             allowed = self.allowed(size)
+            # Each score group's players who may sit at this size, highest dual first: a
+            # player of a group adds the same spread to a table as any other of the group,
+            # so in this order what it adds only grows, and the first that cannot come under
+            # the threshold ends its group.
+            lists: list[list[int]] = [[] for _ in range(self.groups)]
+            for i in range(self.n):
+                if allowed[i]:
+                    lists[self.group[i]].append(i)
+            for members in lists:
+                members.sort(key=lambda i: (-duals[i], i))
             threshold_base = limit + size_duals[size]
-            for head in range(n):
-                if not allowed[head]:
-                    continue
-                best: list = [threshold_base, None]
-                members = [head]
-                self.room = per_head
-                self._extend(
-                    members,
-                    (self.group[head],),
-                    size,
-                    -duals[head],
-                    size - 1,
-                    head + 1,
-                    duals,
-                    allowed,
-                    best,
-                    found,
-                    best_only,
-                    threshold_base,
-                    size_duals[size],
-                )
-                if best_only and best[1] is not None:
-                    found.append((best[0] - size_duals[size], best[1]))
+            for g, members in enumerate(lists):
+                for k, head in enumerate(members):
+                    best: list = [threshold_base, None]
+                    self.room = per_head
+                    self._extend(
+                        [head],
+                        (g,),
+                        size,
+                        -duals[head],
+                        size - 1,
+                        g,
+                        k + 1,
+                        lists,
+                        duals,
+                        best,
+                        found,
+                        best_only,
+                        threshold_base,
+                        size_duals[size],
+                    )
+                    if best_only and best[1] is not None:
+                        found.append((best[0] - size_duals[size], best[1]))
         return found
 
     def _extend(
@@ -221,93 +231,98 @@ class _Pricer:
         size: int,
         cost: float,
         need: int,
-        start: int,
+        first_group: int,
+        first_index: int,
+        lists: list[list[int]],
         duals,
-        allowed,
         best: list,
         found: list,
         best_only: bool,
         threshold_base: float,
         size_dual: float,
     ) -> None:
+        """Tables that add ``need`` players to ``members``, taken after position
+        ``first_index`` of group ``first_group`` in the order of ``lists``."""
         self.steps += 1
         if not self.steps % TICK_STEPS:
             self.tick(TICK_STEPS)
-        value, met = self.value, self.met
-        threshold = best[0] if best_only else threshold_base
-        # What each candidate adds to the partial table.
-        adds = []
-        for j in range(start, self.n):
-            if not allowed[j]:
+        value, met, levels = self.value, self.met, self.levels
+        # Per group still open: where its candidates start, the spread one of them adds to
+        # the partial table, and the least any of them adds (the first, highest dual).
+        open_groups = []
+        left = 0
+        for g in range(first_group, self.groups):
+            candidates = lists[g]
+            start = first_index if g == first_group else 0
+            if start >= len(candidates):
                 continue
-            mj = met[j]
-            if any(m in mj for m in members):
-                continue
-            vj = value[j]
-            add = -duals[j]
+            level = levels[g]
+            spread = 0
             for m in members:
-                d = value[m] - vj
-                add += d * d
-            adds.append((add, j))
-        if len(adds) < need:
+                d = value[m] - level
+                spread += d * d
+            open_groups.append((g, start, spread, spread - duals[candidates[start]]))
+            left += len(candidates) - start
+        if left < need:
             return
-        # The score-group cuts' share once a player of group g joins: it only grows as
-        # players join (coefficients never fall, duals never positive), so it bounds the
-        # whole table's share from below.
-        group = self.group
-        shares: dict[int, float] = {}
-        for _, j in adds:
-            g = group[j]
-            if g not in shares:
-                shares[g] = self.partial(tuple(sorted((*groups, g))), size)
-        if need == 1:
-            for add, j in adds:
-                total = cost + add
-                if total + shares[group[j]] < threshold - EPS:
+        # The least any later candidate adds, from each group on: the players still to come
+        # after a candidate add at least that each (the spread among them is not negative).
+        after = [0.0] * len(open_groups)
+        least = math.inf
+        for e in range(len(open_groups) - 1, -1, -1):
+            least = min(least, open_groups[e][3])
+            after[e] = least
+        others = need - 1
+        for e, (g, start, spread, first_add) in enumerate(open_groups):
+            # The score-group cuts' share once a player of g joins: it only grows as players
+            # join (coefficients never fall, duals never positive).
+            share = self.partial(tuple(sorted((*groups, g))), size)
+            floor = cost + share + (others * after[e] if others else 0.0)
+            threshold = best[0] if best_only else threshold_base
+            if floor + first_add >= threshold - EPS:
+                continue
+            candidates = lists[g]
+            for index in range(start, len(candidates)):
+                if not self.room:
+                    return
+                j = candidates[index]
+                add = spread - duals[j]
+                threshold = best[0] if best_only else threshold_base
+                if floor + add >= threshold - EPS:
+                    break
+                mj = met[j]
+                if any(m in mj for m in members):
+                    continue
+                if not others:
                     table = (*members, j)
                     # The cuts' whole share (never negative, so the cut-offs above stand).
-                    total += self.penalty(table)
+                    total = cost + add + self.penalty(table)
                     if total >= threshold - EPS:
                         continue
                     if best_only:
                         best[0], best[1] = total, table
-                        threshold = total
                     else:
                         found.append((total - size_dual, table))
                         self.room -= 1
-                        if not self.room:
-                            return
-            return
-        # The least the need - 1 others can add after each candidate (they come later in
-        # the order), from the end: a small sorted list per position.
-        tails: list[float] = [0.0] * len(adds)
-        smallest: list[float] = []
-        for p in range(len(adds) - 1, -1, -1):
-            tails[p] = sum(smallest) if len(smallest) == need - 1 else math.inf
-            smallest = sorted([*smallest, adds[p][0]])[: need - 1]
-        for p, (add, j) in enumerate(adds):
-            if not self.room:
-                return
-            threshold = best[0] if best_only else threshold_base
-            if cost + add + tails[p] + shares[group[j]] >= threshold - EPS:
-                continue
-            members.append(j)
-            self._extend(
-                members,
-                tuple(sorted((*groups, group[j]))),
-                size,
-                cost + add,
-                need - 1,
-                j + 1,
-                duals,
-                allowed,
-                best,
-                found,
-                best_only,
-                threshold_base,
-                size_dual,
-            )
-            members.pop()
+                    continue
+                members.append(j)
+                self._extend(
+                    members,
+                    tuple(sorted((*groups, g))),
+                    size,
+                    cost + add,
+                    others,
+                    g,
+                    index + 1,
+                    lists,
+                    duals,
+                    best,
+                    found,
+                    best_only,
+                    threshold_base,
+                    size_dual,
+                )
+                members.pop()
 
 
 class _Programme:
