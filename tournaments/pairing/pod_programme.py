@@ -344,6 +344,7 @@ class _Programme:
         self.group_cuts: list[_GroupCut] = []
         self.group_duals: list[float] = []
         self.group_share: dict[tuple[int, ...], float] = {}
+        self.family: list[_GroupCut] | None = None
         self.values: list[float] = []
         self.relaxations = 0
 
@@ -398,18 +399,49 @@ class _Programme:
         solution breaks; their count."""
         return self.separate_groups(values, most) + self.separate_rows(values, most)
 
-    def separate_groups(self, values: Sequence[float], most: int) -> int:
-        """The score-group cuts (``_GroupCut``) the solution breaks the most, over every run
-        of consecutive score groups and every share a table size makes fractional."""
+    def group_cut_family(self) -> list[_GroupCut]:
+        """Every score-group cut worth a row: each run of consecutive score groups, each
+        share a table size (or 2) makes fractional, with or without one size's count row,
+        whose right-hand side is rounded down (else the rows imply it)."""
+        if self.family is not None:
+            return self.family
         pricer = self.pricer
-        groups = pricer.groups
+        players_before = [0] * (pricer.groups + 1)
+        for g in pricer.group:
+            players_before[g + 1] += 1
+        for g in range(pricer.groups):
+            players_before[g + 1] += players_before[g]
+        family = []
+        for scale in sorted({2, *pricer.sizes}):
+            rows = [(0, 0)] + [
+                (size, k) for size in pricer.sizes if self.counts[size] for k in range(1, scale)
+            ]
+            for share in range(1, scale):
+                if math.gcd(share, scale) != 1:
+                    continue
+                for first in range(pricer.groups):
+                    for last in range(first, pricer.groups):
+                        players = players_before[last + 1] - players_before[first]
+                        for size, size_share in rows:
+                            total = share * players + size_share * self.counts.get(size, 0)
+                            if total % scale:
+                                family.append(
+                                    _GroupCut(
+                                        first, last, share, size, size_share, scale, total // scale
+                                    )
+                                )
+        self.family = family
+        return family
+
+    def separate_groups(self, values: Sequence[float], most: int) -> int:
+        """Add the score-group cuts (``_GroupCut``) the solution breaks the most (at most
+        ``most``); their count."""
         weight: dict[tuple[int, ...], float] = {}
         for c, x in enumerate(values):
             if x > EPS:
                 key = self.signature(self.columns[c])
                 weight[key] = weight.get(key, 0.0) + x
-        if not weight:
-            return 0
+        groups = self.pricer.groups
         signatures = list(weight)
         x = np.array([weight[k] for k in signatures])
         length = np.array([len(k) for k in signatures])
@@ -418,52 +450,18 @@ class _Programme:
             for g in key:
                 inside_before[row, g + 1] += 1
         inside_before = inside_before.cumsum(axis=1)
-        players_before = np.zeros(groups + 1, dtype=np.int64)
-        for g in pricer.group:
-            players_before[g + 1] += 1
-        players_before = players_before.cumsum()
-        scales = sorted({2, *pricer.sizes})
-        # (size, size_share) choices per scale: no size row, or one size's row times k / scale.
-        rows_of = {
-            scale: [(0, 0)]
-            + [(size, k) for size in pricer.sizes if self.counts[size] for k in range(1, scale)]
-            for scale in scales
-        }
-        known = {(c.first, c.last, c.share, c.size, c.size_share, c.scale) for c in self.group_cuts}
-        broken: list[tuple[float, _GroupCut]] = []
-        for first in range(groups):
-            for last in range(first, groups):
-                inside = inside_before[:, last + 1] - inside_before[:, first]
-                players = int(players_before[last + 1] - players_before[first])
-                for scale in scales:
-                    for share in range(1, scale):
-                        if math.gcd(share, scale) != 1:
-                            continue
-                        for size, size_share in rows_of[scale]:
-                            total = share * players + size_share * self.counts.get(size, 0)
-                            if not total % scale:
-                                continue  # no rounding: the rows imply it
-                            extra = size_share * (length == size) if size_share else 0
-                            lhs = float(x @ ((share * inside + extra) // scale))
-                            violation = lhs - total // scale
-                            key = (first, last, share, size, size_share, scale)
-                            if violation > 1e-3 and key not in known:
-                                broken.append(
-                                    (
-                                        -violation,
-                                        _GroupCut(
-                                            first,
-                                            last,
-                                            share,
-                                            size,
-                                            size_share,
-                                            scale,
-                                            total // scale,
-                                        ),
-                                    )
-                                )
-        broken.sort(key=lambda item: item[0])
-        for _, cut in broken[:most]:
+        known = set(self.group_cuts)
+        broken: list[tuple[float, int, _GroupCut]] = []
+        for number, cut in enumerate(self.group_cut_family()):
+            if cut in known or not signatures:
+                continue
+            inside = inside_before[:, cut.last + 1] - inside_before[:, cut.first]
+            extra = cut.size_share * (length == cut.size)
+            violation = float(x @ ((cut.share * inside + extra) // cut.scale)) - cut.bound
+            if violation > 1e-3:
+                broken.append((-violation, number, cut))
+        broken.sort(key=lambda item: item[:2])
+        for _, _, cut in broken[:most]:
             self.group_cuts.append(cut)
             self.group_duals.append(0.0)
         return min(len(broken), most)
