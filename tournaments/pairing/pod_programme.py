@@ -584,16 +584,27 @@ class _Programme:
         return h.getInfo().objective_function_value, duals[:n], size_duals
 
     def solve(
-        self, columns: Sequence[int], below: float = math.inf
+        self,
+        columns: Sequence[int],
+        below: float = math.inf,
+        start: Sequence[tuple[int, ...]] = (),
     ) -> tuple[list[tuple[int, ...]] | None, bool]:
         """The best seating over ``columns`` of spread at most ``below`` (None if there is
         none) and whether HiGHS finished (proved it best, or that there is none) within its
-        limits. The limit prunes every branch that cannot come under it."""
+        limits. The limit prunes every branch that cannot come under it; ``start``, a
+        seating over these columns, is HiGHS's first incumbent (and its answer if it finds
+        none better before its limits)."""
         if len(columns) > MAX_TABLES:
             raise _GiveUp("too many tables")
         h = self._model(columns, integer=True)
         if below < math.inf:
             h.setOptionValue("objective_bound", below + 0.5)
+        if start:
+            chosen = set(start)
+            solution = highspy.HighsSolution()
+            solution.col_value = [1.0 if self.columns[c] in chosen else 0.0 for c in columns]
+            solution.value_valid = True
+            h.setSolution(solution)
         h.run()
         status = h.getModelStatus()
         if status in (
@@ -652,7 +663,7 @@ def solve_programme(
         if lower < best_spread:
             # A better incumbent from the tables generated so far (cheap, and it narrows the
             # listing below).
-            better(programme.solve(range(len(programme.columns)))[0])
+            better(programme.solve(range(len(programme.columns)), start=best)[0])
         # Tables of reduced cost up to a growing gap: a seating over them whose spread is
         # at most z + gap is the least (a better one would use only tables within that gap,
         # all listed); none at most z + gap proves every seating costs more.
