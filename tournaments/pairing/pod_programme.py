@@ -345,6 +345,10 @@ class _Programme:
         self.group_duals: list[float] = []
         self.group_share: dict[tuple[int, ...], float] = {}
         self.family: list[_GroupCut] | None = None
+        # The artificial columns' cost, 0 when a seating is in hand (none then), and their
+        # total in the last relaxation.
+        self.elastic = 0.0
+        self.artificial = 0.0
         self.values: list[float] = []
         self.relaxations = 0
 
@@ -565,6 +569,22 @@ class _Programme:
             h.changeColsIntegrality(
                 k, np.arange(k, dtype=np.int32), np.array([highspy.HighsVarType.kInteger] * k)
             )
+        elif self.elastic:
+            # With no seating in hand the relaxation may have no solution over the tables
+            # known so far: an artificial column per row (a player left out, a table too few
+            # or too many) at a cost above any seating's spread keeps it solvable.
+            artificial = [*range(n), *size_row.values(), *size_row.values()]
+            signs = [1.0] * (n + len(size_row)) + [-1.0] * len(size_row)
+            h.addCols(
+                len(artificial),
+                np.full(len(artificial), self.elastic),
+                np.zeros(len(artificial)),
+                np.full(len(artificial), highspy.kHighsInf),
+                len(artificial),
+                np.arange(len(artificial), dtype=np.int32),
+                np.array(artificial, dtype=np.int32),
+                np.array(signs),
+            )
         return h
 
     def relax(self) -> tuple[float, list[float], dict[int, float]]:
@@ -580,7 +600,9 @@ class _Programme:
         self.cut_duals = [min(0.0, d) for d in duals[cuts : cuts + len(self.cuts)]]
         self.group_duals = [min(0.0, d) for d in duals[cuts + len(self.cuts) :]]
         self.group_share = {}
-        self.values = list(solution.col_value)
+        known = len(self.columns)
+        self.values = list(solution.col_value[:known])
+        self.artificial = sum(solution.col_value[known:])
         return h.getInfo().objective_function_value, duals[:n], size_duals
 
     def solve(
@@ -626,20 +648,28 @@ def solve_programme(
     known_bound: int = 0,
 ) -> ProgrammeResult | None:
     """Prove the incumbent's spread and rank offset least, or find a seating better in them,
-    among seatings with no repeat and the least short-table excess. The incumbent must have
-    both (else None: the tier does not apply). ``known_bound``: a lower bound on the spread
-    proved elsewhere (the typed bound), used with the relaxation's. Within the limits above;
-    past them the best seating found and the best lower bound proved (``proved`` False)."""
+    among seatings with no repeat and the least short-table excess. An incumbent without
+    both (a repeat, or more excess) is beaten by any such seating: the tier then looks for
+    one, and returns None when it proves there is none or finds none within its limits.
+    ``known_bound``: a lower bound on the spread proved elsewhere (the typed bound), used
+    with the relaxation's. Within the limits above; past them the best seating found and
+    the best lower bound proved (``proved`` False)."""
     incumbent_key = field.ikey(incumbent)
-    if incumbent_key[0] or incumbent_key[1] != plan.excess:
-        return None
     pricer = _Pricer(field, sizes, plan, tick)
     programme = _Programme(pricer, sizes)
     index = pricer.index
-    for table in incumbent:
-        programme.add(tuple(index[p] for p in table))
-    best = [tuple(sorted(index[p] for p in t)) for t in incumbent]
-    best_spread = incumbent_key[2]
+    best: list[tuple[int, ...]] | None = None
+    best_spread: float = math.inf
+    if not incumbent_key[0] and incumbent_key[1] == plan.excess:
+        for table in incumbent:
+            programme.add(tuple(index[p] for p in table))
+        best = [tuple(sorted(index[p] for p in t)) for t in incumbent]
+        best_spread = incumbent_key[2]
+    else:
+        # Above the spread of any seating: the relaxation leaves its artificial columns
+        # only when no seating without a repeat exists.
+        widest = max(field.value.values()) - min(field.value.values())
+        programme.elastic = float(2 * widest**2 * sum(s * (s - 1) // 2 for s in sizes) + 1)
     lower = 0
     proved = False
     reason = ""
@@ -653,6 +683,8 @@ def solve_programme(
 
     try:
         z, duals, size_duals = _relax_with_cuts(pricer, programme, best_spread)
+        if programme.artificial > EPS:
+            return None  # no seating without a repeat and with the least excess
         lower = max(0, known_bound, math.ceil(z - EPS))
         if lower < best_spread:
             # The relaxation's tables by score groups often form a whole seating's profile
@@ -663,11 +695,13 @@ def solve_programme(
         if lower < best_spread:
             # A better incumbent from the tables generated so far (cheap, and it narrows the
             # listing below).
-            better(programme.solve(range(len(programme.columns)), start=best)[0])
+            better(programme.solve(range(len(programme.columns)), start=best or ())[0])
         # Tables of reduced cost up to a growing gap: a seating over them whose spread is
         # at most z + gap is the least (a better one would use only tables within that gap,
         # all listed); none at most z + gap proves every seating costs more.
         gap = min(best_spread - z, max(FIRST_GAP, (best_spread - z) / 8))
+        if best is None:
+            gap = FIRST_GAP
         while lower < best_spread:
             listed = _list_tables(pricer, programme, duals, size_duals, gap)
             # Only a seating below the incumbent and within the gap settles anything.
@@ -695,6 +729,8 @@ def solve_programme(
         reason = str(stop)
         if stop.seating is not None:
             best = stop.seating
+    if best is None:
+        return None
     return ProgrammeResult(
         [[pricer.order[i] for i in t] for t in best],
         proved,
