@@ -9,16 +9,23 @@ too many tables to list, so (docs/pairing.md, "The integer programme"):
 1. **Column generation** solves the linear relaxation over every possible table without
    listing them: HiGHS solves it over the tables known so far, and a search (``_Pricer``)
    finds, per player, the table of least reduced cost that player heads, until none is
-   negative. Its value ``z`` is a lower bound on the spread of every seating.
+   negative. Its value ``z`` is a lower bound on the spread of every seating. Score-group
+   cuts (``_GroupCut``: whole tables of a run of score groups) and subset-row cuts lift it;
+   when its tables summed by score groups are whole, that profile is seated without a
+   repeat if it can be (``_seat_profile``), which proves the round at once.
 2. A seating of spread S uses only tables whose reduced cost is at most S - z (the reduced
    costs at the relaxation's optimum are never negative, and a seating's spread is z plus
    the reduced costs of its tables). The incumbent is first improved by the integer
    programme over the tables generated so far; then **every** table of reduced cost at most
    incumbent - z is listed, and the integer programme over them (HiGHS's branch and cut)
    either finds a seating below the incumbent or proves there is none.
-3. The short-table rank offset is then minimised among the seatings of that spread, by the
-   same programme over the same tables with the spread fixed (the offset of a player pair
-   of one class is ``max(0, short_i - short_j)``, linear in the table variables).
+3. The short-table rank offset is then minimised among the seatings of that spread: by
+   swaps, by a refill of each class's short seats to its lowest ranked, else by the same
+   programme over the same tables with the spread held by a row and the offset as the
+   objective (one count variable per class makes it linear).
+
+With no seating in hand (the best so far has a repeat or excess), artificial columns keep
+the relaxation solvable; left at its optimum, they prove no seating of this tier exists.
 
 Spreads are whole numbers (units of 1 / scale^2, as in pods.py), so a relaxation value is
 rounded up to the next whole number before any comparison (a tolerance of 1e-6 first).
