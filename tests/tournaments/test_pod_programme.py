@@ -6,14 +6,17 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tests.hypothesis_profiles import examples
 from tests.tournaments.test_pods import histories, partitions
-from tournaments.pairing.pod_programme import solve_programme
+from tournaments.pairing.pod_profile import typed_profile
+from tournaments.pairing.pod_programme import _Pricer, _Programme, solve_programme
 from tournaments.pairing.pod_simulation import SimulatedPods
 from tournaments.pairing.pods import (
     FOUR_THREE,
@@ -51,7 +54,79 @@ def test_the_programme_proves_the_least_seating_of_any_partition(players, mode, 
     assert sorted(p for t in outcome.tables for p in t) == field.ids
 
 
-def test_the_programme_does_not_apply_to_a_seating_with_a_repeat():
+@settings(max_examples=examples(60), deadline=None)
+@given(players=histories(max_players=12), mode=st.sampled_from([FOUR_THREE, THREE]))
+def test_no_score_group_cut_removes_a_seating(players, mode):
+    """Every cut of the family holds for every partition into the round's tables, with or
+    without repeats: a cut that removed one could make the programme prove a wrong optimum."""
+    field = _Field(players, 3, "p", mode)
+    sizes = table_sizes(len(field.ids), mode)
+    pricer = _Pricer(field, sizes, short_plan(field, sizes), lambda steps: None)
+    programme = _Programme(pricer, sizes)
+    family = programme.group_cut_family()
+    bounds = np.array([cut.bound for cut in family])
+    index = pricer.index
+    coefficients: dict[tuple[int, ...], np.ndarray] = {}
+    for seating in partitions(field.ids, list(sizes)):
+        total = np.zeros(len(family), dtype=np.int64)
+        for table in seating:
+            key = programme.signature([index[p] for p in table])
+            if key not in coefficients:
+                coefficients[key] = np.array([cut.coefficient(key, len(key)) for cut in family])
+            total += coefficients[key]
+        broken = np.flatnonzero(total > bounds)
+        assert not len(broken), (family[broken[0]], seating)
+
+
+def test_a_profile_the_typed_bound_cannot_seat_is_proved():
+    """Six leaders on 3 points who met in pairs and 18 players on 2: the typed bound seats
+    four leaders together, which the pairs forbid. The least seating puts three leaders (one
+    of each pair) with one player on 2 points, twice; the score-group cuts lift the
+    relaxation to it, and its profile is seated without a repeat."""
+    leaders = [PodPlayer(i, 3, frozenset({i + 1 if i % 2 else i - 1})) for i in range(1, 7)]
+    field_players = [*leaders, *(PodPlayer(i, 2) for i in range(7, 25))]
+    field = _Field(field_players, 2, "p", FOUR_THREE)
+    sizes = table_sizes(24)
+    plan = short_plan(field, sizes)
+    least = [[1, 3, 5, 7], [2, 4, 6, 8], *([i, i + 1, i + 2, i + 3] for i in range(9, 25, 4))]
+    unit = field.spread([1, 7])
+    assert sum(field.spread(t) for t in least) == 6 * unit
+    assert typed_profile(field, sizes, plan)[0] == 4 * unit
+    worse = [
+        [1, 3, 7, 8],
+        [2, 5, 9, 10],
+        [4, 6, 11, 12],
+        *([i, i + 1, i + 2, i + 3] for i in range(13, 25, 4)),
+    ]
+    assert field.ikey(worse)[:2] == (0, 0) and field.ikey(worse)[2] > 6 * unit
+    outcome = solve_programme(field, sizes, plan, worse, known_bound=4 * unit)
+    assert outcome is not None and outcome.proved, outcome
+    assert field.ikey(outcome.tables) == (0, 0, 6 * unit, 0)
+    assert outcome.bound == 6 * unit
+
+
+@settings(max_examples=examples(120), deadline=None)
+@given(players=histories(), mode=st.sampled_from([FOUR_THREE, THREE]), data=st.data())
+def test_the_programme_from_any_seating_finds_the_least_or_says_nothing(players, mode, data):
+    """From a seating with a repeat or more than the least excess (artificial columns keep
+    the relaxation solvable): the least seating when one without a repeat and with the
+    least excess exists, else nothing."""
+    field = _Field(players, 3, "p", mode)
+    sizes = table_sizes(len(field.ids), mode)
+    assume(len(sizes) >= 2)
+    plan = short_plan(field, sizes)
+    every = seatings(field, sizes)
+    keys = [field.ikey(s) for s in every]
+    incumbent = data.draw(st.sampled_from(every))
+    outcome = solve_programme(field, sizes, plan, incumbent)
+    if any(not k[0] and k[1] == plan.excess for k in keys):
+        assert outcome is not None and outcome.proved, outcome
+        assert field.ikey(outcome.tables) == min(keys)
+    else:
+        assert outcome is None
+
+
+def test_a_seating_with_a_repeat_is_replaced_by_the_least_one_without():
     field_players = [
         PodPlayer(1, 0, frozenset({2})),
         PodPlayer(2, 0, frozenset({1})),
@@ -60,7 +135,18 @@ def test_the_programme_does_not_apply_to_a_seating_with_a_repeat():
     field = _Field(field_players, 2, "p", FOUR_THREE)
     sizes = table_sizes(8)
     plan = short_plan(field, sizes)
-    assert solve_programme(field, sizes, plan, [[1, 2, 3, 4], [5, 6, 7, 8]]) is None
+    outcome = solve_programme(field, sizes, plan, [[1, 2, 3, 4], [5, 6, 7, 8]])
+    assert outcome is not None and outcome.proved
+    assert field.ikey(outcome.tables) == (0, 0, 0, 0)
+
+
+def test_the_programme_finds_nothing_where_every_seating_repeats():
+    """Four players who all met: the relaxation keeps its artificial columns, so the tier
+    says nothing (the exhaustive tiers seat the round with its least repeats)."""
+    field_players = [PodPlayer(i, 0, frozenset(set(range(1, 5)) - {i})) for i in range(1, 5)]
+    field = _Field(field_players, 2, "p", FOUR_THREE)
+    sizes = table_sizes(4)
+    assert solve_programme(field, sizes, short_plan(field, sizes), [[1, 2, 3, 4]]) is None
 
 
 @settings(max_examples=examples(12), deadline=None)
@@ -103,6 +189,29 @@ def test_a_field_too_large_to_search_is_proved_by_the_programme():
     event = SimulatedPods(64, seed=1001, drop_rate=0.05)
     methods = [event.play_round().method for _ in range(6)]
     assert methods[3:5] == ["programme", "programme"], methods
+
+
+def test_a_round_two_of_123_players_is_proved_by_the_relaxations_profile():
+    """bench/pods.py's 128-player event, round 2 (123 players): three pairs who met share 2½
+    points and four share ½, so the typed bound (16) cannot be seated; the relaxation with
+    the score-group cuts says 18 and its profile is seated without a repeat. The best
+    seating found before these cuts cost 22."""
+    event = SimulatedPods(128, seed=1000, drop_rate=0.05)
+    event.play_round()
+    result = event.play_round()
+    assert len(event.field()) <= 123
+    assert result.method == "programme"
+    assert result.cost.key() == (0, 0, Fraction(18, 4), 0)
+
+
+def test_a_round_whose_polished_seating_has_excess_is_proved_by_the_programme():
+    """bench/pods.py's first 32-player event, round 5: construction and polish leave a
+    short-table excess, so the tier had no incumbent and the exhaustive search ran to its
+    node limit (252 s, 847/4 unproved); from no incumbent it proves 813/4."""
+    event = SimulatedPods(32, seed=1000, drop_rate=0.05)
+    results = [event.play_round() for _ in range(5)]
+    assert results[4].method == "programme", [r.method for r in results]
+    assert results[4].cost.key() == (0, 0, Fraction(813, 4), 2)
 
 
 def test_a_pairing_through_the_programme_writes_nothing_to_standard_output():

@@ -9,16 +9,23 @@ too many tables to list, so (docs/pairing.md, "The integer programme"):
 1. **Column generation** solves the linear relaxation over every possible table without
    listing them: HiGHS solves it over the tables known so far, and a search (``_Pricer``)
    finds, per player, the table of least reduced cost that player heads, until none is
-   negative. Its value ``z`` is a lower bound on the spread of every seating.
+   negative. Its value ``z`` is a lower bound on the spread of every seating. Score-group
+   cuts (``_GroupCut``: whole tables of a run of score groups) and subset-row cuts lift it;
+   when its tables summed by score groups are whole, that profile is seated without a
+   repeat if it can be (``_seat_profile``), which proves the round at once.
 2. A seating of spread S uses only tables whose reduced cost is at most S - z (the reduced
    costs at the relaxation's optimum are never negative, and a seating's spread is z plus
    the reduced costs of its tables). The incumbent is first improved by the integer
    programme over the tables generated so far; then **every** table of reduced cost at most
    incumbent - z is listed, and the integer programme over them (HiGHS's branch and cut)
    either finds a seating below the incumbent or proves there is none.
-3. The short-table rank offset is then minimised among the seatings of that spread, by the
-   same programme over the same tables with the spread fixed (the offset of a player pair
-   of one class is ``max(0, short_i - short_j)``, linear in the table variables).
+3. The short-table rank offset is then minimised among the seatings of that spread: by
+   swaps, by a refill of each class's short seats to its lowest ranked, else by the same
+   programme over the same tables with the spread held by a row and the offset as the
+   objective (one count variable per class makes it linear).
+
+With no seating in hand (the best so far has a repeat or excess), artificial columns keep
+the relaxation solvable; left at its optimum, they prove no seating of this tier exists.
 
 Spreads are whole numbers (units of 1 / scale^2, as in pods.py), so a relaxation value is
 rounded up to the next whole number before any comparison (a tolerance of 1e-6 first).
@@ -29,6 +36,7 @@ from __future__ import annotations
 
 import math
 import os
+import random
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -36,6 +44,8 @@ from itertools import combinations
 
 import highspy
 import numpy as np
+
+from tournaments.pairing.pod_profile import fill_profile
 
 
 def _quiet_first_instance() -> None:
@@ -74,6 +84,9 @@ FIRST_GAP = 1.0
 EPS = 1e-6
 # Search steps between two calls of the work callback.
 TICK_STEPS = 4096
+# Tries, and search steps a try, at seating the relaxation's profile without a repeat.
+PROFILE_FILLS = 4
+PROFILE_FILL_STEPS = 20_000
 
 
 @dataclass(frozen=True)
@@ -92,14 +105,47 @@ class ProgrammeResult:
 
 
 class _GiveUp(Exception):
-    pass
+    """The tier stops short of a proof; ``seating``: a better one it found on the way."""
+
+    def __init__(self, reason: str, seating: list[tuple[int, ...]] | None = None):
+        super().__init__(reason)
+        self.seating = seating
+
+
+@dataclass(frozen=True)
+class _GroupCut:
+    """A Chvatal-Gomory cut of the seating's rows: each player of the score groups ``first``
+    to ``last`` sits once (each row times share / scale) and ``count`` tables of ``size`` are
+    laid (that row times size_share / scale), so every seating keeps
+
+        sum over its tables of floor((share * inside + size_share * [size]) / scale)
+            <= floor((share * players + size_share * count) / scale)
+
+    (inside: the table's players in those groups). It is what the relaxation misses of whole
+    tables: 6 players of one score fill at most one table of 4 by themselves, where the
+    relaxation seats them on a quarter of each of 15 tables at no spread. Integers only: the
+    coefficients are whole numbers, and the relaxation's duals price them like any row."""
+
+    first: int
+    last: int
+    share: int
+    size: int
+    size_share: int
+    scale: int
+    bound: int
+
+    def coefficient(self, groups: Sequence[int], size: int) -> int:
+        inside = sum(1 for g in groups if self.first <= g <= self.last)
+        extra = self.size_share if size == self.size else 0
+        return (self.share * inside + extra) // self.scale
 
 
 class _Pricer:
     """Finds tables of low reduced cost: spread(T) - sum of the players' duals - the size's
-    dual. Players are ordered by points, best first; a table is listed by its players in
-    that order (its head first), and a partial table is cut off when its cost plus the
-    smallest additions of the players it still needs cannot come under the threshold
+    dual - the cuts' duals it meets. Players are ordered by score group, best first, and
+    within a group by dual, highest first (a new order each search); a table is listed by
+    its players in that order (its head first), and a partial table is cut off when its
+    cost plus the least its remaining players can add cannot come under the threshold
     (what a player adds is never less than its spread against the partial table minus its
     dual, since the spread among the players still to come is not negative)."""
 
@@ -107,6 +153,11 @@ class _Pricer:
         self.order = sorted(field.ids, key=lambda pid: (-field.value[pid], pid))
         self.index = {pid: i for i, pid in enumerate(self.order)}
         self.value = [field.value[pid] for pid in self.order]
+        # Score groups: players of equal points, numbered from the best.
+        levels = sorted(set(self.value), reverse=True)
+        self.group = [levels.index(v) for v in self.value]
+        self.groups = len(levels)
+        self.levels = levels
         n = len(self.order)
         self.met = [
             frozenset(self.index[o] for o in field.opp[pid] if o in self.index)
@@ -132,113 +183,153 @@ class _Pricer:
         limit: float,
         best_only: bool,
         penalty: Callable[[tuple[int, ...]], float] = lambda table: 0.0,
+        partial: Callable[[tuple[int, ...], int], float] = lambda groups, size: 0.0,
+        per_head: float = math.inf,
     ) -> list[tuple[float, tuple[int, ...]]]:
         """Tables of reduced cost below ``limit`` (per head the least one when
-        ``best_only``), as (reduced cost, player indices)."""
+        ``best_only``, at most ``per_head`` a head otherwise), as (reduced cost, player
+        indices). ``penalty``: the cuts' share of a table; ``partial``: a share that only
+        grows as players join a table, by the groups of its players so far and its size (a
+        lower bound of the whole table's share)."""
         found: list[tuple[float, tuple[int, ...]]] = []
         self.penalty = penalty
-        n = self.n
+        self.partial = partial
         for size in self.sizes:
             allowed = self.allowed(size)
+            # Each score group's players who may sit at this size, highest dual first: a
+            # player of a group adds the same spread to a table as any other of the group,
+            # so in this order what it adds only grows, and the first that cannot come under
+            # the threshold ends its group.
+            lists: list[list[int]] = [[] for _ in range(self.groups)]
+            for i in range(self.n):
+                if allowed[i]:
+                    lists[self.group[i]].append(i)
+            for members in lists:
+                members.sort(key=lambda i: (-duals[i], i))
             threshold_base = limit + size_duals[size]
-            for head in range(n):
-                if not allowed[head]:
-                    continue
-                best: list = [threshold_base, None]
-                members = [head]
-                self._extend(
-                    members,
-                    -duals[head],
-                    size - 1,
-                    head + 1,
-                    duals,
-                    allowed,
-                    best,
-                    found,
-                    best_only,
-                    threshold_base,
-                    size_duals[size],
-                )
-                if best_only and best[1] is not None:
-                    found.append((best[0] - size_duals[size], best[1]))
+            for g, members in enumerate(lists):
+                for k, head in enumerate(members):
+                    best: list = [threshold_base, None]
+                    self.room = per_head
+                    self._extend(
+                        [head],
+                        (g,),
+                        size,
+                        -duals[head],
+                        size - 1,
+                        g,
+                        k + 1,
+                        lists,
+                        duals,
+                        best,
+                        found,
+                        best_only,
+                        threshold_base,
+                        size_duals[size],
+                    )
+                    if best_only and best[1] is not None:
+                        found.append((best[0] - size_duals[size], best[1]))
         return found
 
     def _extend(
         self,
         members: list[int],
+        groups: tuple[int, ...],
+        size: int,
         cost: float,
         need: int,
-        start: int,
+        first_group: int,
+        first_index: int,
+        lists: list[list[int]],
         duals,
-        allowed,
         best: list,
         found: list,
         best_only: bool,
         threshold_base: float,
         size_dual: float,
     ) -> None:
+        """Tables that add ``need`` players to ``members``, taken after position
+        ``first_index`` of group ``first_group`` in the order of ``lists``."""
         self.steps += 1
         if not self.steps % TICK_STEPS:
             self.tick(TICK_STEPS)
-        value, met = self.value, self.met
-        threshold = best[0] if best_only else threshold_base
-        # What each candidate adds to the partial table.
-        adds = []
-        for j in range(start, self.n):
-            if not allowed[j]:
+        value, met, levels = self.value, self.met, self.levels
+        # Per group still open: where its candidates start, the spread one of them adds to
+        # the partial table, and the least any of them adds (the first, highest dual).
+        open_groups = []
+        left = 0
+        for g in range(first_group, self.groups):
+            candidates = lists[g]
+            start = first_index if g == first_group else 0
+            if start >= len(candidates):
                 continue
-            mj = met[j]
-            if any(m in mj for m in members):
-                continue
-            vj = value[j]
-            add = -duals[j]
+            level = levels[g]
+            spread = 0
             for m in members:
-                d = value[m] - vj
-                add += d * d
-            adds.append((add, j))
-        if len(adds) < need:
+                d = value[m] - level
+                spread += d * d
+            open_groups.append((g, start, spread, spread - duals[candidates[start]]))
+            left += len(candidates) - start
+        if left < need:
             return
-        if need == 1:
-            for add, j in adds:
-                total = cost + add
-                if total < threshold - EPS:
+        # The least any later candidate adds, from each group on: the players still to come
+        # after a candidate add at least that each (the spread among them is not negative).
+        after = [0.0] * len(open_groups)
+        least = math.inf
+        for e in range(len(open_groups) - 1, -1, -1):
+            least = min(least, open_groups[e][3])
+            after[e] = least
+        others = need - 1
+        for e, (g, start, spread, first_add) in enumerate(open_groups):
+            # The score-group cuts' share once a player of g joins: it only grows as players
+            # join (coefficients never fall, duals never positive).
+            share = self.partial(tuple(sorted((*groups, g))), size)
+            floor = cost + share + (others * after[e] if others else 0.0)
+            threshold = best[0] if best_only else threshold_base
+            if floor + first_add >= threshold - EPS:
+                continue
+            candidates = lists[g]
+            for index in range(start, len(candidates)):
+                if not self.room:
+                    return
+                j = candidates[index]
+                add = spread - duals[j]
+                threshold = best[0] if best_only else threshold_base
+                if floor + add >= threshold - EPS:
+                    break
+                mj = met[j]
+                if any(m in mj for m in members):
+                    continue
+                if not others:
                     table = (*members, j)
-                    # The cuts' share (never negative, so the cut-offs above stand).
-                    total += self.penalty(table)
+                    # The cuts' whole share (never negative, so the cut-offs above stand).
+                    total = cost + add + self.penalty(table)
                     if total >= threshold - EPS:
                         continue
                     if best_only:
                         best[0], best[1] = total, table
-                        threshold = total
                     else:
                         found.append((total - size_dual, table))
-            return
-        # The least the need - 1 others can add after each candidate (they come later in
-        # the order), from the end: a small sorted list per position.
-        tails: list[float] = [0.0] * len(adds)
-        smallest: list[float] = []
-        for p in range(len(adds) - 1, -1, -1):
-            tails[p] = sum(smallest) if len(smallest) == need - 1 else math.inf
-            smallest = sorted([*smallest, adds[p][0]])[: need - 1]
-        for p, (add, j) in enumerate(adds):
-            threshold = best[0] if best_only else threshold_base
-            if cost + add + tails[p] >= threshold - EPS:
-                continue
-            members.append(j)
-            self._extend(
-                members,
-                cost + add,
-                need - 1,
-                j + 1,
-                duals,
-                allowed,
-                best,
-                found,
-                best_only,
-                threshold_base,
-                size_dual,
-            )
-            members.pop()
+                        self.room -= 1
+                    continue
+                members.append(j)
+                self._extend(
+                    members,
+                    tuple(sorted((*groups, g))),
+                    size,
+                    cost + add,
+                    others,
+                    g,
+                    index + 1,
+                    lists,
+                    duals,
+                    best,
+                    found,
+                    best_only,
+                    threshold_base,
+                    size_dual,
+                )
+                members.pop()
 
 
 class _Programme:
@@ -255,6 +346,16 @@ class _Programme:
         self.cuts: list[tuple[int, int, int]] = []
         self.cuts_of_pair: dict[tuple[int, int], list[int]] = {}
         self.cut_duals: list[float] = []
+        # Score-group cuts (``_GroupCut``) and their duals; a table's share of them depends
+        # only on its players' groups and its size, so it is kept per such signature.
+        self.group_cuts: list[_GroupCut] = []
+        self.group_duals: list[float] = []
+        self.group_share: dict[tuple[int, ...], float] = {}
+        self.family: list[_GroupCut] | None = None
+        # The artificial columns' cost, 0 when a seating is in hand (none then), and their
+        # total in the last relaxation.
+        self.elastic = 0.0
+        self.artificial = 0.0
         self.values: list[float] = []
         self.relaxations = 0
 
@@ -268,7 +369,34 @@ class _Programme:
 
     def penalty(self, table: Sequence[int]) -> float:
         duals = self.cut_duals
-        return -sum(duals[k] for k in self.hits(table)) if self.cuts else 0.0
+        share = -sum(duals[k] for k in self.hits(table)) if self.cuts else 0.0
+        if self.group_cuts:
+            share += self.group_penalty(table)
+        return share
+
+    def signature(self, table: Sequence[int]) -> tuple[int, ...]:
+        group = self.pricer.group
+        return tuple(sorted(group[i] for i in table))
+
+    def group_penalty(self, table: Sequence[int]) -> float:
+        return self.group_part(self.signature(table), len(table))
+
+    def group_part(self, groups: tuple[int, ...], size: int) -> float:
+        """The score-group cuts' share of a table of ``size`` whose players so far are of
+        ``groups`` (sorted): all of it for a whole table, a lower bound of it before."""
+        if not self.group_cuts:
+            return 0.0
+        key = (*groups, -size)
+        share = self.group_share.get(key)
+        if share is None:
+            duals = self.group_duals
+            share = -sum(
+                duals[k] * cut.coefficient(groups, size)
+                for k, cut in enumerate(self.group_cuts)
+                if duals[k]
+            )
+            self.group_share[key] = share
+        return share
 
     def add_cut(self, triple: tuple[int, int, int]) -> None:
         k = len(self.cuts)
@@ -278,6 +406,78 @@ class _Programme:
             self.cuts_of_pair.setdefault(pair, []).append(k)
 
     def separate(self, values: Sequence[float], most: int) -> int:
+        """Add up to ``most`` score-group cuts and ``most`` subset-row cuts the relaxation's
+        solution breaks; their count."""
+        return self.separate_groups(values, most) + self.separate_rows(values, most)
+
+    def group_cut_family(self) -> list[_GroupCut]:
+        """Every score-group cut worth a row: each run of consecutive score groups, each
+        share a table size (or 2) makes fractional, with or without one size's count row,
+        whose right-hand side is rounded down (else the rows imply it)."""
+        if self.family is not None:
+            return self.family
+        pricer = self.pricer
+        players_before = [0] * (pricer.groups + 1)
+        for g in pricer.group:
+            players_before[g + 1] += 1
+        for g in range(pricer.groups):
+            players_before[g + 1] += players_before[g]
+        family = []
+        for scale in sorted({2, *pricer.sizes}):
+            rows = [(0, 0)] + [
+                (size, k) for size in pricer.sizes if self.counts[size] for k in range(1, scale)
+            ]
+            for share in range(1, scale):
+                if math.gcd(share, scale) != 1:
+                    continue
+                for first in range(pricer.groups):
+                    for last in range(first, pricer.groups):
+                        players = players_before[last + 1] - players_before[first]
+                        for size, size_share in rows:
+                            total = share * players + size_share * self.counts.get(size, 0)
+                            if total % scale:
+                                family.append(
+                                    _GroupCut(
+                                        first, last, share, size, size_share, scale, total // scale
+                                    )
+                                )
+        self.family = family
+        return family
+
+    def separate_groups(self, values: Sequence[float], most: int) -> int:
+        """Add the score-group cuts (``_GroupCut``) the solution breaks the most (at most
+        ``most``); their count."""
+        weight: dict[tuple[int, ...], float] = {}
+        for c, x in enumerate(values):
+            if x > EPS:
+                key = self.signature(self.columns[c])
+                weight[key] = weight.get(key, 0.0) + x
+        groups = self.pricer.groups
+        signatures = list(weight)
+        x = np.array([weight[k] for k in signatures])
+        length = np.array([len(k) for k in signatures])
+        inside_before = np.zeros((len(signatures), groups + 1), dtype=np.int64)
+        for row, key in enumerate(signatures):
+            for g in key:
+                inside_before[row, g + 1] += 1
+        inside_before = inside_before.cumsum(axis=1)
+        known = set(self.group_cuts)
+        broken: list[tuple[float, int, _GroupCut]] = []
+        for number, cut in enumerate(self.group_cut_family()):
+            if cut in known or not signatures:
+                continue
+            inside = inside_before[:, cut.last + 1] - inside_before[:, cut.first]
+            extra = cut.size_share * (length == cut.size)
+            violation = float(x @ ((cut.share * inside + extra) // cut.scale)) - cut.bound
+            if violation > 1e-3:
+                broken.append((-violation, number, cut))
+        broken.sort(key=lambda item: item[:2])
+        for _, _, cut in broken[:most]:
+            self.group_cuts.append(cut)
+            self.group_duals.append(0.0)
+        return min(len(broken), most)
+
+    def separate_rows(self, values: Sequence[float], most: int) -> int:
         """Add up to ``most`` subset-row cuts the relaxation's solution breaks; their count."""
         weight: dict[tuple[int, int, int], float] = {}
         n = self.pricer.n
@@ -334,18 +534,31 @@ class _Programme:
             lower[row] = self.counts[s]
         upper = lower.copy()
         cut_row = rows
-        lower = np.concatenate([lower, np.full(len(self.cuts), -highspy.kHighsInf)])
-        upper = np.concatenate([upper, np.ones(len(self.cuts))])
-        rows += len(self.cuts)
+        group_row = cut_row + len(self.cuts)
+        lower = np.concatenate(
+            [lower, np.full(len(self.cuts) + len(self.group_cuts), -highspy.kHighsInf)]
+        )
+        upper = np.concatenate(
+            [upper, np.ones(len(self.cuts)), [float(c.bound) for c in self.group_cuts]]
+        )
+        rows += len(self.cuts) + len(self.group_cuts)
         empty = np.array([], dtype=np.int32)
         h.addRows(rows, lower, upper, 0, empty, empty, np.array([]))
-        starts, indices = [], []
+        starts, indices, coefficients = [], [], []
         for c in columns:
             table = self.columns[c]
             starts.append(len(indices))
             indices.extend(table)
             indices.append(size_row[len(table)])
             indices.extend(sorted(cut_row + k for k in self.hits(table)))
+            coefficients.extend([1.0] * (len(indices) - len(coefficients)))
+            if self.group_cuts:
+                signature = self.signature(table)
+                for k, cut in enumerate(self.group_cuts):
+                    coefficient = cut.coefficient(signature, len(table))
+                    if coefficient:
+                        indices.append(group_row + k)
+                        coefficients.append(float(coefficient))
         k = len(columns)
         h.addCols(
             k,
@@ -357,11 +570,27 @@ class _Programme:
             len(indices),
             np.array(starts, dtype=np.int32),
             np.array(indices, dtype=np.int32),
-            np.ones(len(indices)),
+            np.array(coefficients),
         )
         if integer:
             h.changeColsIntegrality(
                 k, np.arange(k, dtype=np.int32), np.array([highspy.HighsVarType.kInteger] * k)
+            )
+        elif self.elastic:
+            # With no seating in hand the relaxation may have no solution over the tables
+            # known so far: an artificial column per row (a player left out, a table too few
+            # or too many) at a cost above any seating's spread keeps it solvable.
+            artificial = [*range(n), *size_row.values(), *size_row.values()]
+            signs = [1.0] * (n + len(size_row)) + [-1.0] * len(size_row)
+            h.addCols(
+                len(artificial),
+                np.full(len(artificial), self.elastic),
+                np.zeros(len(artificial)),
+                np.full(len(artificial), highspy.kHighsInf),
+                len(artificial),
+                np.arange(len(artificial), dtype=np.int32),
+                np.array(artificial, dtype=np.int32),
+                np.array(signs),
             )
         return h
 
@@ -374,19 +603,43 @@ class _Programme:
         duals = list(solution.row_dual)
         n = self.pricer.n
         size_duals = {s: duals[n + k] for k, s in enumerate(self.pricer.sizes)}
-        self.cut_duals = [min(0.0, d) for d in duals[n + len(size_duals) :]]
-        self.values = list(solution.col_value)
+        cuts = n + len(size_duals)
+        self.cut_duals = [min(0.0, d) for d in duals[cuts : cuts + len(self.cuts)]]
+        self.group_duals = [min(0.0, d) for d in duals[cuts + len(self.cuts) :]]
+        self.group_share = {}
+        known = len(self.columns)
+        self.values = list(solution.col_value[:known])
+        self.artificial = sum(solution.col_value[known:])
         return h.getInfo().objective_function_value, duals[:n], size_duals
 
-    def solve(self, columns: Sequence[int]) -> tuple[list[tuple[int, ...]] | None, bool]:
-        """The best seating over ``columns`` (None if there is none) and whether HiGHS
-        finished (proved it best, or that there is none) within its limits."""
+    def solve(
+        self,
+        columns: Sequence[int],
+        below: float = math.inf,
+        start: Sequence[tuple[int, ...]] = (),
+    ) -> tuple[list[tuple[int, ...]] | None, bool]:
+        """The best seating over ``columns`` of spread at most ``below`` (None if there is
+        none) and whether HiGHS finished (proved it best, or that there is none) within its
+        limits. The limit prunes every branch that cannot come under it; ``start``, a
+        seating over these columns, is HiGHS's first incumbent (and its answer if it finds
+        none better before its limits)."""
         if len(columns) > MAX_TABLES:
             raise _GiveUp("too many tables")
         h = self._model(columns, integer=True)
+        if below < math.inf:
+            h.setOptionValue("objective_bound", below + 0.5)
+        if start:
+            chosen = set(start)
+            solution = highspy.HighsSolution()
+            solution.col_value = [1.0 if self.columns[c] in chosen else 0.0 for c in columns]
+            solution.value_valid = True
+            h.setSolution(solution)
         h.run()
         status = h.getModelStatus()
-        if status == highspy.HighsModelStatus.kInfeasible:
+        if status in (
+            highspy.HighsModelStatus.kInfeasible,
+            highspy.HighsModelStatus.kObjectiveBound,
+        ):
             return None, True
         values = h.getSolution().col_value if h.getInfo().primal_solution_status else []
         tables = [self.columns[c] for c, x in zip(columns, values, strict=False) if x > 0.5]
@@ -399,21 +652,31 @@ def solve_programme(
     plan,
     incumbent: list[list[int]],
     tick: Callable[[int], None] = lambda steps: None,
+    known_bound: int = 0,
 ) -> ProgrammeResult | None:
     """Prove the incumbent's spread and rank offset least, or find a seating better in them,
-    among seatings with no repeat and the least short-table excess. The incumbent must have
-    both (else None: the tier does not apply). Within the limits above; past them the best
-    seating found and the best lower bound proved (``proved`` False)."""
+    among seatings with no repeat and the least short-table excess. An incumbent without
+    both (a repeat, or more excess) is beaten by any such seating: the tier then looks for
+    one, and returns None when it proves there is none or finds none within its limits.
+    ``known_bound``: a lower bound on the spread proved elsewhere (the typed bound), used
+    with the relaxation's. Within the limits above; past them the best seating found and
+    the best lower bound proved (``proved`` False)."""
     incumbent_key = field.ikey(incumbent)
-    if incumbent_key[0] or incumbent_key[1] != plan.excess:
-        return None
     pricer = _Pricer(field, sizes, plan, tick)
     programme = _Programme(pricer, sizes)
     index = pricer.index
-    for table in incumbent:
-        programme.add(tuple(index[p] for p in table))
-    best = [tuple(sorted(index[p] for p in t)) for t in incumbent]
-    best_spread = incumbent_key[2]
+    best: list[tuple[int, ...]] | None = None
+    best_spread: float = math.inf
+    if not incumbent_key[0] and incumbent_key[1] == plan.excess:
+        for table in incumbent:
+            programme.add(tuple(index[p] for p in table))
+        best = [tuple(sorted(index[p] for p in t)) for t in incumbent]
+        best_spread = incumbent_key[2]
+    else:
+        # Above the spread of any seating: the relaxation leaves its artificial columns
+        # only when no seating without a repeat exists.
+        widest = max(field.value.values()) - min(field.value.values())
+        programme.elastic = float(2 * widest**2 * sum(s * (s - 1) // 2 for s in sizes) + 1)
     lower = 0
     proved = False
     reason = ""
@@ -427,18 +690,31 @@ def solve_programme(
 
     try:
         z, duals, size_duals = _relax_with_cuts(pricer, programme, best_spread)
-        lower = max(0, math.ceil(z - EPS))
+        if programme.artificial > EPS:
+            return None  # no seating without a repeat and with the least excess
+        lower = max(0, known_bound, math.ceil(z - EPS))
+        if lower < best_spread:
+            # The relaxation's tables by score groups often form a whole seating's profile
+            # (equal players are interchangeable to it): seat it without a repeat if we can.
+            filled = _seat_profile(field, pricer, programme)
+            if filled is not None:
+                better([tuple(sorted(index[p] for p in t)) for t in filled])
         if lower < best_spread:
             # A better incumbent from the tables generated so far (cheap, and it narrows the
             # listing below).
-            better(programme.solve(range(len(programme.columns)))[0])
+            better(programme.solve(range(len(programme.columns)), start=best or ())[0])
         # Tables of reduced cost up to a growing gap: a seating over them whose spread is
         # at most z + gap is the least (a better one would use only tables within that gap,
         # all listed); none at most z + gap proves every seating costs more.
         gap = min(best_spread - z, max(FIRST_GAP, (best_spread - z) / 8))
+        if best is None:
+            gap = FIRST_GAP
         while lower < best_spread:
             listed = _list_tables(pricer, programme, duals, size_duals, gap)
-            tables, finished = programme.solve(listed)
+            # Only a seating below the incumbent and within the gap settles anything.
+            tables, finished = programme.solve(
+                listed, below=min(best_spread - 1, math.floor(z + gap + EPS))
+            )
             if not finished:
                 raise _GiveUp("the programme passed its limits")
             better(tables)
@@ -447,11 +723,21 @@ def solve_programme(
                 break
             lower = max(lower, math.floor(z + gap + EPS) + 1)
             gap = min(best_spread - z, gap * 2)
-        listed = _list_tables(pricer, programme, duals, size_duals, best_spread - z)
-        best = _least_offset(field, programme, pricer, listed, best, best_spread)
+        best = _least_offset(
+            field,
+            programme,
+            pricer,
+            lambda: _list_tables(pricer, programme, duals, size_duals, best_spread - z),
+            best,
+            best_spread,
+        )
         proved = True
     except _GiveUp as stop:
         reason = str(stop)
+        if stop.seating is not None:
+            best = stop.seating
+    if best is None:
+        return None
     return ProgrammeResult(
         [[pricer.order[i] for i in t] for t in best],
         proved,
@@ -460,6 +746,58 @@ def solve_programme(
         programme.relaxations,
         reason,
     )
+
+
+def _seat_profile(field, pricer, programme) -> list[list[int]] | None:
+    """A seating of the relaxation's profile with no repeat meeting, or None.
+
+    The relaxation's solution summed by table signature (the score groups of a table's
+    players) counts how many tables of each kind it lays; when those counts are whole, they
+    are a profile of spread z, its value, that the repeats of the field may still allow. Its
+    seats are given to the players of each group (the short ones to those who must sit
+    short, then to the lowest ranked who may), and fill_profile re-seats players among seats
+    of their own kind until no table repeats a meeting."""
+    counts: dict[tuple[int, ...], float] = {}
+    for c, x in enumerate(programme.values):
+        if x > EPS:
+            key = programme.signature(programme.columns[c])
+            counts[key] = counts.get(key, 0.0) + x
+    if any(abs(x - round(x)) > 1e-6 for x in counts.values()):
+        return None
+    order, group = pricer.order, pricer.group
+    short_seats: dict[int, int] = {}
+    for key, x in counts.items():
+        if pricer.short[len(key)]:
+            for g in key:
+                short_seats[g] = short_seats.get(g, 0) + round(x)
+    short_pool: dict[int, list[int]] = {}
+    full_pool: dict[int, list[int]] = {}
+    members: dict[int, list[int]] = {}
+    for i in range(pricer.n):
+        members.setdefault(group[i], []).append(i)
+    for g, players in members.items():
+        # Who must sit short first, then the lowest ranked of those who may.
+        ranked = sorted(
+            players,
+            key=lambda i: (pricer.may_full[i], -field.position[order[i]]),
+        )
+        k = short_seats.get(g, 0)
+        short_pool[g], full_pool[g] = ranked[:k], ranked[k:]
+        if any(not pricer.may_short[i] for i in short_pool[g]) or any(
+            not pricer.may_full[i] for i in full_pool[g]
+        ):
+            return None
+    tables: list[list[int]] = []
+    for key, x in sorted(counts.items()):
+        pool = short_pool if pricer.short[len(key)] else full_pool
+        for _ in range(round(x)):
+            tables.append([order[pool[g].pop()] for g in key])
+    for attempt in range(PROFILE_FILLS):
+        rng = random.Random(f"irondie-pods-profile:{attempt}")
+        filled = fill_profile(field, tables, rng, PROFILE_FILL_STEPS)
+        if filled is not None and not any(field.repeats(t) for t in filled):
+            return filled
+    return None
 
 
 def _relax_with_cuts(pricer, programme, best_spread: int):
@@ -473,7 +811,12 @@ def _relax_with_cuts(pricer, programme, best_spread: int):
                 raise _GiveUp("too many relaxations")
             z, duals, size_duals = programme.relax()
             found = pricer.search(
-                duals, size_duals, -EPS, best_only=True, penalty=programme.penalty
+                duals,
+                size_duals,
+                -EPS,
+                best_only=True,
+                penalty=programme.penalty,
+                partial=programme.group_part,
             )
             if not found:
                 break
@@ -493,7 +836,12 @@ def _list_tables(pricer, programme, duals, size_duals, gap: float) -> list[int]:
     # A margin over the search's own tolerance: a table of reduced cost exactly ``gap``
     # (a seating at exactly z + gap whose other tables cost 0) must be listed.
     found = pricer.search(
-        duals, size_duals, gap + 4 * EPS, best_only=False, penalty=programme.penalty
+        duals,
+        size_duals,
+        gap + 4 * EPS,
+        best_only=False,
+        penalty=programme.penalty,
+        partial=programme.group_part,
     )
     if len(found) > MAX_TABLES:
         raise _GiveUp("too many tables")
@@ -549,9 +897,48 @@ def _swap_offset(field, pricer, tables):
     return [tuple(sorted(t)) for t in tables]
 
 
-def _least_offset(field, programme, pricer, listed, best, best_spread):
-    """Among seatings of spread ``best_spread`` over the listed tables (all that any such
-    seating can use), one of least short-table rank offset.
+def _refill_offset(field, pricer, seated):
+    """The seating's short seats of each class (points, short tables so far) given to the
+    class's lowest ranked players (rank offset 0), then re-seated within each kind of seat
+    until no table repeats a meeting (fill_profile); the spread is unchanged. None when the
+    filling finds no such seating."""
+    index = pricer.index
+    classes: dict[tuple, list[int]] = {}
+    short_seats: dict[tuple, int] = {}
+    for table in seated:
+        short = field.is_short(len(table))
+        for pid in table:
+            cls = (field.value[pid], field.short[pid])
+            classes.setdefault(cls, []).append(pid)
+            short_seats[cls] = short_seats.get(cls, 0) + short
+    goes_short: set[int] = set()
+    for cls, members in classes.items():
+        ranked = sorted(members, key=lambda pid: -field.position[pid])
+        goes_short.update(ranked[: short_seats[cls]])
+    # Seats by class and kind; the players who take them, in the seating's order.
+    pools: dict[tuple, list[int]] = {}
+    for cls, members in classes.items():
+        for pid in members:
+            pools.setdefault((*cls, pid in goes_short), []).append(pid)
+    tables = []
+    for table in seated:
+        short = field.is_short(len(table))
+        tables.append([pools[(field.value[pid], field.short[pid], short)].pop() for pid in table])
+    for attempt in range(PROFILE_FILLS):
+        rng = random.Random(f"irondie-pods-offset:{attempt}")
+        filled = fill_profile(field, tables, rng, PROFILE_FILL_STEPS)
+        if (
+            filled is not None
+            and not any(field.repeats(t) for t in filled)
+            and field.cost(filled).short_rank_offset == 0
+        ):
+            return [tuple(sorted(index[p] for p in t)) for t in filled]
+    return None
+
+
+def _least_offset(field, programme, pricer, listing, best, best_spread):
+    """Among seatings of spread ``best_spread`` over the tables ``listing()`` lists (all that
+    any such seating can use), one of least short-table rank offset.
 
     Within one class (points, short tables) of players who may sit either way, with k of
     its players short, the offset is the sum over those k of the class's players ranked
@@ -563,6 +950,10 @@ def _least_offset(field, programme, pricer, listed, best, best_spread):
     seated = [[order[i] for i in t] for t in best]
     if field.cost(seated).short_rank_offset == 0:
         return best
+    refilled = _refill_offset(field, pricer, seated)
+    if refilled is not None:
+        return refilled
+    listed = listing()
     classes: dict[tuple, list[int]] = {}
     for i, pid in enumerate(order):
         if pricer.may_short[i] and pricer.may_full[i]:
@@ -576,15 +967,22 @@ def _least_offset(field, programme, pricer, listed, best, best_spread):
             below[i] = len(ranked) - place - 1
             class_of[i] = number
         sizes.append(len(ranked))
-    # The spread first: spread x (largest offset + 1) + offset.
-    weight = float(sum(m * (m - 1) // 2 for m in sizes) + 1)
     h = programme._model(listed, integer=True)
     k = len(listed)
+    # The spread held at its least (a row), the offset the objective: a weighted sum of the
+    # two lets the relaxation trade spread for offset and proves nothing.
+    h.addRow(
+        -highspy.kHighsInf,
+        float(best_spread),
+        k,
+        np.arange(k, dtype=np.int32),
+        np.array([float(programme.costs[c]) for c in listed]),
+    )
     costs = []
     short_in: list[list[int]] = [[] for _ in sizes]  # per class: (column, members) entries
     for position, c in enumerate(listed):
         table = programme.columns[c]
-        cost = float(programme.costs[c]) * weight
+        cost = 0.0
         if field.is_short(len(table)):
             for i in table:
                 if i in below:
@@ -629,10 +1027,13 @@ def _least_offset(field, programme, pricer, listed, best, best_spread):
     solution.value_valid = True
     h.setSolution(solution)
     h.run()
-    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-        raise _GiveUp("the rank offset programme passed its limits")
-    values = h.getSolution().col_value
-    seating = [programme.columns[c] for position, c in enumerate(listed) if values[position] > 0.5]
-    if sum(programme.spread(t) for t in seating) != best_spread:
+    values = h.getSolution().col_value if h.getInfo().primal_solution_status else []
+    seating = [
+        programme.columns[listed[position]] for position, x in enumerate(values[:k]) if x > 0.5
+    ]
+    if seating and sum(programme.spread(t) for t in seating) != best_spread:
         raise _GiveUp("the rank offset programme lost the least spread")
+    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        # Its best seating so far keeps the least spread and an offset no worse.
+        raise _GiveUp("the rank offset programme passed its limits", seating or None)
     return seating

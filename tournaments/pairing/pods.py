@@ -18,7 +18,8 @@ compared lexicographically. A round is certified by one of:
   players from outside their edges where needed, certified by a bound on the whole field
   split at the windows' edges (pod_windows.py);
 - ``programme``: larger fields no window certifies, an integer programme over every table
-  with no repeat meeting (column generation, subset-row cuts, HiGHS: pod_programme.py);
+  with no repeat meeting (column generation, score-group and subset-row cuts, HiGHS:
+  pod_programme.py);
 
 otherwise the round is seated with the best seating found (``best_found``), its cost and
 the proven lower bound shown side by side: no proof, but never a stuck event.
@@ -663,6 +664,7 @@ def pair_pods(
             plan,
             best,
             tick=lambda steps: work.spend(STAGE_PROGRAMME, steps * n * PRICE_WORK),
+            known_bound=typed_spread,
         )
         if outcome is not None:
             if field.ikey(outcome.tables) < field.ikey(best):
