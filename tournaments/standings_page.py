@@ -48,7 +48,8 @@ def rows_html(table: Standings, *, row_url: str, query: str = "") -> SafeString:
 
     The figures after the points are also written, with their names, on a line under
     the name (``fold``): a phone's stylesheet shows that line instead of their columns
-    (templates/static/site.css), so the table fits 390 px without scrolling sideways."""
+    (``table.folds`` in templates/static/site.css), so the table fits 390 px without
+    scrolling sideways."""
     places = table.conventions.decimals - 2
     # Own GW% repeats (points over games), and so do about half of the opponents' MW%
     # in a large event; their GW% hardly ever.
@@ -76,7 +77,7 @@ def rows_html(table: Standings, *, row_url: str, query: str = "") -> SafeString:
         ogw = format_percentage(row.opponents_game_win, places)
         if others:
             values = [escape(tiebreak_cell(name, row.tiebreak_values[name])) for name in others]
-            cells = "".join(f'<td class="sec">{value}</td>' for value in values)
+            cells = "".join(f"<td>{value}</td>" for value in values)
             folded = "".join(
                 f" · {label} {value}" for label, value in zip(labels, values, strict=True)
             )
@@ -88,8 +89,7 @@ def rows_html(table: Standings, *, row_url: str, query: str = "") -> SafeString:
             f'</summary><a href="{prefix}{registration}/{suffix}">{show}</a></details>'
             f'<span class="fold">{record_label} {record} · OMW {omw} · GWP {gwp}'
             f" · OGW {ogw}{folded}</span></td>"
-            f'<td>{row.match_points}</td><td class="sec">{record}</td>'
-            f'<td class="sec">{omw}</td><td class="sec">{gwp}</td>'
-            f'<td class="sec">{ogw}</td>{cells}</tr>'
+            f"<td>{row.match_points}</td><td>{record}</td><td>{omw}</td><td>{gwp}</td>"
+            f"<td>{ogw}</td>{cells}</tr>"
         )
     return mark_safe("\n".join(parts))  # every text cell is escaped above
