@@ -250,9 +250,10 @@ def tournament_list(request):
 def tournament_home(request, pk):
     tournament = _visible_tournament(request, pk)
     context = _roles(request, tournament)
+    # A round of pods has tables, not matches: the column counts them.
     rounds = list(
         visibility.visible_rounds(request.user, tournament)
-        .annotate(match_count=Count("matches"))
+        .annotate(match_count=Count("pod_tables" if tournament.pods else "matches"))
         .order_by("number")
     )
     registration = _my_registration(request, tournament)
@@ -339,12 +340,20 @@ def console(request, pk):
             "player__display_name", "id"
         )
     )
-    rounds = list(
-        tournament.rounds.annotate(
-            match_count=Count("matches"),
-            open_count=Count("matches", filter=~Q(matches__status=Match.Status.CONFIRMED)),
-        ).order_by("number")
-    )
+    if tournament.pods:
+        # A round of pods: its tables, open while a seat has no placing (a bye has one).
+        counts = {
+            "match_count": Count("pod_tables", distinct=True),
+            "open_count": Count(
+                "pod_tables", filter=Q(pod_tables__seats__placing__isnull=True), distinct=True
+            ),
+        }
+    else:
+        counts = {
+            "match_count": Count("matches"),
+            "open_count": Count("matches", filter=~Q(matches__status=Match.Status.CONFIRMED)),
+        }
+    rounds = list(tournament.rounds.annotate(**counts).order_by("number"))
     last = rounds[-1] if rounds else None
     job = tournament.pairing_jobs.first()  # the latest
     if job is not None and not (job.active or job.status == PairingJob.Status.FAILED):

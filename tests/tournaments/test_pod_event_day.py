@@ -451,3 +451,43 @@ def test_my_match_is_in_the_menu_of_a_paired_event_only_for_its_players(
     assert f'<a href="{mine}">My match</a>' in _nav(
         client.get(url("home", tournament)).content.decode()
     )
+
+
+def test_the_event_pages_of_pods_speak_of_tables_and_round_time(client, pod_round, organiser):
+    event, round_ = pod_round()
+    tables = list(round_.pod_tables.order_by("number"))
+    assert len(tables) == 2
+    client.force_login(organiser)
+    home = client.get(url("home", event)).content.decode()
+    # The event's time is the round's (a pod table's game ends with the round).
+    assert f"{event.match_minutes} minutes a round" in home and "a game" not in home
+    rounds = home.split("<h2>Rounds</h2>", 1)[1]
+    assert "<th>Tables</th>" in rounds and "<th>Matches</th>" not in rounds
+    assert "<td>1</td><td>Swiss</td><td>In progress</td><td>2</td>" in rounds
+    links = home.split('id="links-judge"', 1)[1].split("</p>", 1)[0]
+    assert "Table slips" in links and "Match slips" not in links
+    slips = client.get(url("slips", event, 1)).content.decode()
+    assert "<title>Table slips" in slips and "Match slips" not in slips
+    console = client.get(url("console", event)).content.decode()
+    head = console.split("<h2>Rounds</h2>", 1)[1]
+    assert "<th>Open tables</th>" in head and "Open matches" not in head
+    assert "<td>2 / 2</td>" in head
+    services.record_placings(
+        table=tables[0],
+        placings={s.registration_id: s.seat for s in tables[0].seats.all()},
+        by=organiser,
+    )
+    console = client.get(url("console", event)).content.decode()
+    assert "<td>1 / 2</td>" in console.split("<h2>Rounds</h2>", 1)[1]
+
+
+def test_an_event_of_pairs_keeps_its_match_words(client, tournament, register_players, organiser):
+    register_players(tournament, 4)
+    round_ = services.pair_next_round(tournament=tournament, by=organiser, seed="w")
+    services.publish_round(round_=round_, by=organiser)
+    client.force_login(organiser)
+    home = client.get(url("home", tournament)).content.decode()
+    assert f"{tournament.match_minutes} minutes a match" in home
+    assert "<th>Matches</th>" in home and "Match slips" in home
+    console = client.get(url("console", tournament)).content.decode()
+    assert "<th>Open matches</th>" in console and "<td>2 / 2</td>" in console
