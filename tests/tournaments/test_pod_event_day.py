@@ -491,3 +491,21 @@ def test_an_event_of_pairs_keeps_its_match_words(client, tournament, register_pl
     assert "<th>Matches</th>" in home and "Match slips" in home
     console = client.get(url("console", tournament)).content.decode()
     assert "<th>Open matches</th>" in console and "<td>2 / 2</td>" in console
+    assert "<th>Set</th>" in console
+    rule = console.split('id="late-entry-rule">', 1)[1].split("</p>", 1)[0]
+    assert rule == "Late entry: Missed rounds count as match losses."
+
+
+def test_the_console_of_pods_tells_the_late_entry_rule_pods_apply_and_no_sets(
+    client, pod_round, organiser
+):
+    event, _round = pod_round()
+    # The event keeps the default rule of pairs (missed rounds as losses); pod standings
+    # count a missed round as not played, and the console says what applies.
+    assert event.late_entry == event.LateEntry.LOSSES
+    client.force_login(organiser)
+    console = client.get(url("console", event)).content.decode()
+    rule = console.split('id="late-entry-rule">', 1)[1].split("</p>", 1)[0]
+    assert rule == "Late entry: Missed rounds count as nothing (not played)."
+    players = console.split('id="registrations"', 1)[1].split("</table>", 1)[0]
+    assert "<th>Set</th>" not in players and "<td>—</td>" not in players
