@@ -26,10 +26,15 @@ MEASURE = """() => {
     .filter(c => c.scrollWidth > c.clientWidth + 1
               || c.getBoundingClientRect().right > box.getBoundingClientRect().right + 1)
     .map(c => c.textContent.trim().slice(0, 40));
+  // A rank or points that the narrow column breaks over two lines ("1" above "0").
+  const broken = [...table.querySelectorAll('tbody td:nth-child(1), tbody td:nth-child(3)')]
+    .filter(c => { const r = document.createRange(); r.selectNodeContents(c);
+                   return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size > 1; })
+    .map(c => c.textContent.trim());
   const shown = [...table.querySelectorAll('thead th')]
     .filter(c => c.getClientRects().length).map(c => c.textContent.trim());
   return {table: [table.scrollWidth, table.clientWidth], box: [box.scrollWidth, box.clientWidth],
-          page: [document.documentElement.scrollWidth, window.innerWidth], cut, shown};
+          page: [document.documentElement.scrollWidth, window.innerWidth], cut, broken, shown};
 }"""
 # Each row's text as a reader sees it on the screen (hidden cells and lines left out).
 SEEN = """() => [...document.querySelectorAll('#standings tbody tr')].map(tr => tr.innerText)"""
@@ -54,6 +59,7 @@ def _fits(page, label):
     assert box[0] <= box[1], (label, measured)
     assert screen[0] <= screen[1], (label, measured)
     assert measured["cut"] == [], (label, measured)
+    assert measured["broken"] == [], (label, measured)
     return measured
 
 
@@ -105,7 +111,7 @@ def test_the_standings_of_an_event_of_pairs_fit_a_phone_and_show_every_figure(
         by=organiser,
         tiebreakers=[*order, "buchholz", "opponents_opponents_match_win"],
     )
-    registrations = register_players(tournament, 6)
+    registrations = register_players(tournament, 12)  # ranks of two digits
     Player.objects.filter(pk=registrations[0].player_id).update(display_name=LONG_NAME)
     Player.objects.filter(pk=registrations[1].player_id).update(display_name=ONE_WORD)
     rng = random.Random(5)
