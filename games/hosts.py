@@ -5,8 +5,9 @@ belongs to something larger (a tournament game belongs to a match) has a host, r
 for that ``GameSession.kind`` by the app above (tournaments registers its host in
 ``TournamentsConfig.ready``). Games calls only the methods of ``SessionHost``: the lock
 taken before the session row, who may judge, how a game starts, what happens when it
-ends, the audit, the host's clock and what pages show of the host. Practice and demo
-sessions have the default host, ``SessionHost`` itself, which does nothing.
+ends, the audit, the host's clock, what pages show of the host and where the play page
+leads back to in it. Practice and demo sessions have the default host, ``SessionHost``
+itself, which does nothing.
 """
 
 from __future__ import annotations
@@ -87,6 +88,12 @@ class SessionHost:
         team game whose teams have names (a team event's match), the names of team 0
         and team 1 (``teams``; None: the teams are named by their players)."""
         return {"match": None, "game_number": None, "teams": None}
+
+    def way_back(self, session, user, viewer) -> dict | None:
+        """Where the play page leads back to in the host, for ``user`` seen as ``viewer``
+        (a seat, "judge" or "spectator"): ``{"url": ..., "label": ...}``, or None (the
+        page has its list of games). Reads nothing beyond ``related``."""
+        return None
 
     def next_session_id(self, session) -> int | None:
         """The session of the host's next game, once this one is over (None: none)."""

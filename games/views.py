@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import d36_board, dice_forge_board, selectors, services, visibility
+from games import d36_board, dice_forge_board, hosts, selectors, services, visibility
 from games.engines import ENGINES, engine_for
 from games.models import GameSession
 from players.demo import random_valid_set
@@ -241,7 +241,11 @@ def _pending(phase, choice):
 
 def play(request, pk):
     session = _session(request, pk)
-    return render(request, "games/play.html", board_context(session, request.user))
+    context = board_context(session, request.user)
+    # The way back into what hosts the game (a match's player to "My match", a pod
+    # table's to "My table", anyone else to the round): games/hosts.py ``way_back``.
+    context["way_back"] = hosts.host_of(session).way_back(session, request.user, context["viewer"])
+    return render(request, "games/play.html", context)
 
 
 def board(request, pk):

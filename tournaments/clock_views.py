@@ -22,7 +22,7 @@ from tournaments.forms import ClockExtensionForm, ReasonForm, form_error_text
 from tournaments.live import live_page
 from tournaments.models import Match, Round, Tournament
 from tournaments.permissions import can_judge
-from tournaments.visibility import can_see_round, visible_tournaments
+from tournaments.visibility import can_see_round, visible_tournaments, with_viewer_plays
 
 
 class HttpResponsePermanentRedirectSameMethod(HttpResponseRedirectBase):
@@ -32,7 +32,8 @@ class HttpResponsePermanentRedirectSameMethod(HttpResponseRedirectBase):
 
 
 def _round(request, pk, number) -> Round:
-    tournament = get_object_or_404(visible_tournaments(request.user, Tournament.objects), pk=pk)
+    tournaments = with_viewer_plays(Tournament.objects, request.user)
+    tournament = get_object_or_404(visible_tournaments(request.user, tournaments), pk=pk)
     round_ = get_object_or_404(Round, tournament=tournament, number=number)
     round_.tournament = tournament
     if not can_see_round(request.user, round_):

@@ -20,6 +20,7 @@ import logging
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from config.dbtime import db_now
@@ -27,7 +28,7 @@ from config.params import int_param
 from games import services as game_services
 from games.hosts import GameStart, SessionHost
 from games.models import GameSession
-from tournaments import clocks, permissions, selectors
+from tournaments import clocks, permissions, selectors, visibility
 from tournaments import services as t_services
 from tournaments.games import rules_for
 from tournaments.match_rules import match_is_over, max_games
@@ -222,6 +223,28 @@ def _session_ids(match) -> list[int]:
     return list(match.online_games.order_by("number").values_list("session_id", flat=True))
 
 
+# --- the way back from a game's page ---------------------------------------------------
+
+
+def way_back(round_: Round, user, viewer, *, own_page: str) -> dict:
+    """The play page's link back into the event (``SessionHost.way_back``), for a match's
+    game and a pod table's alike: a seated player to their own page of the event
+    (``own_page``: "my_match" or "my_table"), anyone else (judges, organisers,
+    spectators) to the round's pairings when they may see them, else to the event."""
+    tournament = round_.tournament
+    if isinstance(viewer, int):
+        label = _("My table") if own_page == "my_table" else _("My match")
+        return {"url": reverse(f"tournaments:{own_page}", args=[tournament.pk]), "label": label}
+    if visibility.can_see_round(user, round_):
+        if tournament.pods:
+            label = _("Tables, round %(n)s") % {"n": round_.number}
+        else:
+            label = _("Pairings, round %(n)s") % {"n": round_.number}
+        url = reverse("tournaments:pairings", args=[tournament.pk, round_.number])
+        return {"url": url, "label": label}
+    return {"url": reverse("tournaments:home", args=[tournament.pk]), "label": tournament.name}
+
+
 # --- the host -------------------------------------------------------------------------
 
 
@@ -321,6 +344,9 @@ class TournamentHost(SessionHost):
             # A team match: teams face teams, so pages name them (team 0: A's team).
             teams = [match.player_a.team.name, match.player_b.team.name]
         return {"match": link.match_id, "game_number": link.number, "teams": teams}
+
+    def way_back(self, session, user, viewer) -> dict:
+        return way_back(_match_of(session).round, user, viewer, own_page="my_match")
 
     def next_session_id(self, session) -> int | None:
         link = session.match_game

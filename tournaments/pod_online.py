@@ -28,7 +28,7 @@ from config.dbtime import db_now
 from games import services as game_services
 from games.hosts import GameStart, SessionHost
 from games.models import GameSession
-from tournaments import clocks, permissions
+from tournaments import clocks, online, permissions
 from tournaments import services as t_services
 from tournaments.audit import audit
 from tournaments.games import rules_for
@@ -281,6 +281,9 @@ class PodHost(SessionHost):
 
     def clock(self, session, now) -> dict:
         return clocks.pod_game_clock(_pod_game(session), now)
+
+    def way_back(self, session, user, viewer) -> dict:
+        return online.way_back(_pod_game(session).table.round, user, viewer, own_page="my_table")
 
     def staff_sessions(self, user, path: str = "") -> Q | None:
         if permissions.is_site_staff(user):

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.standings import Standings, format_percentage, percentage_formatter
 from tournaments.tiebreakers import REGISTRY
+from tournaments.words import tiebreak_label
 
 
 def tiebreak_cell(name: str, value) -> str:
@@ -43,16 +44,23 @@ def cut_badge(row, phase: int) -> str:
 def rows_html(table: Standings, *, row_url: str, query: str = "") -> SafeString:
     """One ``<tr>`` per row, in standings order. ``row_url`` is the address of a row's
     own page without the registration ("/tournaments/7/standings/"); ``query`` what
-    follows it ("?round=3" or "")."""
+    follows it ("?round=3" or "").
+
+    The figures after the points are also written, with their names, on a line under
+    the name (``fold``): a phone's stylesheet shows that line instead of their columns
+    (``table.folds`` in templates/static/site.css), so the table fits 390 px without
+    scrolling sideways."""
     places = table.conventions.decimals - 2
     # Own GW% repeats (points over games), and so do about half of the opponents' MW%
     # in a large event; their GW% hardly ever.
     own_percent = percentage_formatter(places)
     opponents_match_percent = percentage_formatter(places)
     others = table.other_tiebreakers
+    labels = [escape(tiebreak_label(name)) for name in others]
 
     dropped_badge = f' <span class="badge">{escape(_("dropped"))}</span>'
     show = escape(_("Show the arithmetic"))
+    record_label = escape(_("Record"))
     prefix, suffix = escape(row_url), escape(query)
     parts = []
     for row in table.rows:
@@ -63,21 +71,25 @@ def rows_html(table: Standings, *, row_url: str, query: str = "") -> SafeString:
             opening, badge = '<tr class="dropped">', cut_badge(row, table.phase(registration))
         else:
             opening, badge = "<tr>", ""
-        cells = (
-            "".join(
-                f"<td>{escape(tiebreak_cell(name, row.tiebreak_values[name]))}</td>"
-                for name in others
+        record = f"{row.wins}-{row.losses}-{row.draws}"
+        omw = opponents_match_percent(row.opponents_match_win)
+        gwp = own_percent(row.game_win)
+        ogw = format_percentage(row.opponents_game_win, places)
+        if others:
+            values = [escape(tiebreak_cell(name, row.tiebreak_values[name])) for name in others]
+            cells = "".join(f"<td>{value}</td>" for value in values)
+            folded = "".join(
+                f" · {label} {value}" for label, value in zip(labels, values, strict=True)
             )
-            if others
-            else ""
-        )
+        else:
+            cells = folded = ""
         parts.append(
             f"{opening}<td>{row.rank}</td>"
             f'<td><details data-row="{registration}"><summary>{escape(row.name)}{badge}'
-            f'</summary><a href="{prefix}{registration}/{suffix}">{show}</a></details></td>'
-            f"<td>{row.match_points}</td><td>{row.wins}-{row.losses}-{row.draws}</td>"
-            f"<td>{opponents_match_percent(row.opponents_match_win)}</td>"
-            f"<td>{own_percent(row.game_win)}</td>"
-            f"<td>{format_percentage(row.opponents_game_win, places)}</td>{cells}</tr>"
+            f'</summary><a href="{prefix}{registration}/{suffix}">{show}</a></details>'
+            f'<span class="fold">{record_label} {record} · OMW {omw} · GWP {gwp}'
+            f" · OGW {ogw}{folded}</span></td>"
+            f"<td>{row.match_points}</td><td>{record}</td><td>{omw}</td><td>{gwp}</td>"
+            f"<td>{ogw}</td>{cells}</tr>"
         )
     return mark_safe("\n".join(parts))  # every text cell is escaped above

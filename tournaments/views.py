@@ -71,17 +71,23 @@ Status = Tournament.Status
 # --- helpers --------------------------------------------------------------------------
 
 
-def _tournaments():
-    return Tournament.objects.select_related("organiser__player", "head_judge__player")
+def _tournaments(request):
+    """The events as the pages read them, each with ``viewer_plays`` for the menu."""
+    return visibility.with_viewer_plays(
+        Tournament.objects.select_related("organiser__player", "head_judge__player"),
+        request.user,
+    )
 
 
-def _tournament(pk) -> Tournament:
-    return get_object_or_404(_tournaments(), pk=pk)
+def _tournament(request, pk) -> Tournament:
+    return get_object_or_404(_tournaments(request), pk=pk)
 
 
 def _visible_tournament(request, pk) -> Tournament:
     """The same query as the API's: a hidden event is a 404."""
-    return get_object_or_404(visibility.visible_tournaments(request.user, _tournaments()), pk=pk)
+    return get_object_or_404(
+        visibility.visible_tournaments(request.user, _tournaments(request)), pk=pk
+    )
 
 
 def _roles(request, tournament) -> dict:
@@ -169,7 +175,7 @@ def staff_post(check):
         @login_required
         @require_POST
         def wrapper(request, pk, *args, **kwargs):
-            tournament = _tournament(pk)
+            tournament = _tournament(request, pk)
             _require(check(request.user, tournament))
             return view(request, tournament, *args, **kwargs)
 
@@ -206,7 +212,7 @@ PAIRING_JOB_REFRESH = 2
 def pairing_job(request, pk, job_id):
     """A round being paired in the background: progress while it runs (the page reloads
     itself), the draft when done, the error when it failed."""
-    tournament = _tournament(pk)
+    tournament = _tournament(request, pk)
     _require(visibility.can_see_log(request.user, tournament))
     job = get_object_or_404(PairingJob, tournament=tournament, pk=job_id)
     if job.status == PairingJob.Status.DONE and job.round_id is not None:
@@ -244,9 +250,10 @@ def tournament_list(request):
 def tournament_home(request, pk):
     tournament = _visible_tournament(request, pk)
     context = _roles(request, tournament)
+    # A round of pods has tables, not matches: the column counts them.
     rounds = list(
         visibility.visible_rounds(request.user, tournament)
-        .annotate(match_count=Count("matches"))
+        .annotate(match_count=Count("pod_tables" if tournament.pods else "matches"))
         .order_by("number")
     )
     registration = _my_registration(request, tournament)
@@ -302,7 +309,7 @@ def tournament_create(request):
 
 @login_required
 def tournament_edit(request, pk):
-    tournament = _tournament(pk)
+    tournament = _tournament(request, pk)
     _require(can_manage(request.user, tournament))
     form = TournamentForm(request.POST or None, instance=tournament)
     if request.method == "POST" and form.is_valid():
@@ -325,7 +332,7 @@ def tournament_edit(request, pk):
 
 @login_required
 def console(request, pk):
-    tournament = _tournament(pk)
+    tournament = _tournament(request, pk)
     _require(can_judge(request.user, tournament))
     context = _roles(request, tournament)
     registrations = list(
@@ -333,12 +340,20 @@ def console(request, pk):
             "player__display_name", "id"
         )
     )
-    rounds = list(
-        tournament.rounds.annotate(
-            match_count=Count("matches"),
-            open_count=Count("matches", filter=~Q(matches__status=Match.Status.CONFIRMED)),
-        ).order_by("number")
-    )
+    if tournament.pods:
+        # A round of pods: its tables, open while a seat has no placing (a bye has one).
+        counts = {
+            "match_count": Count("pod_tables", distinct=True),
+            "open_count": Count(
+                "pod_tables", filter=Q(pod_tables__seats__placing__isnull=True), distinct=True
+            ),
+        }
+    else:
+        counts = {
+            "match_count": Count("matches"),
+            "open_count": Count("matches", filter=~Q(matches__status=Match.Status.CONFIRMED)),
+        }
+    rounds = list(tournament.rounds.annotate(**counts).order_by("number"))
     last = rounds[-1] if rounds else None
     job = tournament.pairing_jobs.first()  # the latest
     if job is not None and not (job.active or job.status == PairingJob.Status.FAILED):
@@ -519,7 +534,7 @@ def tournament_action(request, tournament, action):
 @require_POST
 def register(request, pk):
     """Organisers register anyone (late entries during Swiss); players themselves."""
-    tournament = _tournament(pk)
+    tournament = _tournament(request, pk)
     manager = can_manage(request.user, tournament)
     player = None if manager else Player.objects.filter(user=request.user).first()
     _require(manager or player is not None)
@@ -549,7 +564,7 @@ WALK_IN_FIELDS = {"user": "username"}
 @login_required
 def walk_in(request, pk):
     """The desk: a walk-in player, their set and their registration in one form."""
-    tournament = _tournament(pk)
+    tournament = _tournament(request, pk)
     _require(can_manage(request.user, tournament))
     needs_dice_set = rules_for(tournament.game).needs_dice_set
     form = WalkInForm(request.POST or None, needs_dice_set=needs_dice_set)
@@ -589,7 +604,7 @@ def walk_in(request, pk):
 @login_required
 @require_POST
 def registration_action(request, pk, registration_id, action):
-    tournament = _tournament(pk)
+    tournament = _tournament(request, pk)
     registration = get_object_or_404(
         Registration.objects.select_related("player", "tournament"),
         pk=registration_id,
@@ -680,7 +695,7 @@ def _seated(round_) -> list:
 
 @login_required
 def round_manage(request, pk, number, swap_form=None):
-    tournament = _tournament(pk)
+    tournament = _tournament(request, pk)
     _require(can_judge(request.user, tournament))
     round_ = _round(tournament, number)
     if tournament.pods:
@@ -1098,7 +1113,7 @@ def print_pairings(request, pk, number):
 
 @login_required
 def match_slips(request, pk, number):
-    tournament = _tournament(pk)
+    tournament = _tournament(request, pk)
     _require(can_judge(request.user, tournament))
     round_ = _round(tournament, number)
     if tournament.pods:
@@ -1150,7 +1165,7 @@ def bracket(request, pk):
 @login_required
 def results_queue(request, pk):
     """Time called without a result first, then disputed, reported, pending; confirmed last."""
-    tournament = _tournament(pk)
+    tournament = _tournament(request, pk)
     _require(visibility.can_see_log(request.user, tournament))
     rounds = list(tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("number"))
     round_ = None
@@ -1204,7 +1219,7 @@ def _game_rows(match):
 def match_detail(request, pk, match_id):
     """A judge's result entry (confirmed at once, corrects a confirmed result) and the
     full history of the match: every version, the games, the swaps, the penalties."""
-    tournament = _tournament(pk)
+    tournament = _tournament(request, pk)
     _require(can_judge(request.user, tournament))
     match = _match(tournament, match_id)
     match.round.tournament = tournament
@@ -1248,7 +1263,7 @@ def match_detail(request, pk, match_id):
 
 @login_required
 def penalties(request, pk):
-    tournament = _tournament(pk)
+    tournament = _tournament(request, pk)
     _require(visibility.can_see_log(request.user, tournament))
     form = PenaltyForm(request.POST or None, tournament=tournament)
     if request.method == "POST" and form.is_valid() and not is_confirmed(request):
@@ -1315,7 +1330,7 @@ def _confirm_penalty(request, tournament, data):
 
 @login_required
 def audit_log(request, pk):
-    tournament = _tournament(pk)
+    tournament = _tournament(request, pk)
     _require(visibility.can_see_log(request.user, tournament))
     entries = AuditEntry.objects.filter(tournament=tournament).select_related("actor__player")
     action = request.GET.get("action", "").strip()

@@ -26,9 +26,9 @@ tests/test_visibility_matrix.py runs every role through pages and API.
 
 from __future__ import annotations
 
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q, Value
 
-from tournaments.models import Match, PodSeat, Round, Tournament
+from tournaments.models import Match, PodSeat, Registration, Round, Tournament
 from tournaments.permissions import can_judge, judged_q
 
 STARTED = (Tournament.Status.SWISS, Tournament.Status.TOP_CUT, Tournament.Status.FINISHED)
@@ -74,6 +74,17 @@ def visible_q(user) -> Q:
 def visible_tournaments(user, queryset=None):
     queryset = Tournament.objects.all() if queryset is None else queryset
     return queryset.filter(visible_q(user))
+
+
+def with_viewer_plays(queryset, user):
+    """Each event with ``viewer_plays``: whether ``user`` holds a registration in it,
+    read in the event's own query. The event's menu (tournaments/_nav.html) links "My
+    match" or "My table" only then: its organisers and judges who do not play do not
+    get a link to a page that would refuse them."""
+    if user is None or not user.is_authenticated:
+        return queryset.annotate(viewer_plays=Value(False))
+    mine = Registration.objects.filter(tournament=OuterRef("pk"), player__user=user)
+    return queryset.annotate(viewer_plays=Exists(mine))
 
 
 def can_see_tournament(user, tournament) -> bool:

@@ -150,3 +150,16 @@ def test_the_concede_question_says_what_conceding_does_at_this_table(
     assert question in body
     if seats > 2:
         assert "Your opponent wins it" not in body
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game, keyed", [("irondie", True), ("36d6", False), ("dice-forge", False)])
+def test_the_die_symbols_key_is_only_under_a_game_of_irondie_dice(make_user, game, keyed):
+    """The key names IRONDIE's die types; 36d6 and Dice Forge play other dice."""
+    client = Client()
+    client.force_login(make_user("keyed"))
+    answer = client.post("/games/practice/", {"game": game, "seats": "2"})
+    assert answer.status_code == 302 and answer["Location"].startswith("/games/"), answer
+    page = client.get(answer["Location"]).content.decode()
+    assert 'id="game"' in page
+    assert ('class="dice-key"' in page) is keyed

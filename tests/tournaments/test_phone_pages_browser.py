@@ -128,3 +128,37 @@ def _seated(session):
     ids = [session.user_0_id, session.user_1_id] + [e["user"] for e in session.extra_seats]
     by_id = get_user_model().objects.in_bulk(ids)
     return [(seat, by_id[ids[seat]]) for seat in session.seats]
+
+
+def test_a_pod_events_judges_pages_fit_a_phone(live_server, page, organiser, judge, make_player):
+    """The judges' clocks and the table slips hold their tables in a box that scrolls (as
+    the two-player pages do), and a column's hidden name (the results queue's "Actions")
+    stays inside its box: none of the judges' pages scrolls sideways as a whole."""
+    event = make_event(organiser, judge, pods_online=True, swiss_rounds=3)
+    players = [make_player(name) for name in (ONE_WORD, "Ann", "Bea", "Cid", "Dee", "Eve", "Fay")]
+    for player in players:
+        services.register(tournament=event, player=player, by=player.user)
+    published(event, organiser, judge)
+    base, pk = live_server.url, event.pk
+    log_in(page, base, judge.username, f"/tournaments/{pk}/")
+    _fits(page, "home")
+    for path in (
+        f"/tournaments/{pk}/rounds/1/clocks/",
+        f"/tournaments/{pk}/results/",
+        f"/tournaments/{pk}/rounds/1/slips/",
+        f"/tournaments/{pk}/rounds/1/manage/",
+        f"/tournaments/{pk}/console/",
+    ):
+        page.goto(f"{base}{path}")
+        assert page.evaluate(FITS), f"{path} scrolls sideways on a phone"
+    # The clocks' extension forms are reachable by scrolling their box.
+    page.goto(f"{base}/tournaments/{pk}/rounds/1/clocks/")
+    reach = page.evaluate("""() => {
+      const box = document.getElementById('pod-clocks').closest('.scroll');
+      box.scrollLeft = box.scrollWidth;
+      const button = box.querySelector('.table-extend button').getBoundingClientRect();
+      return {box: box.getBoundingClientRect().right, button: [button.left, button.right],
+              screen: window.innerWidth};
+    }""")
+    assert reach["box"] <= reach["screen"] + 1, reach
+    assert reach["button"][0] >= 0 and reach["button"][1] <= reach["screen"] + 1, reach

@@ -10,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from config.confirm import CONFIRM_FIELD, CONFIRM_VALUE
+from players import services as player_services
 from tests.tournaments.pod_helpers import make_event, published
 from tournaments import services
 from tournaments.models import AuditEntry, PodReport, PodSeat, Round
@@ -354,3 +355,157 @@ def test_a_paired_event_keeps_my_match_and_my_table_leads_to_it(
     assert "My table" not in page
     answer = client.get(url("my_table", tournament))
     assert answer.status_code == 302 and answer["Location"] == url("my_match", tournament)
+
+
+def _nav(page: str) -> str:
+    return page.split('class="tnav', 1)[1].split("</nav>", 1)[0]
+
+
+def test_my_table_is_in_the_menu_only_of_a_registered_player(
+    client, pod_round, organiser, judge, make_player
+):
+    event, round_ = pod_round()
+    mine = url("my_table", event)
+    public = (url("home", event), url("standings", event), url("pairings", event, 1))
+    staff = (
+        url("console", event),
+        url("results", event),
+        url("round_manage", event, 1),
+        url("clocks", event, 1),
+        url("audit", event),
+    )
+    # The organiser and the judge run the event without playing: no "My table" (nor
+    # "My match") on any page of it, the public ones or their own.
+    for user in (organiser, judge):
+        client.force_login(user)
+        for address in public + staff:
+            page = client.get(address).content.decode()
+            assert 'class="tnav' in page, address
+            nav = _nav(page)
+            assert mine not in nav and "My table" not in nav, (user, address)
+            assert "My match" not in nav, (user, address)
+    # Neither does a signed-in visitor, nor anyone signed out.
+    client.force_login(make_player("Visitor").user)
+    for address in public:
+        assert mine not in _nav(client.get(address).content.decode()), address
+    client.logout()
+    for address in public:
+        assert mine not in _nav(client.get(address).content.decode()), address
+    # A registered player has it on every page of the event, including after dropping
+    # (their past tables are still theirs to read).
+    seat = round_.pod_tables.get(size=3).seats.select_related("registration__player").first()
+    client.force_login(seat.registration.player.user)
+    for address in public:
+        assert f'<a href="{mine}">My table</a>' in _nav(client.get(address).content.decode())
+
+
+def test_an_organiser_who_plays_in_the_event_has_my_table_in_the_menu(
+    client, organiser, judge, make_player
+):
+    event = make_event(organiser, judge, swiss_rounds=3)
+    me = player_services.create_player(display_name="Olga Organiser", user=organiser)
+    services.register(tournament=event, player=me, by=organiser)
+    for i in range(1, 4):
+        player = make_player(f"Pods {i:02d}")
+        services.register(tournament=event, player=player, by=player.user)
+    published(event, organiser, judge)
+    client.force_login(organiser)
+    mine = url("my_table", event)
+    for address in (url("home", event), url("console", event), url("clocks", event, 1)):
+        assert f'<a href="{mine}">My table</a>' in _nav(client.get(address).content.decode())
+    page = client.get(mine).content.decode()
+    assert "Olga Organiser</strong> (you)" in page
+
+
+def test_my_table_refuses_whoever_does_not_play_in_words(
+    client, pod_round, organiser, judge, make_player
+):
+    event, _round = pod_round()
+    for user in (organiser, judge, make_player("Visitor").user):
+        client.force_login(user)
+        for name in ("my_table", "my_match"):
+            answer = client.get(url(name, event), follow=True)
+            assert answer.status_code == 200
+            assert answer.redirect_chain[-1][0] == url("home", event), (user, name)
+            page = answer.content.decode()
+            assert "You are not registered in this tournament." in page, (user, name)
+            # Nothing of anyone's table is shown in its place.
+            assert 'id="tablemates"' not in page and 'id="pod-report-form"' not in page
+    client.logout()
+    answer = client.get(url("my_table", event))
+    assert answer.status_code == 302 and reverse("login") in answer["Location"]
+
+
+def test_my_match_is_in_the_menu_of_a_paired_event_only_for_its_players(
+    client, tournament, register_players, organiser, judge
+):
+    registrations = register_players(tournament, 4)
+    round_ = services.pair_next_round(tournament=tournament, by=organiser, seed="nav")
+    services.publish_round(round_=round_, by=organiser)
+    mine = url("my_match", tournament)
+    for user in (organiser, judge):
+        client.force_login(user)
+        for address in (url("home", tournament), url("pairings", tournament, 1)):
+            assert mine not in _nav(client.get(address).content.decode()), (user, address)
+    client.force_login(registrations[0].player.user)
+    assert f'<a href="{mine}">My match</a>' in _nav(
+        client.get(url("home", tournament)).content.decode()
+    )
+
+
+def test_the_event_pages_of_pods_speak_of_tables_and_round_time(client, pod_round, organiser):
+    event, round_ = pod_round()
+    tables = list(round_.pod_tables.order_by("number"))
+    assert len(tables) == 2
+    client.force_login(organiser)
+    home = client.get(url("home", event)).content.decode()
+    # The event's time is the round's (a pod table's game ends with the round).
+    assert f"{event.match_minutes} minutes a round" in home and "a game" not in home
+    rounds = home.split("<h2>Rounds</h2>", 1)[1]
+    assert "<th>Tables</th>" in rounds and "<th>Matches</th>" not in rounds
+    assert "<td>1</td><td>Swiss</td><td>In progress</td><td>2</td>" in rounds
+    links = home.split('id="links-judge"', 1)[1].split("</p>", 1)[0]
+    assert "Table slips" in links and "Match slips" not in links
+    slips = client.get(url("slips", event, 1)).content.decode()
+    assert "<title>Table slips" in slips and "Match slips" not in slips
+    console = client.get(url("console", event)).content.decode()
+    head = console.split("<h2>Rounds</h2>", 1)[1]
+    assert "<th>Open tables</th>" in head and "Open matches" not in head
+    assert "<td>2 / 2</td>" in head
+    services.record_placings(
+        table=tables[0],
+        placings={s.registration_id: s.seat for s in tables[0].seats.all()},
+        by=organiser,
+    )
+    console = client.get(url("console", event)).content.decode()
+    assert "<td>1 / 2</td>" in console.split("<h2>Rounds</h2>", 1)[1]
+
+
+def test_an_event_of_pairs_keeps_its_match_words(client, tournament, register_players, organiser):
+    register_players(tournament, 4)
+    round_ = services.pair_next_round(tournament=tournament, by=organiser, seed="w")
+    services.publish_round(round_=round_, by=organiser)
+    client.force_login(organiser)
+    home = client.get(url("home", tournament)).content.decode()
+    assert f"{tournament.match_minutes} minutes a match" in home
+    assert "<th>Matches</th>" in home and "Match slips" in home
+    console = client.get(url("console", tournament)).content.decode()
+    assert "<th>Open matches</th>" in console and "<td>2 / 2</td>" in console
+    assert "<th>Set</th>" in console
+    rule = console.split('id="late-entry-rule">', 1)[1].split("</p>", 1)[0]
+    assert rule == "Late entry: Missed rounds count as match losses."
+
+
+def test_the_console_of_pods_tells_the_late_entry_rule_pods_apply_and_no_sets(
+    client, pod_round, organiser
+):
+    event, _round = pod_round()
+    # The event keeps the default rule of pairs (missed rounds as losses); pod standings
+    # count a missed round as not played, and the console says what applies.
+    assert event.late_entry == event.LateEntry.LOSSES
+    client.force_login(organiser)
+    console = client.get(url("console", event)).content.decode()
+    rule = console.split('id="late-entry-rule">', 1)[1].split("</p>", 1)[0]
+    assert rule == "Late entry: Missed rounds count as nothing (not played)."
+    players = console.split('id="registrations"', 1)[1].split("</table>", 1)[0]
+    assert "<th>Set</th>" not in players and "<td>—</td>" not in players

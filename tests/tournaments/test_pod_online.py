@@ -478,3 +478,36 @@ def test_conceding_again_says_the_player_is_out_in_words_not_a_seat_number(
     assert "You are already out of this game" in said and "Seat" not in said, said
     session.refresh_from_db()
     assert (session.version, session.actions.count()) == (version, logged)
+
+
+WAY_BACK = '<a href="{url}" id="way-back">← {words}</a>'
+
+
+@pytest.mark.parametrize("game", ["36d6", "dice-forge"])
+def test_a_table_games_page_leads_back_to_my_table_or_the_round(
+    organiser, judge, make_player, client, game
+):
+    event = _event(organiser, judge, make_player, 7, game=game)
+    round_ = published(event, organiser, judge)
+    mine = WAY_BACK.format(url=f"/tournaments/{event.pk}/my-table/", words="My table")
+    tables = WAY_BACK.format(url=f"/tournaments/{event.pk}/rounds/1/", words="Tables, round 1")
+    counts = {}
+    for number in (1, 2):  # a table of 4 and a table of 3
+        session = _table_game(round_, number)
+        for seat, user in _users(session).items():
+            client.force_login(user)
+            with CaptureQueriesContext(connection) as queries:
+                page = client.get(f"/games/{session.pk}/").content.decode()
+            assert mine in page and tables not in page, (number, seat)
+            counts.setdefault("player", set()).add(len(queries))
+        for who, user in (("judge", judge), ("judge", organiser), ("spectator", None)):
+            if user is None:
+                client.logout()
+            else:
+                client.force_login(user)
+            with CaptureQueriesContext(connection) as queries:
+                page = client.get(f"/games/{session.pk}/").content.decode()
+            assert tables in page and mine not in page, (number, user)
+            counts.setdefault(f"{who} {user}", set()).add(len(queries))
+    # Whatever the table's size, each viewer's page reads the same number of queries.
+    assert all(len(found) == 1 for found in counts.values()), counts

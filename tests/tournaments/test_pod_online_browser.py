@@ -110,8 +110,10 @@ def test_a_three_seat_table_is_played_online_to_its_placings(
         page.goto(f"{base}/tournaments/{event.pk}/standings/")
         rows = page.locator("main table tbody tr")
         assert rows.count() == 3
-        shown_names = [rows.nth(i).locator("td").nth(1).inner_text() for i in range(3)]
-        assert shown_names == [names[0], names[1], names[2]]
+        # The name, then (on a phone) the row's other figures on a line under it.
+        cells = [rows.nth(i).locator("td").nth(1).inner_text() for i in range(3)]
+        assert [cell.splitlines()[0] for cell in cells] == [names[0], names[1], names[2]]
+        assert all(cell.splitlines()[1].startswith("Tables 1 · ") for cell in cells), cells
         assert page.evaluate(FITS)
     finally:
         context.close()

@@ -130,6 +130,8 @@ def test_standings_show_the_new_figures_only_when_chosen(client, played_event, o
     assert "<th>Buchholz</th><th>OOMW</th><th>Random draw</th>" in page
     first = table.rows[0]
     assert f"<td>{first.tiebreak_values['buchholz']}</td>" in page
+    # A phone shows the same figure, named, under the player's name.
+    assert f" · Buchholz {first.tiebreak_values['buchholz']} · OOMW " in page
     csv_text = client.get(csv_url).content.decode()
     header, top = csv_text.splitlines()[:2]
     assert header.endswith(",ogw_percent," + ",".join(order[1:]))
