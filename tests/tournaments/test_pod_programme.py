@@ -34,15 +34,20 @@ def seatings(field, sizes):
     return [[list(t) for t in p] for p in partitions(field.ids, list(sizes))]
 
 
-@settings(max_examples=examples(120), deadline=None)
-@given(players=histories(), mode=st.sampled_from([FOUR_THREE, THREE]), data=st.data())
-def test_the_programme_proves_the_least_seating_of_any_partition(players, mode, data):
+def every_seating(players, mode):
+    """The field of a round of at least two tables, its tables, its short-table plan, every
+    seating and each seating's cost key."""
     field = _Field(players, 3, "p", mode)
     sizes = table_sizes(len(field.ids), mode)
     assume(len(sizes) >= 2)
-    plan = short_plan(field, sizes)
     every = seatings(field, sizes)
-    keys = [field.ikey(s) for s in every]
+    return field, sizes, short_plan(field, sizes), every, [field.ikey(s) for s in every]
+
+
+@settings(max_examples=examples(120), deadline=None)
+@given(players=histories(), mode=st.sampled_from([FOUR_THREE, THREE]), data=st.data())
+def test_the_programme_proves_the_least_seating_of_any_partition(players, mode, data):
+    field, sizes, plan, every, keys = every_seating(players, mode)
     # The tier starts from a seating with no repeat and the least excess, any of them.
     starts = [s for s, k in zip(every, keys, strict=True) if not k[0] and k[1] == plan.excess]
     assume(starts)
@@ -111,12 +116,7 @@ def test_the_programme_from_any_seating_finds_the_least_or_says_nothing(players,
     """From a seating with a repeat or more than the least excess (artificial columns keep
     the relaxation solvable): the least seating when one without a repeat and with the
     least excess exists, else nothing."""
-    field = _Field(players, 3, "p", mode)
-    sizes = table_sizes(len(field.ids), mode)
-    assume(len(sizes) >= 2)
-    plan = short_plan(field, sizes)
-    every = seatings(field, sizes)
-    keys = [field.ikey(s) for s in every]
+    field, sizes, plan, every, keys = every_seating(players, mode)
     incumbent = data.draw(st.sampled_from(every))
     outcome = solve_programme(field, sizes, plan, incumbent)
     if any(not k[0] and k[1] == plan.excess for k in keys):

@@ -206,54 +206,36 @@ class _Pricer:
                     lists[self.group[i]].append(i)
             for members in lists:
                 members.sort(key=lambda i: (-duals[i], i))
-            threshold_base = limit + size_duals[size]
+            # What one search over tables of this size reads (the recursion's constants).
+            self.size, self.lists, self.duals, self.found = size, lists, duals, found
+            self.best_only, self.size_dual = best_only, size_duals[size]
+            self.threshold_base = limit + size_duals[size]
             for g, members in enumerate(lists):
                 for k, head in enumerate(members):
-                    best: list = [threshold_base, None]
+                    self.best = [self.threshold_base, None]
                     self.room = per_head
-                    self._extend(
-                        [head],
-                        (g,),
-                        size,
-                        -duals[head],
-                        size - 1,
-                        g,
-                        k + 1,
-                        lists,
-                        duals,
-                        best,
-                        found,
-                        best_only,
-                        threshold_base,
-                        size_duals[size],
-                    )
-                    if best_only and best[1] is not None:
-                        found.append((best[0] - size_duals[size], best[1]))
+                    self._extend([head], (g,), -duals[head], size - 1, g, k + 1)
+                    if best_only and self.best[1] is not None:
+                        found.append((self.best[0] - self.size_dual, self.best[1]))
         return found
 
     def _extend(
         self,
         members: list[int],
         groups: tuple[int, ...],
-        size: int,
         cost: float,
         need: int,
         first_group: int,
         first_index: int,
-        lists: list[list[int]],
-        duals,
-        best: list,
-        found: list,
-        best_only: bool,
-        threshold_base: float,
-        size_dual: float,
     ) -> None:
-        """Tables that add ``need`` players to ``members``, taken after position
-        ``first_index`` of group ``first_group`` in the order of ``lists``."""
+        """Tables that add ``need`` players to ``members`` (of score groups ``groups``),
+        taken after position ``first_index`` of group ``first_group`` in ``self.lists``."""
         self.steps += 1
         if not self.steps % TICK_STEPS:
             self.tick(TICK_STEPS)
         value, met, levels = self.value, self.met, self.levels
+        lists, duals, best, size = self.lists, self.duals, self.best, self.size
+        best_only, threshold_base = self.best_only, self.threshold_base
         # Per group still open: where its candidates start, the spread one of them adds to
         # the partial table, and the least any of them adds (the first, highest dual).
         open_groups = []
@@ -309,26 +291,11 @@ class _Pricer:
                     if best_only:
                         best[0], best[1] = total, table
                     else:
-                        found.append((total - size_dual, table))
+                        self.found.append((total - self.size_dual, table))
                         self.room -= 1
                     continue
                 members.append(j)
-                self._extend(
-                    members,
-                    tuple(sorted((*groups, g))),
-                    size,
-                    cost + add,
-                    others,
-                    g,
-                    index + 1,
-                    lists,
-                    duals,
-                    best,
-                    found,
-                    best_only,
-                    threshold_base,
-                    size_dual,
-                )
+                self._extend(members, tuple(sorted((*groups, g))), cost + add, others, g, index + 1)
                 members.pop()
 
 
