@@ -153,6 +153,20 @@ def flush_by_delete():
         flush.delete_instead_of_truncate()
 
 
+@pytest.fixture(scope="session")
+def embedded_database(tmp_path_factory):
+    """``put_into(var_dir)``: copies this run's migrated embedded SQLite database into
+    ``var_dir``, for tests whose processes run on the embedded defaults (tests/embedded_db.py)."""
+    from tests import embedded_db
+
+    folder = embedded_db.shared_folder(tmp_path_factory)
+
+    def put_into(var_dir):
+        embedded_db.copy_into(embedded_db.migrated(folder), var_dir)
+
+    return put_into
+
+
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     """Tests create many users; the production hasher is slow on purpose."""

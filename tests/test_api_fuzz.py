@@ -177,12 +177,12 @@ class Tally:
         self.unsatisfiable: set[tuple] = set()
 
 
-def _fuzz(operation, mode, cases, role, headers, tally):
-    """One Hypothesis run: ``EXAMPLES`` generated cases of one operation, mode and role.
-    Failures are collected (not raised), so every operation is tried in one test.
-    ``cases`` is the operation's strategy for the mode (``_cases``), built once and used
-    for every role: Hypothesis validates a strategy once per object."""
-    checks = CHECKS if mode == GenerationMode.POSITIVE else NEGATIVE_CHECKS
+def _generate(operation, mode, cases, tally):
+    """One Hypothesis run: ``EXAMPLES`` generated cases of one operation and mode.
+    ``cases`` is the operation's strategy for the mode (``_cases``). The run only draws:
+    with a fixed seed and nothing fed back from the calls, it draws the same cases for
+    every role, so they are drawn once and each of them is sent as every role."""
+    drawn = []
 
     @seed(SEED)
     @settings(
@@ -194,20 +194,28 @@ def _fuzz(operation, mode, cases, role, headers, tally):
     )
     @given(case=cases)
     def run(case):
-        tally.cases += 1
-        response = case.call(headers=headers)
-        tally.statuses[response.status_code // 100] += 1
-        try:
-            case.validate_response(response, checks=checks, headers=headers)
-        except (AssertionError, FailureGroup) as exc:
-            key = (role, operation.label, mode.value, response.status_code)
-            tally.failures.setdefault(key, _first_lines(exc, case))
+        drawn.append(case)
 
     try:
         run()
     except Unsatisfiable:
         # Nothing to make invalid (no parameters, no body): nothing to test.
         tally.unsatisfiable.add((operation.label, mode.value))
+    return drawn
+
+
+def _send(operation, mode, case, role, headers, tally):
+    """One generated case sent as one role and checked; failures are collected (not
+    raised), so every operation is tried in one test."""
+    checks = CHECKS if mode == GenerationMode.POSITIVE else NEGATIVE_CHECKS
+    tally.cases += 1
+    response = case.call(headers=headers)
+    tally.statuses[response.status_code // 100] += 1
+    try:
+        case.validate_response(response, checks=checks, headers=headers)
+    except (AssertionError, FailureGroup) as exc:
+        key = (role, operation.label, mode.value, response.status_code)
+        tally.failures.setdefault(key, _first_lines(exc, case))
 
 
 def test_api_fuzz(world, keep_connection):
@@ -223,11 +231,17 @@ def test_api_fuzz(world, keep_connection):
     assert len(operations) > 50
     tally = Tally()
     modes = (GenerationMode.POSITIVE, GenerationMode.NEGATIVE)
-    cases = {(i, mode): _cases(op, mode, ids) for i, op in enumerate(operations) for mode in modes}
+    drawn = {
+        (i, mode): _generate(op, mode, _cases(op, mode, ids), tally)
+        for i, op in enumerate(operations)
+        for mode in modes
+    }
+    # As before the cases were drawn once: role after role, each through every operation.
     for role, role_headers in headers.items():
         for i, operation in enumerate(operations):
             for mode in modes:
-                _fuzz(operation, mode, cases[i, mode], role, role_headers, tally)
+                for case in drawn[i, mode]:
+                    _send(operation, mode, case, role, role_headers, tally)
     print(
         f"\nAPI fuzz: {tally.cases} cases over {len(operations)} operations x {len(headers)} "
         f"roles; responses by class: {dict(sorted(tally.statuses.items()))}; "

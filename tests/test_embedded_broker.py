@@ -89,12 +89,10 @@ def _wait_for_results(var_dir, prefix, expected, worker, timeout):
 
 @pytest.mark.slow
 def test_concurrent_writers_never_produce_a_half_read_message_and_a_killed_worker_loses_nothing(
-    tmp_path,
+    tmp_path, embedded_database
 ):
     env = _embedded_env(tmp_path)
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--verbosity", "0"], cwd=ROOT, env=env, check=True
-    )  # the worker's deadline sweeper reads the database
+    embedded_database(tmp_path)  # migrated: the worker's deadline sweeper reads the database
     log_path = tmp_path / "worker.log"
     with open(log_path, "ab") as log:
         worker = _worker(env, log)

@@ -136,7 +136,9 @@ print(codes)
 
 
 @pytest.mark.slow
-def test_throttle_works_on_the_embedded_defaults(tmp_path):
+def test_throttle_works_on_the_embedded_defaults(tmp_path, embedded_database):
+    # Migrated (tests/embedded_db.py): the script's migrate finds nothing to do.
+    embedded_database(tmp_path)
     embedded = {"DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL", "CELERY_RESULT_BACKEND"}
     env = {k: v for k, v in os.environ.items() if k not in embedded}
     env.update(DJANGO_SETTINGS_MODULE="config.settings", VAR_DIR=str(tmp_path))

@@ -97,11 +97,11 @@ def _results(var_dir: Path) -> dict:
 
 @pytest.mark.slow
 def test_pool_processes_forked_while_the_sweeper_writes_never_find_the_database_locked(
-    tmp_path,
+    tmp_path, embedded_database
 ):
     env = _embedded_env(tmp_path)
     run = dict(cwd=ROOT, env=env)
-    subprocess.run([sys.executable, "manage.py", "migrate", "--verbosity", "0"], check=True, **run)
+    embedded_database(tmp_path)  # migrated (tests/embedded_db.py)
     log_path = tmp_path / "worker.log"
     with open(log_path, "ab") as log:
         worker = subprocess.Popen(
