@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from tests.hypothesis_profiles import examples
 from tests.tournaments.test_pods import histories, partitions
+from tournaments.pairing import pods
 from tournaments.pairing.pod_profile import typed_profile
 from tournaments.pairing.pod_programme import _Pricer, _Programme, solve_programme
 from tournaments.pairing.pod_simulation import SimulatedPods
@@ -204,14 +205,42 @@ def test_a_round_two_of_123_players_is_proved_by_the_relaxations_profile():
     assert result.cost.key() == (0, 0, Fraction(18, 4), 0)
 
 
-def test_a_round_whose_polished_seating_has_excess_is_proved_by_the_programme():
-    """bench/pods.py's first 32-player event, round 5: construction and polish leave a
-    short-table excess, so the tier had no incumbent and the exhaustive search ran to its
-    node limit (252 s, 847/4 unproved); from no incumbent it proves 813/4."""
-    event = SimulatedPods(32, seed=1000, drop_rate=0.05)
-    results = [event.play_round() for _ in range(5)]
-    assert results[4].method == "programme", [r.method for r in results]
-    assert results[4].cost.key() == (0, 0, Fraction(813, 4), 2)
+def test_a_round_whose_best_seating_repeats_a_meeting_is_proved_by_the_programme(monkeypatch):
+    """A round whose construction and polish leave a repeat went to the exhaustive search
+    (bench/pods.py's 32-player round 5 ran to its node limit, 252 s, unproved): from such a
+    seating the tier finds the least seating without one and proves it."""
+    rng = random.Random(7)
+    ids = list(range(1, 41))
+    met: dict[int, set[int]] = {pid: set() for pid in ids}
+    for _ in range(3):  # three earlier rounds of tables of 4
+        rng.shuffle(ids)
+        for cut in range(0, 40, 4):
+            for a in ids[cut : cut + 4]:
+                met[a].update(b for b in ids[cut : cut + 4] if b != a)
+    players = [
+        PodPlayer(pid, Fraction(rng.randrange(0, 19), 2), frozenset(met[pid])) for pid in ids
+    ]
+    proved = pair_pods(players, 4, "r")
+    assert proved.method == "programme"
+
+    def with_a_repeat(field, tables):
+        # Two players who met, put at one table.
+        a = next(p for p in field.ids if field.opp[p])
+        b = next(iter(field.opp[a]))
+        tables = [list(t) for t in tables]
+        ta = next(t for t in tables if a in t)
+        tb = next(t for t in tables if b in t)
+        if ta is not tb:
+            swap = next(p for p in ta if p != a)
+            ta[ta.index(swap)], tb[tb.index(b)] = b, swap
+        assert field.ikey(tables)[0] > 0
+        return tables
+
+    monkeypatch.setattr(pods, "_polish", with_a_repeat)
+    monkeypatch.setattr(pods, "certify_windows", lambda *args, **kwargs: None)
+    again = pair_pods(players, 4, "r")
+    assert again.method == "programme"
+    assert again.cost.key() == proved.cost.key()
 
 
 def test_a_pairing_through_the_programme_writes_nothing_to_standard_output():
