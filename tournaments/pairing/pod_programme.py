@@ -711,6 +711,10 @@ def solve_programme(
             best = stop.seating
     if best is None:
         return None
+    if not proved:
+        # Its spread unproved, the seating still gets the swaps that lower its rank offset
+        # at the same spread (a 245-player round 2 came back at offset 99 without them).
+        best = _swap_offset(field, pricer, best)
     return ProgrammeResult(
         [[pricer.order[i] for i in t] for t in best],
         proved,
