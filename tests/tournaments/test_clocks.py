@@ -276,7 +276,9 @@ def _worker_process(extra_args, env):
 
 
 @pytest.mark.slow
-def test_worker_killed_while_waiting_still_enforces_once_after_restart(running_round, tmp_path):
+def test_worker_killed_while_waiting_still_enforces_once_after_restart(
+    running_round, tmp_path, monkeypatch
+):
     if connection.vendor != "postgresql":
         pytest.skip("the worker process needs the PostgreSQL test database")
     settings_dict = connection.settings_dict
@@ -286,14 +288,27 @@ def test_worker_killed_while_waiting_still_enforces_once_after_restart(running_r
         CLOCK_SWEEP_SECONDS="1",
         VAR_DIR=str(tmp_path),
     )
-    match = _due_in(_match(running_round), 6)
+    sent = []  # the ids of the tasks queued, each sent as deadlines._publish sends it
+    monkeypatch.setattr(
+        deadlines,
+        "_publish",
+        lambda task, args, eta: sent.append(celery_app.send_task(task, args=args, eta=eta).id),
+    )
     worker = _worker_process([], env)
+    log = []
+    threading.Thread(target=lambda: log.extend(worker.stdout), daemon=True).start()
     try:
-        time.sleep(4)  # the worker has taken the eta task and holds it, waiting
+        # The deadline is set once the worker is up, so its start-up is not raced.
+        assert wait_for(lambda: any(" ready." in line for line in log))
+        match = _due_in(_match(running_round), 3)
+        (task_id,) = sent
+        # The worker has taken the eta task and holds it, waiting.
+        assert wait_for(lambda: any(f"[{task_id}] received" in line for line in log))
     finally:
         os.killpg(worker.pid, signal.SIGKILL)
         worker.wait(timeout=10)
-    time.sleep(4)  # the deadline passes with no worker alive
+    assert db_now() < match.deadline_at  # killed before it was due
+    assert wait_for(lambda: db_now() > match.deadline_at + datetime.timedelta(seconds=1))
     match.refresh_from_db()
     assert match.time_called_at is None
     # Beat never runs here: the restarted worker's own sweep enforces the deadline.
