@@ -120,7 +120,7 @@ def test_enforced_once_when_eta_task_and_sweeper_both_fire(running_round, worker
         sweeper.start()
         sweeper.join()
         assert _outcome(worker_events, match, queued)
-    assert outcomes[0] == 0 and sum(outcomes) <= 1  # swept before the deadline, too
+    assert sum(outcomes) <= 1
     assert _held_tasks_do_nothing(worker_events, match)
     assert _time_called(match) == 1
     assert clocks.enforce_match_deadline(match.pk) == "already called"
