@@ -273,3 +273,29 @@ def page(browser):
     page.set_default_timeout(15000)
     yield page
     context.close()
+
+
+@pytest.fixture
+def worker_events(monkeypatch):
+    """tests/waiting.py's WorkerEvents, recording while the test runs."""
+    from celery import signals
+
+    import config.worker
+    from tests.waiting import WorkerEvents
+
+    events = WorkerEvents()
+    sweep_once = config.worker.sweep_once
+
+    def counted_sweep():
+        events.sweeps_started += 1
+        try:
+            return sweep_once()
+        finally:
+            events.sweeps += 1
+
+    monkeypatch.setattr(config.worker, "sweep_once", counted_sweep)
+    signals.task_received.connect(events.on_received, weak=False)
+    signals.task_postrun.connect(events.on_postrun, weak=False)
+    yield events
+    signals.task_received.disconnect(events.on_received)
+    signals.task_postrun.disconnect(events.on_postrun)

@@ -8,7 +8,6 @@ the two minutes had gone by, while a real Celery worker (on the configured broke
 """
 
 import datetime
-import time
 
 import pytest
 from celery import Celery
@@ -108,13 +107,18 @@ def _window_tasks(published, session):
 
 
 def test_nothing_starts_the_game_early_and_the_workers_sweep_starts_it_when_the_window_runs_out(
-    duo, production_clocks, published
+    duo, production_clocks, published, worker_events
 ):
     session = _open_waiting_game(duo)
     assert len(_window_tasks(published, session)) == 1  # the window's eta task is queued
     assert _ready(duo["a"], session)["status"] == "waiting"  # one player is not enough
     with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
-        time.sleep(3.5)  # three sweeps; the worker holds the window's task, not yet due
+        # Sweeps (two whole ones after the worker took the window's task) find nothing
+        # due; the worker holds the window's task, not yet due.
+        (name, args, _, _) = _window_tasks(published, session)[0]
+        assert wait_for(lambda: worker_events.took(name, args))
+        assert worker_events.wait_for_sweeps(2)
+        assert not worker_events.ran(name)
         early = GameSession.objects.get(pk=session.pk)
         assert early.status == GameSession.Status.WAITING and early.started_at is None
         assert early.deadline_at == session.deadline_at and early.ready == [0]
@@ -124,12 +128,15 @@ def test_nothing_starts_the_game_early_and_the_workers_sweep_starts_it_when_the_
     _assert_started_as_a_match_game(session, duo, after=ended)
 
 
-def test_the_windows_eta_task_starts_the_game_when_it_is_due(duo, production_clocks, published):
+def test_the_windows_eta_task_starts_the_game_when_it_is_due(
+    duo, production_clocks, published, worker_events
+):
     production_clocks.CLOCKS_WORKER_SWEEP = False  # the eta task alone
     session = _open_waiting_game(duo)
     window_task = _window_tasks(published, session)[0]
     with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
-        time.sleep(2)  # the worker takes the task and holds it until its eta
+        # The worker takes the task and holds it until its eta.
+        assert wait_for(lambda: worker_events.took(window_task[0], window_task[1]))
         assert _status(session) == GameSession.Status.WAITING
         ended = _window_runs_out(session)
         assert _deliver_now(window_task) == "started"
@@ -138,7 +145,7 @@ def test_the_windows_eta_task_starts_the_game_when_it_is_due(duo, production_clo
 
 
 def test_both_players_ready_start_it_at_once_and_the_window_running_out_changes_nothing(
-    duo, production_clocks, published
+    duo, production_clocks, published, worker_events
 ):
     session = _open_waiting_game(duo)
     window_task = _window_tasks(published, session)[0]
@@ -150,7 +157,7 @@ def test_both_players_ready_start_it_at_once_and_the_window_running_out_changes_
     with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
         # The window's task comes due, and sweeps run: the game is already under way.
         assert _deliver_now(window_task) == "stale"
-        time.sleep(1.5)  # at least one more sweep
+        assert worker_events.wait_for_sweeps(1)  # at least one more sweep
     after = GameSession.objects.get(pk=session.pk)
     assert after.status == GameSession.Status.ACTIVE and after.started_at == started.started_at
     assert after.version == started.version and after.state == started.state

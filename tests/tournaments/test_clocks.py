@@ -51,6 +51,30 @@ def _time_called(match) -> int:
     return AuditEntry.objects.filter(action="clock.time_called", object_id=match.pk).count()
 
 
+MATCH_TASK = "tournaments.enforce_match_deadline"
+
+
+def _runs(events, match, eta) -> list:
+    """What the worker's runs of the match's deadline task queued for ``eta`` returned."""
+    eta = eta.isoformat()
+    return [value for args, value in events.ran(MATCH_TASK) if args[::2] == (match.pk, eta)]
+
+
+def _outcome(events, match, eta) -> list:
+    """``_runs`` once the task has acted rather than re-queued itself; until then, nothing."""
+    runs = _runs(events, match, eta)
+    return runs if runs and runs[-1] != "requeued" else []
+
+
+def _held_tasks_do_nothing(events, match) -> bool:
+    """Every other deadline task for the match the worker took and has not run (an eta
+    task it holds, e.g. the round end's), delivered now, changes nothing."""
+    ran = {args for args, _ in events.ran(MATCH_TASK)}
+    held = [args for name, args in events.received if name == MATCH_TASK and args not in ran]
+    outcomes = [clocks.enforce_match_deadline(*args) for args in held if args[0] == match.pk]
+    return "time called" not in outcomes
+
+
 def test_round_start_gives_every_match_its_deadline(running_round, tournament):
     match = _match(running_round)
     limit = datetime.timedelta(minutes=tournament.match_minutes)
@@ -60,12 +84,15 @@ def test_round_start_gives_every_match_its_deadline(running_round, tournament):
     assert clock["server_time"] and clock["deadline_at"]
 
 
-def test_deadline_is_enforced_by_the_worker_through_eta(running_round, settings):
+def test_deadline_is_enforced_by_the_worker_through_eta(running_round, settings, worker_events):
     settings.CLOCKS_WORKER_SWEEP = False  # the eta task alone
     match = _due_in(_match(running_round), 2)
+    queued = match.deadline_task_eta
     with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
-        assert wait_for(lambda: _time_called(match) == 1)
-        time.sleep(1)
+        # The task has run, and the worker holds no other task for the match.
+        assert wait_for(lambda: _outcome(worker_events, match, queued))
+    assert _outcome(worker_events, match, queued)[-1] == "time called"
+    assert _held_tasks_do_nothing(worker_events, match)
     match.refresh_from_db()
     assert match.time_called_at is not None and match.time_called_at >= match.deadline_at
     assert _time_called(match) == 1
@@ -73,34 +100,52 @@ def test_deadline_is_enforced_by_the_worker_through_eta(running_round, settings)
     assert entry.after["late_seconds"] >= 0
 
 
-def test_enforced_once_when_eta_task_and_sweeper_both_fire(running_round):
+def test_enforced_once_when_eta_task_and_sweeper_both_fire(running_round, worker_events):
     match = _due_in(_match(running_round), 1.5)
+    queued = match.deadline_task_eta
     outcomes = []
 
     def sweep_repeatedly():
-        for _ in range(30):
+        # Across the deadline until the eta task has run, then three sweeps more.
+        deadline = time.monotonic() + 30
+        while not _outcome(worker_events, match, queued) and time.monotonic() < deadline:
             outcomes.append(clocks.sweep()["time_called"])
             time.sleep(0.1)
+        for _ in range(3):
+            outcomes.append(clocks.sweep()["time_called"])
         connections.close_all()
 
     with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
         sweeper = threading.Thread(target=sweep_repeatedly)
         sweeper.start()
         sweeper.join()
-        assert wait_for(lambda: _time_called(match) >= 1)
-        time.sleep(1)
+        assert _outcome(worker_events, match, queued)
+    assert sum(outcomes) <= 1
+    assert _held_tasks_do_nothing(worker_events, match)
     assert _time_called(match) == 1
     assert clocks.enforce_match_deadline(match.pk) == "already called"
 
 
-def test_extension_or_pause_before_the_deadline_prevents_enforcement(running_round, judge):
+def test_extension_or_pause_before_the_deadline_prevents_enforcement(
+    running_round, judge, worker_events
+):
     first, second = list(running_round.matches.filter(player_b__isnull=False).order_by("table"))[:2]
     first = _due_in(first, 2)
     second = _due_in(second, 2)
+    first_queued, second_queued = first.deadline_task_eta, second.deadline_task_eta
     clocks.extend_match(match=first, minutes=5, reason="judge call at table 1", by=judge)
     clocks.pause_match(match=second, by=judge, reason="judge call at table 2")
     with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
-        time.sleep(4)  # the eta tasks for the old deadlines run and find a newer clock version
+        # The eta tasks for the old deadlines run and find a newer clock version: the
+        # extended match's re-queues itself for its new deadline.
+        assert wait_for(
+            lambda: (
+                _runs(worker_events, first, first_queued) == ["requeued"]
+                and _outcome(worker_events, second, second_queued)
+            )
+        )
+    assert "time called" not in _outcome(worker_events, second, second_queued)
+    assert _held_tasks_do_nothing(worker_events, second)
     assert clocks.sweep() == {"time_called": 0, "sudden_death": 0, "pod_time_called": 0}
     first.refresh_from_db()
     second.refresh_from_db()
@@ -113,7 +158,7 @@ def test_extension_or_pause_before_the_deadline_prevents_enforcement(running_rou
 
 
 def test_without_beat_or_eta_tasks_the_worker_itself_enforces_every_deadline(
-    running_round, judge, settings
+    running_round, judge, settings, worker_events
 ):
     """Beat is not running and no eta task is queued: the worker's own sweep
     (config/worker.py) calls time and starts sudden death within the sweep interval."""
@@ -135,7 +180,7 @@ def test_without_beat_or_eta_tasks_the_worker_itself_enforces_every_deadline(
             ),
             timeout=15,
         )
-        time.sleep(settings.CLOCK_SWEEP_SECONDS + 0.5)  # another sweep: nothing twice
+        assert worker_events.wait_for_sweeps(1)  # another whole sweep: nothing twice
     for match in timed:
         assert _time_called(match) == 1
         entry = AuditEntry.objects.get(action="clock.time_called", object_id=match.pk)
@@ -143,11 +188,15 @@ def test_without_beat_or_eta_tasks_the_worker_itself_enforces_every_deadline(
     assert AuditEntry.objects.filter(action="clock.sudden_death", object_id=game.pk).count() == 1
 
 
-def test_result_entered_just_before_the_deadline_wins(running_round, judge):
+def test_result_entered_just_before_the_deadline_wins(running_round, judge, worker_events):
     match = _due_in(_match(running_round), 1.5)
+    queued = match.deadline_task_eta
     services.report_result(match=match, by=judge, games=["a", "b", "a"])
     with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=10):
-        time.sleep(3)
+        # The eta task for the deadline has run; a sweep after it finds nothing either.
+        assert wait_for(lambda: _outcome(worker_events, match, queued))
+    assert db_now() > match.deadline_at
+    assert clocks.sweep()["time_called"] == 0
     match.refresh_from_db()
     assert match.time_called_at is None and match.winner_id == match.player_a_id
     assert _time_called(match) == 0
@@ -227,7 +276,9 @@ def _worker_process(extra_args, env):
 
 
 @pytest.mark.slow
-def test_worker_killed_while_waiting_still_enforces_once_after_restart(running_round, tmp_path):
+def test_worker_killed_while_waiting_still_enforces_once_after_restart(
+    running_round, tmp_path, monkeypatch
+):
     if connection.vendor != "postgresql":
         pytest.skip("the worker process needs the PostgreSQL test database")
     settings_dict = connection.settings_dict
@@ -237,14 +288,27 @@ def test_worker_killed_while_waiting_still_enforces_once_after_restart(running_r
         CLOCK_SWEEP_SECONDS="1",
         VAR_DIR=str(tmp_path),
     )
-    match = _due_in(_match(running_round), 6)
+    sent = []  # the ids of the tasks queued, each sent as deadlines._publish sends it
+    monkeypatch.setattr(
+        deadlines,
+        "_publish",
+        lambda task, args, eta: sent.append(celery_app.send_task(task, args=args, eta=eta).id),
+    )
     worker = _worker_process([], env)
+    log = []
+    threading.Thread(target=lambda: log.extend(worker.stdout), daemon=True).start()
     try:
-        time.sleep(4)  # the worker has taken the eta task and holds it, waiting
+        # The deadline is set once the worker is up, so its start-up is not raced.
+        assert wait_for(lambda: any(" ready." in line for line in log))
+        match = _due_in(_match(running_round), 3)
+        (task_id,) = sent
+        # The worker has taken the eta task and holds it, waiting.
+        assert wait_for(lambda: any(f"[{task_id}] received" in line for line in log))
     finally:
         os.killpg(worker.pid, signal.SIGKILL)
         worker.wait(timeout=10)
-    time.sleep(4)  # the deadline passes with no worker alive
+    assert db_now() < match.deadline_at  # killed before it was due
+    assert wait_for(lambda: db_now() > match.deadline_at + datetime.timedelta(seconds=1))
     match.refresh_from_db()
     assert match.time_called_at is None
     # Beat never runs here: the restarted worker's own sweep enforces the deadline.
