@@ -186,13 +186,11 @@ class _Pricer:
         best_only: bool,
         penalty: Callable[[tuple[int, ...]], float] = lambda table: 0.0,
         partial: Callable[[tuple[int, ...], int], float] = lambda groups, size: 0.0,
-        per_head: float = math.inf,
     ) -> list[tuple[float, tuple[int, ...]]]:
         """Tables of reduced cost below ``limit`` (per head the least one when
-        ``best_only``, at most ``per_head`` a head otherwise), as (reduced cost, player
-        indices). ``penalty``: the cuts' share of a table; ``partial``: a share that only
-        grows as players join a table, by the groups of its players so far and its size (a
-        lower bound of the whole table's share)."""
+        ``best_only``), as (reduced cost, player indices). ``penalty``: the cuts' share of
+        a table; ``partial``: a share that only grows as players join a table, by the
+        groups of its players so far and its size (a lower bound of the whole table's)."""
         found: list[tuple[float, tuple[int, ...]]] = []
         self.penalty = penalty
         self.partial = partial
@@ -215,7 +213,6 @@ class _Pricer:
             for g, members in enumerate(lists):
                 for k, head in enumerate(members):
                     self.best = [self.threshold_base, None]
-                    self.room = per_head
                     self._extend([head], (g,), -duals[head], size - 1, g, k + 1)
                     if best_only and self.best[1] is not None:
                         found.append((self.best[0] - self.size_dual, self.best[1]))
@@ -274,8 +271,6 @@ class _Pricer:
                 continue
             candidates = lists[g]
             for index in range(start, len(candidates)):
-                if not self.room:
-                    return
                 j = candidates[index]
                 add = spread - duals[j]
                 threshold = best[0] if best_only else threshold_base
@@ -294,7 +289,6 @@ class _Pricer:
                         best[0], best[1] = total, table
                     else:
                         self.found.append((total - self.size_dual, table))
-                        self.room -= 1
                     continue
                 members.append(j)
                 self._extend(members, tuple(sorted((*groups, g))), cost + add, others, g, index + 1)
