@@ -17,7 +17,13 @@ from tests.hypothesis_profiles import examples
 from tests.tournaments.test_pods import histories, partitions
 from tournaments.pairing import pods
 from tournaments.pairing.pod_profile import typed_profile
-from tournaments.pairing.pod_programme import _Pricer, _Programme, solve_programme
+from tournaments.pairing.pod_programme import (
+    _has_table,
+    _Pricer,
+    _Programme,
+    _seat_signatures,
+    solve_programme,
+)
 from tournaments.pairing.pod_simulation import SimulatedPods
 from tournaments.pairing.pods import (
     FOUR_THREE,
@@ -125,6 +131,30 @@ def test_the_programme_from_any_seating_finds_the_least_or_says_nothing(players,
         assert field.ikey(outcome.tables) == min(keys)
     else:
         assert outcome is None
+
+
+def test_the_profiles_of_score_groups_seat_a_round_below_its_incumbent():
+    """Two pairs who met share the top score, twenty players another: no table seats all
+    four leaders (the signature has no table without a repeat), and the least profile
+    that remains is filled without a repeat, below a poor incumbent."""
+    leaders = [PodPlayer(i, 3, frozenset({i + 1 if i % 2 else i - 1})) for i in range(1, 5)]
+    field_players = [*leaders, *(PodPlayer(i, 2) for i in range(5, 25))]
+    field = _Field(field_players, 2, "p", FOUR_THREE)
+    sizes = table_sizes(24)
+    plan = short_plan(field, sizes)
+    pricer = _Pricer(field, sizes, plan, lambda steps: None)
+    assert not _has_table(pricer, (0, 0, 0, 0)) and _has_table(pricer, (0, 0, 1, 1))
+    programme = _Programme(pricer, sizes)
+    poor = [[1, 5, 6, 7], [2, 8, 9, 10], [3, 11, 12, 13], [4, 14, 15, 16], [17, 18, 19, 20]]
+    poor.append([21, 22, 23, 24])
+    below = field.ikey(poor)[2]
+    seated = _seat_signatures(field, pricer, programme, below)
+    assert seated is not None
+    assert sorted(p for t in seated for p in t) == field.ids
+    key = field.ikey(seated)
+    assert key[:2] == (0, 0) and key[2] < below
+    # The least: the leaders two and two, each pair apart, with two players on 2 points.
+    assert key[2] == 2 * 4 * field.spread([1, 5])
 
 
 def test_a_seating_with_a_repeat_is_replaced_by_the_least_one_without():

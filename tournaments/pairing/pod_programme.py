@@ -40,7 +40,7 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 
 import highspy
 import numpy as np
@@ -89,6 +89,13 @@ PROBING_RULE = 1 << 15
 # Tries, and search steps a try, at seating the relaxation's profile without a repeat.
 PROFILE_FILLS = 4
 PROFILE_FILL_STEPS = 20_000
+# Profiles of the score-group programme tried before it gives up (see _seat_signatures),
+# the search steps spent on whether a signature has a table without a repeat, and the
+# players a score group must hold on average for the profiles to be worth trying (equal
+# players many, repeats few: early rounds of large fields).
+PROFILE_TRIES = 12
+SIGNATURE_STEPS = 2_000
+PROFILE_GROUP_SIZE = 8
 
 
 @dataclass(frozen=True)
@@ -664,6 +671,12 @@ def solve_programme(
             # The relaxation's tables by score groups often form a whole seating's profile
             # (equal players are interchangeable to it): seat it without a repeat if we can.
             filled = _seat_profile(field, pricer, programme)
+            if (
+                filled is None
+                and best_spread < math.inf
+                and pricer.n >= PROFILE_GROUP_SIZE * pricer.groups
+            ):
+                filled = _seat_signatures(field, pricer, programme, best_spread)
             if filled is not None:
                 better([tuple(sorted(index[p] for p in t)) for t in filled])
         if lower < best_spread:
@@ -735,12 +748,18 @@ def _seat_profile(field, pricer, programme) -> list[list[int]] | None:
             counts[key] = counts.get(key, 0.0) + x
     if any(abs(x - round(x)) > 1e-6 for x in counts.values()):
         return None
+    return _fill_counts(field, pricer, {key: round(x) for key, x in counts.items()})
+
+
+def _fill_counts(field, pricer, counts: dict[tuple[int, ...], int]) -> list[list[int]] | None:
+    """A seating with ``counts[signature]`` tables of each signature and no repeat, or None
+    (see _seat_profile)."""
     order, group = pricer.order, pricer.group
     short_seats: dict[int, int] = {}
     for key, x in counts.items():
         if pricer.short[len(key)]:
             for g in key:
-                short_seats[g] = short_seats.get(g, 0) + round(x)
+                short_seats[g] = short_seats.get(g, 0) + x
     short_pool: dict[int, list[int]] = {}
     full_pool: dict[int, list[int]] = {}
     members: dict[int, list[int]] = {}
@@ -761,7 +780,7 @@ def _seat_profile(field, pricer, programme) -> list[list[int]] | None:
     tables: list[list[int]] = []
     for key, x in sorted(counts.items()):
         pool = short_pool if pricer.short[len(key)] else full_pool
-        for _ in range(round(x)):
+        for _ in range(x):
             tables.append([order[pool[g].pop()] for g in key])
     for attempt in range(PROFILE_FILLS):
         rng = random.Random(f"irondie-pods-profile:{attempt}")
@@ -769,6 +788,129 @@ def _seat_profile(field, pricer, programme) -> list[list[int]] | None:
         if filled is not None and not any(field.repeats(t) for t in filled):
             return filled
     return None
+
+
+def _seat_signatures(field, pricer, programme, below: int) -> list[list[int]] | None:
+    """A seating of spread below ``below`` found by profiles: the least profile (how many
+    tables of each signature) of the score groups' counts, the table sizes, who may sit
+    short and the score-group cuts, over the signatures some table without a repeat has, is
+    filled without a repeat (_fill_counts); a profile that cannot be filled is excluded and
+    the next tried, PROFILE_TRIES in all. A heuristic: the profiles know the repeats only
+    through the signatures they may use."""
+    levels = pricer.levels
+
+    def spread(key: tuple[int, ...]) -> int:
+        return sum((levels[a] - levels[b]) ** 2 for a, b in combinations(key, 2))
+
+    signatures = [
+        key
+        for size in pricer.sizes
+        for key in combinations_with_replacement(range(pricer.groups), size)
+        if spread(key) < below and _has_table(pricer, key)
+    ]
+    if not signatures:
+        return None
+    costs = [float(spread(key)) for key in signatures]
+    k = len(signatures)
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("threads", 1)
+    h.setOptionValue("random_seed", 0)
+    h.setOptionValue("mip_max_nodes", MIP_NODES)
+    h.setOptionValue("time_limit", MIP_SECONDS)
+    h.addVars(k, np.zeros(k), np.full(k, highspy.kHighsInf))
+    h.changeColsCost(k, np.arange(k, dtype=np.int32), np.array(costs))
+    h.changeColsIntegrality(
+        k, np.arange(k, dtype=np.int32), np.array([highspy.HighsVarType.kInteger] * k)
+    )
+    short = [pricer.short[len(key)] for key in signatures]
+    for g in range(pricer.groups):
+        members = [i for i in range(pricer.n) if pricer.group[i] == g]
+        seats = [key.count(g) for key in signatures]
+        columns = [c for c in range(k) if seats[c]]
+        h.addRow(
+            len(members),
+            len(members),
+            len(columns),
+            np.array(columns, dtype=np.int32),
+            np.array([float(seats[c]) for c in columns]),
+        )
+        # Short seats: at least the group's "must" players, at most those who may.
+        must = sum(1 for i in members if not pricer.may_full[i])
+        may = sum(1 for i in members if pricer.may_short[i])
+        short_columns = [c for c in columns if short[c]]
+        if short_columns:
+            h.addRow(
+                must,
+                may,
+                len(short_columns),
+                np.array(short_columns, dtype=np.int32),
+                np.array([float(seats[c]) for c in short_columns]),
+            )
+    for size in pricer.sizes:
+        columns = [c for c in range(k) if len(signatures[c]) == size]
+        count = programme.counts[size]
+        h.addRow(
+            count, count, len(columns), np.array(columns, dtype=np.int32), np.ones(len(columns))
+        )
+    for cut in programme.group_cuts:
+        coefficient = [cut.coefficient(key, len(key)) for key in signatures]
+        columns = [c for c in range(k) if coefficient[c]]
+        h.addRow(
+            -highspy.kHighsInf,
+            cut.bound,
+            len(columns),
+            np.array(columns, dtype=np.int32),
+            np.array([float(coefficient[c]) for c in columns]),
+        )
+    h.setOptionValue("objective_bound", below - 0.5)
+    for _ in range(PROFILE_TRIES):
+        h.run()
+        if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+            return None
+        values = [round(x) for x in h.getSolution().col_value]
+        counts = {signatures[c]: values[c] for c in range(k) if values[c]}
+        filled = _fill_counts(field, pricer, counts)
+        if filled is not None:
+            return filled
+        # Exclude this profile (and those holding all its tables and more of them).
+        used = [c for c in range(k) if values[c]]
+        h.addRow(
+            -highspy.kHighsInf,
+            float(sum(values) - 1),
+            len(used),
+            np.array(used, dtype=np.int32),
+            np.ones(len(used)),
+        )
+    return None
+
+
+def _has_table(pricer, key: tuple[int, ...]) -> bool:
+    """Whether some table of the players allowed at its size, of these score groups (sorted),
+    has no repeat meeting."""
+    allowed = pricer.allowed(len(key))
+    pools = [[i for i in range(pricer.n) if pricer.group[i] == g and allowed[i]] for g in key]
+    met = pricer.met
+    steps = [SIGNATURE_STEPS]
+
+    def extend(chosen: list[int], position: int) -> bool:
+        if position == len(key):
+            return True
+        steps[0] -= 1
+        if steps[0] < 0:
+            return True  # not settled within the budget: the filling will tell
+        for i in pools[position]:
+            if position and key[position] == key[position - 1] and i <= chosen[-1]:
+                continue
+            if any(i in met[j] or i == j for j in chosen):
+                continue
+            chosen.append(i)
+            if extend(chosen, position + 1):
+                return True
+            chosen.pop()
+        return False
+
+    return extend([], 0)
 
 
 def _relax_with_cuts(pricer, programme, best_spread: int):
