@@ -302,6 +302,18 @@ class _Pricer:
                 members.pop()
 
 
+def _highs() -> highspy.Highs:
+    """A HiGHS instance as every programme here runs it: silent, one thread, a fixed seed,
+    the node and time limits."""
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("threads", 1)
+    h.setOptionValue("random_seed", 0)
+    h.setOptionValue("mip_max_nodes", MIP_NODES)
+    h.setOptionValue("time_limit", MIP_SECONDS)
+    return h
+
+
 class _Programme:
     """The set-partitioning programme over the tables listed so far (HiGHS)."""
 
@@ -486,12 +498,7 @@ class _Programme:
     def _model(self, columns: Sequence[int], integer: bool) -> highspy.Highs:
         n = self.pricer.n
         size_row = {s: n + k for k, s in enumerate(self.pricer.sizes)}
-        h = highspy.Highs()
-        h.setOptionValue("output_flag", False)
-        h.setOptionValue("threads", 1)
-        h.setOptionValue("random_seed", 0)
-        h.setOptionValue("mip_max_nodes", MIP_NODES)
-        h.setOptionValue("time_limit", MIP_SECONDS)
+        h = _highs()
         h.setOptionValue("mip_rel_gap", 0.0)
         # The incumbent comes from our own search: HiGHS's heuristics (sub-MIPs) only cost.
         h.setOptionValue("mip_heuristic_effort", 0.0)
@@ -812,12 +819,7 @@ def _seat_signatures(field, pricer, programme, below: int) -> list[list[int]] | 
         return None
     costs = [float(spread(key)) for key in signatures]
     k = len(signatures)
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
-    h.setOptionValue("threads", 1)
-    h.setOptionValue("random_seed", 0)
-    h.setOptionValue("mip_max_nodes", MIP_NODES)
-    h.setOptionValue("time_limit", MIP_SECONDS)
+    h = _highs()
     h.addVars(k, np.zeros(k), np.full(k, highspy.kHighsInf))
     h.changeColsCost(k, np.arange(k, dtype=np.int32), np.array(costs))
     h.changeColsIntegrality(
