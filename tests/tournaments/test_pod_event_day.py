@@ -42,6 +42,19 @@ def _seats(table):
     return list(table.seats.select_related("registration__player__user").order_by("seat"))
 
 
+def _reported_table_of_four(pod_round):
+    """A round's table of 4 whose first player reported placings in seat order: the event,
+    the table's users by seat and the report."""
+    event, round_ = pod_round()
+    table = round_.pod_tables.get(size=4)
+    seats = _seats(table)
+    users = [s.registration.player.user for s in seats]
+    report = services.report_placings(
+        table=table, by=users[0], placings={s.registration_id: s.seat for s in seats}
+    )
+    return event, users, report
+
+
 def _count(client, address) -> int:
     with CaptureQueriesContext(connection) as queries:
         assert client.get(address).status_code == 200, address
@@ -105,13 +118,8 @@ def test_a_bad_report_is_a_form_error_and_changes_nothing(client, pod_round):
 
 
 def test_a_dispute_on_the_page_reaches_the_judges_queue_first(client, pod_round, judge):
-    event, round_ = pod_round()
-    table = round_.pod_tables.get(size=4)
-    seats = _seats(table)
-    users = [s.registration.player.user for s in seats]
-    report = services.report_placings(
-        table=table, by=users[0], placings={s.registration_id: s.seat for s in seats}
-    )
+    event, users, report = _reported_table_of_four(pod_round)
+    table = report.table
     client.force_login(users[3])
     client.post(url("my_match", event), {"action": "dispute", "report": report.pk, "note": "no"})
     report.refresh_from_db()
@@ -120,7 +128,7 @@ def test_a_dispute_on_the_page_reaches_the_judges_queue_first(client, pod_round,
     page = client.get(url("results", event)).content.decode()
     assert page.index('data-state="disputed"') < page.index('data-state="waiting"')
     assert "disputed by" in page and "“no”" in page
-    client.post(url("pod_report_accept", event, round_.number, report.pk))
+    client.post(url("pod_report_accept", event, table.round.number, report.pk))
     assert [s.placing for s in table.seats.order_by("seat")] == [1, 2, 3, 4]
     page = client.get(url("results", event)).content.decode()
     assert f'data-table="{table.number}" data-state="placed"' in page
@@ -287,13 +295,7 @@ def test_the_round_page_links_the_tables_paper_and_clocks(client, pod_round, org
 def test_a_dispute_on_the_page_without_saying_what_is_wrong_shows_a_form_error(
     client, pod_round, note
 ):
-    event, round_ = pod_round()
-    table = round_.pod_tables.get(size=4)
-    seats = _seats(table)
-    users = [s.registration.player.user for s in seats]
-    report = services.report_placings(
-        table=table, by=users[0], placings={s.registration_id: s.seat for s in seats}
-    )
+    event, users, report = _reported_table_of_four(pod_round)
     before = AuditEntry.objects.count()
     client.force_login(users[3])
     page = client.post(
