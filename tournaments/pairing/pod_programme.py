@@ -302,6 +302,11 @@ class _Pricer:
                 members.pop()
 
 
+def _spread(values: Sequence[int]) -> int:
+    """A table's spread from its players' scaled points (pods.py's, in whole units)."""
+    return sum((a - b) ** 2 for a, b in combinations(values, 2))
+
+
 def _highs() -> highspy.Highs:
     """A HiGHS instance as every programme here runs it: silent, one thread, a fixed seed,
     the node and time limits."""
@@ -486,7 +491,7 @@ class _Programme:
 
     def spread(self, table: tuple[int, ...]) -> int:
         value = self.pricer.value
-        return sum((value[a] - value[b]) ** 2 for a, b in combinations(table, 2))
+        return _spread([value[i] for i in table])
 
     def add(self, table: tuple[int, ...]) -> None:
         table = tuple(sorted(table))
@@ -789,8 +794,14 @@ def _fill_counts(field, pricer, counts: dict[tuple[int, ...], int]) -> list[list
         pool = short_pool if pricer.short[len(key)] else full_pool
         for _ in range(x):
             tables.append([order[pool[g].pop()] for g in key])
+    return _fill_without_repeat(field, tables, "profile")
+
+
+def _fill_without_repeat(field, tables, purpose: str) -> list[list[int]] | None:
+    """fill_profile's re-seating of ``tables`` (players among seats of their own kind) until
+    no table repeats a meeting, PROFILE_FILLS seeded tries; None if none succeeds."""
     for attempt in range(PROFILE_FILLS):
-        rng = random.Random(f"irondie-pods-profile:{attempt}")
+        rng = random.Random(f"irondie-pods-{purpose}:{attempt}")
         filled = fill_profile(field, tables, rng, PROFILE_FILL_STEPS)
         if filled is not None and not any(field.repeats(t) for t in filled):
             return filled
@@ -807,7 +818,7 @@ def _seat_signatures(field, pricer, programme, below: int) -> list[list[int]] | 
     levels = pricer.levels
 
     def spread(key: tuple[int, ...]) -> int:
-        return sum((levels[a] - levels[b]) ** 2 for a, b in combinations(key, 2))
+        return _spread([levels[g] for g in key])
 
     signatures = [
         key
@@ -1039,16 +1050,10 @@ def _refill_offset(field, pricer, seated):
     for table in seated:
         short = field.is_short(len(table))
         tables.append([pools[(field.value[pid], field.short[pid], short)].pop() for pid in table])
-    for attempt in range(PROFILE_FILLS):
-        rng = random.Random(f"irondie-pods-offset:{attempt}")
-        filled = fill_profile(field, tables, rng, PROFILE_FILL_STEPS)
-        if (
-            filled is not None
-            and not any(field.repeats(t) for t in filled)
-            and field.cost(filled).short_rank_offset == 0
-        ):
-            return [tuple(sorted(index[p] for p in t)) for t in filled]
-    return None
+    filled = _fill_without_repeat(field, tables, "offset")
+    if filled is None or field.cost(filled).short_rank_offset:
+        return None
+    return [tuple(sorted(index[p] for p in t)) for t in filled]
 
 
 def _least_offset(field, programme, pricer, listing, best, best_spread):
