@@ -6,6 +6,11 @@ so the optimum does too), the spread is a sum over the chosen tables, so the lea
 is the optimum of an integer programme with one column per possible table. There are far
 too many tables to list, so (docs/pairing.md, "The integer programme"):
 
+0. **Profiles of score groups** (``_seat_signatures``): how many tables of each signature
+   (the score groups of its players) a seating lays is a small integer programme whose
+   least value bounds every seating's spread; its least profile, seated without a repeat
+   (a search, else an assignment programme, ``_fill_by_programme``), proves the round.
+   Where it does not:
 1. **Column generation** solves the linear relaxation over every possible table without
    listing them: HiGHS solves it over the tables known so far, and a search (``_Pricer``)
    finds, per player, the table of least reduced cost that player heads, until none is
@@ -20,7 +25,8 @@ too many tables to list, so (docs/pairing.md, "The integer programme"):
    incumbent - z is listed, and the integer programme over them (HiGHS's branch and cut)
    either finds a seating below the incumbent or proves there is none.
 3. The short-table rank offset is then minimised among the seatings of that spread: by
-   swaps, by a refill of each class's short seats to its lowest ranked, else by the same
+   swaps, by a refill of each class's short seats to its lowest ranked, by the assignment
+   programme over the seating's profile with who sits short as its cost, else by the same
    programme over the same tables with the spread held by a row and the offset as the
    objective (one count variable per class makes it linear).
 
@@ -89,10 +95,14 @@ PROBING_RULE = 1 << 15
 # Tries, and search steps a try, at seating the relaxation's profile without a repeat.
 PROFILE_FILLS = 4
 PROFILE_FILL_STEPS = 20_000
+# The assignment programme that fills a profile where that search does not: its largest
+# size (players times the tables with a seat of their kind) and its nodes.
+FILL_VARIABLES = 40_000
+FILL_NODES = 200
 # Profiles of the score-group programme tried before it gives up (see _seat_signatures),
 # the search steps spent on whether a signature has a table without a repeat, and the
-# players a score group must hold on average for the profiles to be worth trying (equal
-# players many, repeats few: early rounds of large fields).
+# players a score group must hold on average for more than the least profile to be worth
+# trying (equal players many, repeats few: early rounds of large fields).
 PROFILE_TRIES = 12
 SIGNATURE_STEPS = 2_000
 PROFILE_GROUP_SIZE = 8
@@ -674,55 +684,70 @@ def solve_programme(
             if spread < best_spread:
                 best, best_spread = tables, spread
 
+    relaxed: list = []
+
+    def relaxation():
+        """The relaxation over every table (its value z, the duals), solved once."""
+        if not relaxed:
+            relaxed.extend(_relax_with_cuts(pricer, programme, best_spread))
+        return relaxed
+
     try:
-        z, duals, size_duals = _relax_with_cuts(pricer, programme, best_spread)
-        if programme.artificial > EPS:
-            return None  # no seating without a repeat and with the least excess
-        lower = max(0, known_bound, math.ceil(z - EPS))
+        lower = max(0, known_bound)
+        if best is not None and lower < best_spread:
+            # The profiles of score groups first: seconds where the relaxation over tables
+            # takes minutes, and a bound that often proves the incumbent at once.
+            many = pricer.n >= PROFILE_GROUP_SIZE * pricer.groups
+            profile_bound, filled = _seat_signatures(
+                field, pricer, programme, best_spread, PROFILE_TRIES if many else 1
+            )
+            lower = max(lower, profile_bound)
+            if filled is not None:
+                better([tuple(sorted(index[p] for p in t)) for t in filled])
+        if lower < best_spread:
+            z, duals, size_duals = relaxation()
+            if programme.artificial > EPS:
+                return None  # no seating without a repeat and with the least excess
+            lower = max(lower, math.ceil(z - EPS))
         if lower < best_spread:
             # The relaxation's tables by score groups often form a whole seating's profile
             # (equal players are interchangeable to it): seat it without a repeat if we can.
             filled = _seat_profile(field, pricer, programme)
-            if (
-                filled is None
-                and best_spread < math.inf
-                and pricer.n >= PROFILE_GROUP_SIZE * pricer.groups
-            ):
-                filled = _seat_signatures(field, pricer, programme, best_spread)
             if filled is not None:
                 better([tuple(sorted(index[p] for p in t)) for t in filled])
         if lower < best_spread:
             # A better incumbent from the tables generated so far (cheap, and it narrows the
             # listing below).
             better(programme.solve(range(len(programme.columns)), start=best or ())[0])
-        # Tables of reduced cost up to a growing gap: a seating over them whose spread is
-        # at most z + gap is the least (a better one would use only tables within that gap,
-        # all listed); none at most z + gap proves every seating costs more.
-        gap = min(best_spread - z, max(FIRST_GAP, (best_spread - z) / 8))
-        if best is None:
-            gap = FIRST_GAP
-        while lower < best_spread:
-            listed = _list_tables(pricer, programme, duals, size_duals, gap)
-            # Only a seating below the incumbent and within the gap settles anything.
-            tables, finished = programme.solve(
-                listed, below=min(best_spread - 1, math.floor(z + gap + EPS))
-            )
-            if not finished:
-                raise _GiveUp("the programme passed its limits")
-            better(tables)
-            if best_spread <= z + gap + EPS:
-                lower = best_spread
-                break
-            lower = max(lower, math.floor(z + gap + EPS) + 1)
-            gap = min(best_spread - z, gap * 2)
-        best = _least_offset(
-            field,
-            programme,
-            pricer,
-            lambda: _list_tables(pricer, programme, duals, size_duals, best_spread - z),
-            best,
-            best_spread,
-        )
+        if lower < best_spread:
+            # Tables of reduced cost up to a growing gap: a seating over them whose spread
+            # is at most z + gap is the least (a better one would use only tables within
+            # that gap, all listed); none at most z + gap proves every seating costs more.
+            # No seating lies below ``lower``: a gap short of it could prove nothing.
+            z, duals, size_duals = relaxation()
+            gap = min(best_spread - z, max(FIRST_GAP, (best_spread - z) / 8, lower - z))
+            if best is None:
+                gap = FIRST_GAP
+            while lower < best_spread:
+                listed = _list_tables(pricer, programme, duals, size_duals, gap)
+                # Only a seating below the incumbent and within the gap settles anything.
+                tables, finished = programme.solve(
+                    listed, below=min(best_spread - 1, math.floor(z + gap + EPS))
+                )
+                if not finished:
+                    raise _GiveUp("the programme passed its limits")
+                better(tables)
+                if best_spread <= z + gap + EPS:
+                    lower = best_spread
+                    break
+                lower = max(lower, math.floor(z + gap + EPS) + 1)
+                gap = min(best_spread - z, gap * 2)
+
+        def listing() -> list[int]:
+            z, duals, size_duals = relaxation()
+            return _list_tables(pricer, programme, duals, size_duals, best_spread - z)
+
+        best = _least_offset(field, programme, pricer, listing, best, best_spread)
         proved = True
     except _GiveUp as stop:
         reason = str(stop)
@@ -794,27 +819,128 @@ def _fill_counts(field, pricer, counts: dict[tuple[int, ...], int]) -> list[list
         pool = short_pool if pricer.short[len(key)] else full_pool
         for _ in range(x):
             tables.append([order[pool[g].pop()] for g in key])
-    return _fill_without_repeat(field, tables, "profile")
+    filled = _fill_without_repeat(field, tables, "profile")
+    if filled is None:
+        # The short seats given to others of the group than its lowest ranked (the rank
+        # offset's stage sees to them after): two who met and share the lowest places of
+        # a small group cannot both sit short.
+        index = pricer.index
+        filled = _fill_by_programme(
+            field,
+            tables,
+            lambda pid, short: (pricer.may_short if short else pricer.may_full)[index[pid]],
+        )
+    return filled
 
 
 def _fill_without_repeat(field, tables, purpose: str) -> list[list[int]] | None:
-    """fill_profile's re-seating of ``tables`` (players among seats of their own kind) until
-    no table repeats a meeting, PROFILE_FILLS seeded tries; None if none succeeds."""
+    """``tables`` re-seated, players among seats of their own kind (same points, same kind
+    of table), so that no table repeats a meeting, or None: fill_profile's search first
+    (PROFILE_FILLS seeded tries), then the assignment programme (_fill_by_programme)."""
     for attempt in range(PROFILE_FILLS):
         rng = random.Random(f"irondie-pods-{purpose}:{attempt}")
         filled = fill_profile(field, tables, rng, PROFILE_FILL_STEPS)
         if filled is not None and not any(field.repeats(t) for t in filled):
             return filled
-    return None
+    return _fill_by_programme(field, tables)
 
 
-def _seat_signatures(field, pricer, programme, below: int) -> list[list[int]] | None:
-    """A seating of spread below ``below`` found by profiles: the least profile (how many
-    tables of each signature) of the score groups' counts, the table sizes, who may sit
-    short and the score-group cuts, over the signatures some table without a repeat has, is
-    filled without a repeat (_fill_counts); a profile that cannot be filled is excluded and
-    the next tried, PROFILE_TRIES in all. A heuristic: the profiles know the repeats only
-    through the signatures they may use."""
+def _fill_by_programme(field, tables, may_sit=None, short_cost=None) -> list[list[int]] | None:
+    """fill_profile's re-seating as an assignment programme: one 0/1 variable for each
+    player and each table with a seat of the player's kind; each player seated once, each
+    table given its count of each kind, no two players who met at one table. Exact where
+    the search is not: small score groups of players who met each other (shared places)
+    leave the search at dead ends a 246-player round 2 never got out of, where this finds
+    a filling at once. A seat's kind is its points and its kind of table; with ``may_sit``
+    (player, short table: whether they may sit there) only its points, so who sits short
+    is chosen too, at the least sum of ``short_cost`` (player: their cost at a short table).
+    None when there is none, or none within FILL_NODES nodes, or the programme would pass
+    FILL_VARIABLES variables; with costs, the best filling found within them."""
+    kind_of: dict[int, tuple] = {}
+    seats: list[dict[tuple, int]] = []
+    for table in tables:
+        counts: dict[tuple, int] = {}
+        short = field.is_short(len(table))
+        for pid in table:
+            kind = (field.value[pid],) if may_sit else (field.value[pid], short)
+            kind_of[pid] = kind
+            counts[kind] = counts.get(kind, 0) + 1
+        seats.append(counts)
+    tables_of: dict[tuple, list[int]] = {}
+    for t, counts in enumerate(seats):
+        for kind in counts:
+            tables_of.setdefault(kind, []).append(t)
+    players = sorted(kind_of)
+    variable: dict[tuple[int, int], int] = {}
+    for pid in players:
+        for t in tables_of[kind_of[pid]]:
+            if may_sit is None or may_sit(pid, field.is_short(len(tables[t]))):
+                variable[pid, t] = len(variable)
+    count = len(variable)
+    if count > FILL_VARIABLES:
+        return None
+    h = _highs()
+    h.setOptionValue("mip_max_nodes", FILL_NODES)
+    h.addVars(count, np.zeros(count), np.ones(count))
+    if short_cost:
+        costs = np.zeros(count)
+        for (pid, t), column in variable.items():
+            if field.is_short(len(tables[t])):
+                costs[column] = short_cost.get(pid, 0.0)
+        h.changeColsCost(count, np.arange(count, dtype=np.int32), costs)
+    h.changeColsIntegrality(
+        count,
+        np.arange(count, dtype=np.int32),
+        np.array([highspy.HighsVarType.kInteger] * count),
+    )
+
+    def row(lower: float, upper: float, columns: list[int]) -> None:
+        h.addRow(
+            lower, upper, len(columns), np.array(columns, dtype=np.int32), np.ones(len(columns))
+        )
+
+    for pid in players:
+        row(1.0, 1.0, [variable[pid, t] for t in tables_of[kind_of[pid]] if (pid, t) in variable])
+    members: dict[tuple, list[int]] = {}
+    for pid in players:
+        members.setdefault(kind_of[pid], []).append(pid)
+    for t, counts in enumerate(seats):
+        for kind, number in counts.items():
+            columns = [variable[pid, t] for pid in members[kind] if (pid, t) in variable]
+            row(float(number), float(number), columns)
+    for pid in players:
+        for other in field.opp[pid]:
+            if other > pid and other in kind_of:
+                for t in tables_of[kind_of[pid]]:
+                    if (pid, t) in variable and (other, t) in variable:
+                        row(-highspy.kHighsInf, 1.0, [variable[pid, t], variable[other, t]])
+    h.run()
+    if not h.getInfo().primal_solution_status:
+        return None
+    values = h.getSolution().col_value
+    filled: list[list[int]] = [[] for _ in tables]
+    for (pid, t), column in variable.items():
+        if values[column] > 0.5:
+            filled[t].append(pid)
+    return filled
+
+
+def _seat_signatures(
+    field, pricer, programme, below: int, tries: int
+) -> tuple[int, list[list[int]] | None]:
+    """The profiles of score groups (how many tables of each signature a seating lays): a
+    lower bound on the spread, and a seating of spread below ``below`` if ``tries`` profiles
+    find one.
+
+    The least profile of the score groups' counts, the table sizes, who may sit short and
+    the score-group cuts, over the signatures of spread below ``below`` that some table
+    without a repeat has, is a relaxation of the seating: every seating below ``below`` has
+    such a profile, of its own spread. Its least spread (``below`` when there is none) bounds
+    every seating's; where equal players are many the relaxation over tables misses what it
+    sees, whole tables of a signature (a 219-player round 4: 45 against 47, the optimum).
+    The least profile is then filled without a repeat (_fill_counts): filled, it proves the
+    round. A profile that cannot be filled is excluded and the next tried, ``tries`` in all
+    (a heuristic: the profiles know the repeats only through the signatures they may use)."""
     levels = pricer.levels
 
     def spread(key: tuple[int, ...]) -> int:
@@ -827,7 +953,7 @@ def _seat_signatures(field, pricer, programme, below: int) -> list[list[int]] | 
         if spread(key) < below and _has_table(pricer, key)
     ]
     if not signatures:
-        return None
+        return below, None
     costs = [float(spread(key)) for key in signatures]
     k = len(signatures)
     h = _highs()
@@ -876,16 +1002,23 @@ def _seat_signatures(field, pricer, programme, below: int) -> list[list[int]] | 
             np.array(columns, dtype=np.int32),
             np.array([float(coefficient[c]) for c in columns]),
         )
-    h.setOptionValue("objective_bound", below - 0.5)
-    for _ in range(PROFILE_TRIES):
-        h.run()
+    h.run()
+    status = h.getModelStatus()
+    if status == highspy.HighsModelStatus.kInfeasible:
+        return below, None  # no profile, so no seating, below ``below``
+    # HiGHS's dual bound holds whether it finished or stopped at a limit.
+    dual_bound = h.getInfo().mip_dual_bound
+    bound = min(below, math.ceil(dual_bound - EPS)) if math.isfinite(dual_bound) else 0
+    for _ in range(tries):
         if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-            return None
+            break
+        if h.getInfo().objective_function_value > below - 0.5:
+            break
         values = [round(x) for x in h.getSolution().col_value]
         counts = {signatures[c]: values[c] for c in range(k) if values[c]}
         filled = _fill_counts(field, pricer, counts)
         if filled is not None:
-            return filled
+            return bound, filled
         # Exclude this profile (and those holding all its tables and more of them).
         used = [c for c in range(k) if values[c]]
         h.addRow(
@@ -895,7 +1028,8 @@ def _seat_signatures(field, pricer, programme, below: int) -> list[list[int]] | 
             np.array(used, dtype=np.int32),
             np.ones(len(used)),
         )
-    return None
+        h.run()
+    return bound, None
 
 
 def _has_table(pricer, key: tuple[int, ...]) -> bool:
@@ -1073,7 +1207,6 @@ def _least_offset(field, programme, pricer, listing, best, best_spread):
     refilled = _refill_offset(field, pricer, seated)
     if refilled is not None:
         return refilled
-    listed = listing()
     classes: dict[tuple, list[int]] = {}
     for i, pid in enumerate(order):
         if pricer.may_short[i] and pricer.may_full[i]:
@@ -1087,6 +1220,25 @@ def _least_offset(field, programme, pricer, listing, best, best_spread):
             below[i] = len(ranked) - place - 1
             class_of[i] = number
         sizes.append(len(ranked))
+    # The least offset of this seating's profile (its tables' points and sizes): the
+    # profile fixes how many of each class sit short, so the offset is linear in who does.
+    index = pricer.index
+    reseated = _fill_by_programme(
+        field,
+        seated,
+        lambda pid, short: (pricer.may_short if short else pricer.may_full)[index[pid]],
+        {order[i]: float(rank) for i, rank in below.items()},
+    )
+    if reseated is not None:
+        offset = field.cost(reseated).short_rank_offset
+        if offset < field.cost(seated).short_rank_offset:
+            best = [tuple(sorted(index[p] for p in t)) for t in reseated]
+            if offset == 0:
+                return best
+    try:
+        listed = listing()
+    except _GiveUp as stop:
+        raise _GiveUp(str(stop), best) from None
     h = programme._model(listed, integer=True)
     k = len(listed)
     # The spread held at its least (a row), the offset the objective: a weighted sum of the
