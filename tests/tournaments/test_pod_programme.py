@@ -23,6 +23,7 @@ from tournaments.pairing.pod_programme import (
     _Pricer,
     _Programme,
     _seat_signatures,
+    _short_table_offset,
     solve_programme,
 )
 from tournaments.pairing.pod_simulation import SimulatedPods
@@ -210,6 +211,52 @@ def test_a_profile_whose_lowest_ranked_met_is_filled_with_others_short(monkeypat
     )
     monkeypatch.setattr(pod_programme, "_fill_by_programme", lambda *args, **kwargs: None)
     assert _fill_counts(field, pricer, counts) is None
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(players=histories(max_players=12), mode=st.sampled_from([FOUR_THREE, THREE]), data=st.data())
+def test_the_short_tables_offset_is_the_least_of_its_spread_when_it_says_so(players, mode, data):
+    """From any seating of the least spread (no repeat, the least excess), the short-table
+    programme's seating keeps that spread, never has a larger offset, and when it says its
+    offset is the least, no seating of that spread has a smaller one (every partition)."""
+    field, sizes, plan, every, keys = every_seating(players, mode)
+    valid = [(k, s) for k, s in zip(keys, every, strict=True) if not k[0] and k[1] == plan.excess]
+    assume(valid)
+    spread = min(k[2] for k, _ in valid)
+    least_offset = min(k[3] for k, _ in valid if k[2] == spread)
+    start = data.draw(st.sampled_from([s for k, s in valid if k[2] == spread]))
+    pricer = _Pricer(field, sizes, plan, lambda steps: None)
+    index = pricer.index
+    best = [tuple(sorted(index[p] for p in t)) for t in start]
+    found = _short_table_offset(field, pricer, _Programme(pricer, sizes), best, spread)
+    assert found is not None
+    seating, least = found
+    key = field.ikey([[pricer.order[i] for i in t] for t in seating])
+    assert key[:3] == (0, plan.excess, spread)
+    assert key[3] <= field.ikey(start)[3]
+    if least:
+        assert key[3] == least_offset
+
+
+def test_the_short_tables_prove_an_offset_no_seating_of_the_spread_avoids():
+    """Four players on 3 points who met in pairs (1-2, 3-4) and three on 2: two leaders sit
+    at the table of 3, and its lowest ranked two, 3 and 4, cannot both sit there. The
+    least offset of that spread is 1, which the short-table programme proves."""
+    met = {1: 2, 2: 1, 3: 4, 4: 3}
+    leaders = [PodPlayer(i, 3, frozenset({met[i]}), 0, i) for i in range(1, 5)]
+    others = [PodPlayer(i, 2, frozenset(), 0, i) for i in range(5, 8)]
+    field = _Field([*leaders, *others], 2, "p", FOUR_THREE)
+    sizes = table_sizes(7)
+    plan = short_plan(field, sizes)
+    pricer = _Pricer(field, sizes, plan, lambda steps: None)
+    index = pricer.index
+    worse = [[2, 3, 7], [1, 4, 5, 6]]
+    spread, offset = field.ikey(worse)[2:]
+    assert offset == 2
+    best = [tuple(sorted(index[p] for p in t)) for t in worse]
+    seating, least = _short_table_offset(field, pricer, _Programme(pricer, sizes), best, spread)
+    assert least
+    assert field.ikey([[pricer.order[i] for i in t] for t in seating]) == (0, 0, spread, 1)
 
 
 def test_a_seating_with_a_repeat_is_replaced_by_the_least_one_without():

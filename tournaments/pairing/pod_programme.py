@@ -26,7 +26,9 @@ too many tables to list, so (docs/pairing.md, "The integer programme"):
    either finds a seating below the incumbent or proves there is none.
 3. The short-table rank offset is then minimised among the seatings of that spread: by
    swaps, by a refill of each class's short seats to its lowest ranked, by the assignment
-   programme over the seating's profile with who sits short as its cost, else by the same
+   programme over the seating's profile with who sits short as its cost, by a programme of
+   short tables listed and full tables counted by signature (``_short_table_offset``: its
+   least offset bounds every seating's of that spread), else by the same
    programme over the same tables with the spread held by a row and the offset as the
    objective (one count variable per class makes it linear).
 
@@ -1235,6 +1237,11 @@ def _least_offset(field, programme, pricer, listing, best, best_spread):
             best = [tuple(sorted(index[p] for p in t)) for t in reseated]
             if offset == 0:
                 return best
+    found = _short_table_offset(field, pricer, programme, best, best_spread)
+    if found is not None:
+        best, least = found
+        if least:
+            return best
     try:
         listed = listing()
     except _GiveUp as stop:
@@ -1309,3 +1316,161 @@ def _least_offset(field, programme, pricer, listing, best, best_spread):
         # Its best seating so far keeps the least spread and an offset no worse.
         raise _GiveUp("the rank offset programme passed its limits", seating or None)
     return seating
+
+
+def _short_table_offset(field, pricer, programme, best, best_spread):
+    """The least rank offset of any seating of spread ``best_spread``, by who sits short.
+
+    The offset counts only who sits short, and short tables are few: they are columns of
+    their own (every short table without a repeat and of spread at most ``best_spread``),
+    the full tables are counted by signature as in _seat_signatures, and the offset is the
+    objective (one choice of k a class, as in _least_offset). A seating of offset below the
+    current one seats short only players with fewer than that many of their class below
+    them not short, so only those are listed. A relaxation of the seatings of that spread
+    and of a smaller offset: its least offset bounds theirs (none: the current offset is
+    the least). Returns (the seating in hand or a better one, whether its offset is proved
+    least); None when there are too many short tables to list."""
+    order, index = pricer.order, pricer.index
+    seated = [[order[i] for i in t] for t in best]
+    current = field.cost(seated).short_rank_offset
+    classes: dict[tuple, list[int]] = {}
+    for i, pid in enumerate(order):
+        if pricer.may_short[i] and pricer.may_full[i]:
+            classes.setdefault((field.value[pid], field.short[pid]), []).append(i)
+    short_sizes = [size for size in pricer.sizes if pricer.short[size]]
+    seats = sum(size * programme.counts[size] for size in short_sizes)
+    below: dict[int, int] = {}
+    class_of: dict[int, int] = {}
+    for number, members in enumerate(classes.values()):
+        ranked = sorted(members, key=lambda i: field.position[order[i]])
+        for place, i in enumerate(ranked):
+            below[i] = len(ranked) - place - 1
+            class_of[i] = number
+    candidates = [
+        i
+        for i in range(pricer.n)
+        if pricer.may_short[i] and (i not in below or below[i] < seats + current - 1)
+    ]
+    value, met = pricer.value, pricer.met
+    short_tables: list[tuple[int, ...]] = []
+    for size in short_sizes:
+        for table in combinations(candidates, size):
+            if any(b in met[a] for a, b in combinations(table, 2)):
+                continue
+            if _spread([value[i] for i in table]) <= best_spread:
+                short_tables.append(table)
+                if len(short_tables) > MAX_TABLES:
+                    return None
+    levels = pricer.levels
+    signatures = [
+        key
+        for size in pricer.sizes
+        if not pricer.short[size]
+        for key in combinations_with_replacement(range(pricer.groups), size)
+        if _spread([levels[g] for g in key]) <= best_spread and _has_table(pricer, key)
+    ]
+    h = _highs()
+    s, k = len(short_tables), len(signatures)
+    costs = [float(sum(below.get(i, 0) for i in t)) for t in short_tables] + [0.0] * k
+    h.addVars(s + k, np.zeros(s + k), np.full(s + k, highspy.kHighsInf))
+    h.changeColsCost(s + k, np.arange(s + k, dtype=np.int32), np.array(costs))
+    h.changeColsIntegrality(
+        s + k,
+        np.arange(s + k, dtype=np.int32),
+        np.array([highspy.HighsVarType.kInteger] * (s + k)),
+    )
+
+    def row(lower: float, upper: float, entries: dict[int, float]) -> None:
+        h.addRow(
+            lower,
+            upper,
+            len(entries),
+            np.array(list(entries), dtype=np.int32),
+            np.array(list(entries.values()), dtype=float),
+        )
+
+    tables_of: dict[int, list[int]] = {}
+    for c, table in enumerate(short_tables):
+        for i in table:
+            tables_of.setdefault(i, []).append(c)
+    for i in candidates:
+        # Who must sit short does; the others at most once.
+        row(0.0 if pricer.may_full[i] else 1.0, 1.0, dict.fromkeys(tables_of.get(i, []), 1.0))
+    for g in range(pricer.groups):
+        entries: dict[int, float] = {}
+        for c, table in enumerate(short_tables):
+            inside = sum(1 for i in table if pricer.group[i] == g)
+            if inside:
+                entries[c] = float(inside)
+        for c, key in enumerate(signatures):
+            if key.count(g):
+                entries[s + c] = float(key.count(g))
+        members = sum(1 for i in range(pricer.n) if pricer.group[i] == g)
+        row(members, members, entries)
+    for size in pricer.sizes:
+        if pricer.short[size]:
+            entries = {c: 1.0 for c, t in enumerate(short_tables) if len(t) == size}
+        else:
+            entries = {s + c: 1.0 for c, key in enumerate(signatures) if len(key) == size}
+        row(programme.counts[size], programme.counts[size], entries)
+    spread_row = {c: float(_spread([value[i] for i in t])) for c, t in enumerate(short_tables)}
+    spread_row.update(
+        {s + c: float(_spread([levels[g] for g in key])) for c, key in enumerate(signatures)}
+    )
+    row(-highspy.kHighsInf, float(best_spread), spread_row)
+    # Per class, the count k of its short players (0/1 choices y_k): the offset less k(k-1)/2.
+    for number, members in enumerate(classes.values()):
+        most = min(len(members), seats)
+        first = h.getNumCol()
+        h.addCols(
+            most + 1,
+            np.array([-float(t * (t - 1) // 2) for t in range(most + 1)]),
+            np.zeros(most + 1),
+            np.ones(most + 1),
+            0,
+            np.zeros(most + 1, dtype=np.int32),
+            np.array([], dtype=np.int32),
+            np.array([]),
+        )
+        ys = np.arange(first, first + most + 1, dtype=np.int32)
+        h.changeColsIntegrality(
+            most + 1, ys, np.array([highspy.HighsVarType.kInteger] * (most + 1))
+        )
+        row(1.0, 1.0, dict.fromkeys(ys.tolist(), 1.0))
+        entries = {}
+        for c, table in enumerate(short_tables):
+            inside = sum(1 for i in table if class_of.get(i) == number)
+            if inside:
+                entries[c] = float(inside)
+        entries.update({int(y): -float(t) for t, y in enumerate(ys)})
+        row(0.0, 0.0, entries)
+    h.run()
+    if h.getModelStatus() == highspy.HighsModelStatus.kInfeasible:
+        return best, True  # no seating of that spread has a smaller offset
+    least = h.getInfo().mip_dual_bound
+    if math.isfinite(least) and math.ceil(least - EPS) >= current:
+        return best, True
+    if not h.getInfo().primal_solution_status:
+        return best, False
+    values = h.getSolution().col_value
+    # The short tables as chosen, the full ones filled by signature without a repeat.
+    short_chosen = [short_tables[c] for c in range(s) if values[c] > 0.5]
+    taken = {i for t in short_chosen for i in t}
+    pools: dict[int, list[int]] = {}
+    for i in range(pricer.n):
+        if i not in taken:
+            pools.setdefault(pricer.group[i], []).append(order[i])
+    full_tables = []
+    for c, key in enumerate(signatures):
+        for _ in range(round(values[s + c])):
+            full_tables.append([pools[g].pop() for g in key])
+    filled = _fill_without_repeat(field, full_tables, "short")
+    if filled is None:
+        return best, False
+    seating = [tuple(sorted(t)) for t in short_chosen] + [
+        tuple(sorted(index[p] for p in t)) for t in filled
+    ]
+    offset = field.cost([[order[i] for i in t] for t in seating]).short_rank_offset
+    if offset >= current:
+        return best, False
+    return seating, math.isfinite(least) and math.ceil(least - EPS) >= offset
