@@ -259,6 +259,23 @@ def test_the_short_tables_prove_an_offset_no_seating_of_the_spread_avoids():
     assert field.ikey([[pricer.order[i] for i in t] for t in seating]) == (0, 0, spread, 1)
 
 
+def test_a_profiles_short_seats_pass_over_a_player_who_may_not_sit_short():
+    """The lowest ranked leader (4) sat short before, so may not now: the profile's two
+    short seats of the leaders go to the next lowest, 3 and 2, not to 4 and 3 (a 209-player
+    round 5 was left at 73 against its bound 52 by that)."""
+    leaders = [PodPlayer(i, 3, frozenset(), 1 if i == 4 else 0, i) for i in range(1, 5)]
+    others = [PodPlayer(i, 2, frozenset(), 0, i) for i in range(5, 8)]
+    field = _Field([*leaders, *others], 2, "p", FOUR_THREE)
+    sizes = table_sizes(7)
+    plan = short_plan(field, sizes)
+    assert 4 not in plan.must | plan.either
+    pricer = _Pricer(field, sizes, plan, lambda steps: None)
+    seated = _fill_counts(field, pricer, {(0, 0, 1, 1): 1, (0, 0, 1): 1})
+    assert seated is not None
+    short = next(t for t in seated if len(t) == 3)
+    assert sorted(p for p in short if p <= 4) == [2, 3]
+
+
 def test_a_seating_with_a_repeat_is_replaced_by_the_least_one_without():
     field_players = [
         PodPlayer(1, 0, frozenset({2})),

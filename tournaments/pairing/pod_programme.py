@@ -805,10 +805,11 @@ def _fill_counts(field, pricer, counts: dict[tuple[int, ...], int]) -> list[list
     for i in range(pricer.n):
         members.setdefault(group[i], []).append(i)
     for g, players in members.items():
-        # Who must sit short first, then the lowest ranked of those who may.
+        # Who must sit short first, then the lowest ranked of those who may, never one
+        # who may not (a pool that still breaks a rule has more seats than players for it).
         ranked = sorted(
             players,
-            key=lambda i: (pricer.may_full[i], -field.position[order[i]]),
+            key=lambda i: (pricer.may_full[i], not pricer.may_short[i], -field.position[order[i]]),
         )
         k = short_seats.get(g, 0)
         short_pool[g], full_pool[g] = ranked[:k], ranked[k:]
