@@ -46,6 +46,7 @@ import math
 import os
 import random
 import sys
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
@@ -944,6 +945,45 @@ def _seat_signatures(
     The least profile is then filled without a repeat (_fill_counts): filled, it proves the
     round. A profile that cannot be filled is excluded and the next tried, ``tries`` in all
     (a heuristic: the profiles know the repeats only through the signatures they may use)."""
+    model = _profile_model(pricer, programme, below)
+    if model is None:
+        return below, None
+    h, signatures = model
+    k = len(signatures)
+    h.run()
+    status = h.getModelStatus()
+    if status == highspy.HighsModelStatus.kInfeasible:
+        return below, None  # no profile, so no seating, below ``below``
+    # HiGHS's dual bound holds whether it finished or stopped at a limit.
+    dual_bound = h.getInfo().mip_dual_bound
+    bound = min(below, math.ceil(dual_bound - EPS)) if math.isfinite(dual_bound) else 0
+    for _ in range(tries):
+        if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+            break
+        if h.getInfo().objective_function_value > below - 0.5:
+            break
+        values = [round(x) for x in h.getSolution().col_value]
+        counts = {signatures[c]: values[c] for c in range(k) if values[c]}
+        filled = _fill_counts(field, pricer, counts)
+        if filled is not None:
+            return bound, filled
+        # Exclude this profile (and those holding all its tables and more of them).
+        used = [c for c in range(k) if values[c]]
+        h.addRow(
+            -highspy.kHighsInf,
+            float(sum(values) - 1),
+            len(used),
+            np.array(used, dtype=np.int32),
+            np.ones(len(used)),
+        )
+        h.run()
+    return bound, None
+
+
+def _profile_model(pricer, programme, below: int):
+    """The profiles' integer programme (see _seat_signatures): one count a signature of
+    spread below ``below`` that some table without a repeat has, the spread its objective;
+    with those signatures, or None when there is none."""
     levels = pricer.levels
 
     def spread(key: tuple[int, ...]) -> int:
@@ -956,7 +996,7 @@ def _seat_signatures(
         if spread(key) < below and _has_table(pricer, key)
     ]
     if not signatures:
-        return below, None
+        return None
     costs = [float(spread(key)) for key in signatures]
     k = len(signatures)
     h = _highs()
@@ -1005,34 +1045,7 @@ def _seat_signatures(
             np.array(columns, dtype=np.int32),
             np.array([float(coefficient[c]) for c in columns]),
         )
-    h.run()
-    status = h.getModelStatus()
-    if status == highspy.HighsModelStatus.kInfeasible:
-        return below, None  # no profile, so no seating, below ``below``
-    # HiGHS's dual bound holds whether it finished or stopped at a limit.
-    dual_bound = h.getInfo().mip_dual_bound
-    bound = min(below, math.ceil(dual_bound - EPS)) if math.isfinite(dual_bound) else 0
-    for _ in range(tries):
-        if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-            break
-        if h.getInfo().objective_function_value > below - 0.5:
-            break
-        values = [round(x) for x in h.getSolution().col_value]
-        counts = {signatures[c]: values[c] for c in range(k) if values[c]}
-        filled = _fill_counts(field, pricer, counts)
-        if filled is not None:
-            return bound, filled
-        # Exclude this profile (and those holding all its tables and more of them).
-        used = [c for c in range(k) if values[c]]
-        h.addRow(
-            -highspy.kHighsInf,
-            float(sum(values) - 1),
-            len(used),
-            np.array(used, dtype=np.int32),
-            np.ones(len(used)),
-        )
-        h.run()
-    return bound, None
+    return h, signatures
 
 
 def _has_table(pricer, key: tuple[int, ...]) -> bool:
@@ -1238,11 +1251,9 @@ def _least_offset(field, programme, pricer, listing, best, best_spread):
             best = [tuple(sorted(index[p] for p in t)) for t in reseated]
             if offset == 0:
                 return best
-    found = _short_table_offset(field, pricer, programme, best, best_spread)
-    if found is not None:
-        best, least = found
-        if least:
-            return best
+    best, least = _short_table_offset(field, pricer, programme, best, best_spread)
+    if least:
+        return best
     try:
         listed = listing()
     except _GiveUp as stop:
@@ -1327,11 +1338,13 @@ def _short_table_offset(field, pricer, programme, best, best_spread):
     the full tables are counted by signature as in _seat_signatures, and the offset is the
     objective (one choice of k a class, as in _least_offset). A seating of offset below the
     current one seats short only players with fewer than that many of their class below
-    them not short, so only those are listed. A relaxation of the seatings of that spread
-    and of a smaller offset: its least offset bounds theirs (none: the current offset is
-    the least). Returns (the seating in hand or a better one, whether its offset is proved
-    least); None when there are too many short tables to list."""
-    order, index = pricer.order, pricer.index
+    them not short, so only those are listed. Past MAX_TABLES short tables, the short ones
+    are counted by signature too, with a 0/1 choice of who sits short (a weaker relaxation:
+    it does not see who met at a short table). Either way a relaxation of the seatings of
+    that spread and of a smaller offset: its least offset bounds theirs (none: the current
+    offset is the least). Returns the seating in hand or a better one, and whether its
+    offset is proved the least."""
+    order, index, group = pricer.order, pricer.index, pricer.group
     seated = [[order[i] for i in t] for t in best]
     current = field.cost(seated).short_rank_offset
     classes: dict[tuple, list[int]] = {}
@@ -1352,33 +1365,66 @@ def _short_table_offset(field, pricer, programme, best, best_spread):
         for i in range(pricer.n)
         if pricer.may_short[i] and (i not in below or below[i] < seats + current - 1)
     ]
-    value, met = pricer.value, pricer.met
-    short_tables: list[tuple[int, ...]] = []
-    for size in short_sizes:
-        for table in combinations(candidates, size):
-            if any(b in met[a] for a, b in combinations(table, 2)):
-                continue
-            if _spread([value[i] for i in table]) <= best_spread:
-                short_tables.append(table)
-                if len(short_tables) > MAX_TABLES:
-                    return None
+    most_spread = _short_spread_cap(pricer, programme, best_spread)
+    short_tables = _short_tables(pricer, candidates, short_sizes, most_spread)
     levels = pricer.levels
-    signatures = [
-        key
-        for size in pricer.sizes
-        if not pricer.short[size]
-        for key in combinations_with_replacement(range(pricer.groups), size)
-        if _spread([levels[g] for g in key]) <= best_spread and _has_table(pricer, key)
-    ]
+
+    def spread(key: tuple[int, ...]) -> int:
+        return _spread([levels[g] for g in key])
+
+    def signatures(short: bool) -> list[tuple[int, ...]]:
+        return [
+            key
+            for size in pricer.sizes
+            if pricer.short[size] == short
+            for key in combinations_with_replacement(range(pricer.groups), size)
+            if spread(key) <= best_spread and _has_table(pricer, key)
+        ]
+
+    # Columns: (offset cost, lower, upper, a table's signature or None, its players if
+    # listed, short seats by group, short seats by class).
+    columns: list[tuple] = []
+    if short_tables is not None:
+        for table in short_tables:
+            key = tuple(sorted(group[i] for i in table))
+            columns.append(
+                (
+                    float(sum(below.get(i, 0) for i in table)),
+                    0.0,
+                    1.0,
+                    key,
+                    table,
+                    {},
+                    Counter(class_of[i] for i in table if i in class_of),
+                )
+            )
+    else:
+        for i in candidates:
+            columns.append(
+                (
+                    float(below.get(i, 0)),
+                    0.0 if pricer.may_full[i] else 1.0,
+                    1.0,
+                    None,
+                    (i,),
+                    {group[i]: 1.0},
+                    Counter([class_of[i]] if i in class_of else []),
+                )
+            )
+        for key in signatures(True):
+            columns.append(
+                (0.0, 0.0, highspy.kHighsInf, key, None, {g: -1.0 * key.count(g) for g in key}, {})
+            )
+    for key in signatures(False):
+        columns.append((0.0, 0.0, highspy.kHighsInf, key, None, {}, {}))
+    count = len(columns)
     h = _highs()
-    s, k = len(short_tables), len(signatures)
-    costs = [float(sum(below.get(i, 0) for i in t)) for t in short_tables] + [0.0] * k
-    h.addVars(s + k, np.zeros(s + k), np.full(s + k, highspy.kHighsInf))
-    h.changeColsCost(s + k, np.arange(s + k, dtype=np.int32), np.array(costs))
+    h.addVars(count, np.array([c[1] for c in columns]), np.array([c[2] for c in columns]))
+    h.changeColsCost(count, np.arange(count, dtype=np.int32), np.array([c[0] for c in columns]))
     h.changeColsIntegrality(
-        s + k,
-        np.arange(s + k, dtype=np.int32),
-        np.array([highspy.HighsVarType.kInteger] * (s + k)),
+        count,
+        np.arange(count, dtype=np.int32),
+        np.array([highspy.HighsVarType.kInteger] * count),
     )
 
     def row(lower: float, upper: float, entries: dict[int, float]) -> None:
@@ -1390,35 +1436,30 @@ def _short_table_offset(field, pricer, programme, best, best_spread):
             np.array(list(entries.values()), dtype=float),
         )
 
-    tables_of: dict[int, list[int]] = {}
-    for c, table in enumerate(short_tables):
-        for i in table:
-            tables_of.setdefault(i, []).append(c)
-    for i in candidates:
-        # Who must sit short does; the others at most once.
-        row(0.0 if pricer.may_full[i] else 1.0, 1.0, dict.fromkeys(tables_of.get(i, []), 1.0))
-    for g in range(pricer.groups):
-        entries: dict[int, float] = {}
+    if short_tables is not None:
+        tables_of: dict[int, list[int]] = {}
         for c, table in enumerate(short_tables):
-            inside = sum(1 for i in table if pricer.group[i] == g)
-            if inside:
-                entries[c] = float(inside)
-        for c, key in enumerate(signatures):
-            if key.count(g):
-                entries[s + c] = float(key.count(g))
-        members = sum(1 for i in range(pricer.n) if pricer.group[i] == g)
-        row(members, members, entries)
+            for i in table:
+                tables_of.setdefault(i, []).append(c)
+        for i in candidates:
+            # Who must sit short does; the others at most once.
+            row(0.0 if pricer.may_full[i] else 1.0, 1.0, dict.fromkeys(tables_of.get(i, []), 1.0))
+    else:
+        # A group's short seats are taken by its players chosen to sit short.
+        for g in range(pricer.groups):
+            row(0.0, 0.0, {c: col[5][g] for c, col in enumerate(columns) if g in col[5]})
+    for g in range(pricer.groups):
+        members = sum(1 for i in range(pricer.n) if group[i] == g)
+        seats_of_g = {c: float(col[3].count(g)) for c, col in enumerate(columns) if col[3]}
+        row(members, members, {c: x for c, x in seats_of_g.items() if x})
     for size in pricer.sizes:
-        if pricer.short[size]:
-            entries = {c: 1.0 for c, t in enumerate(short_tables) if len(t) == size}
-        else:
-            entries = {s + c: 1.0 for c, key in enumerate(signatures) if len(key) == size}
-        row(programme.counts[size], programme.counts[size], entries)
-    spread_row = {c: float(_spread([value[i] for i in t])) for c, t in enumerate(short_tables)}
-    spread_row.update(
-        {s + c: float(_spread([levels[g] for g in key])) for c, key in enumerate(signatures)}
+        tables = {c: 1.0 for c, col in enumerate(columns) if col[3] and len(col[3]) == size}
+        row(programme.counts[size], programme.counts[size], tables)
+    row(
+        -highspy.kHighsInf,
+        float(best_spread),
+        {c: float(spread(col[3])) for c, col in enumerate(columns) if col[3]},
     )
-    row(-highspy.kHighsInf, float(best_spread), spread_row)
     # Per class, the count k of its short players (0/1 choices y_k): the offset less k(k-1)/2.
     for number, members in enumerate(classes.values()):
         most = min(len(members), seats)
@@ -1438,11 +1479,7 @@ def _short_table_offset(field, pricer, programme, best, best_spread):
             most + 1, ys, np.array([highspy.HighsVarType.kInteger] * (most + 1))
         )
         row(1.0, 1.0, dict.fromkeys(ys.tolist(), 1.0))
-        entries = {}
-        for c, table in enumerate(short_tables):
-            inside = sum(1 for i in table if class_of.get(i) == number)
-            if inside:
-                entries[c] = float(inside)
+        entries = {c: float(col[6][number]) for c, col in enumerate(columns) if col[6].get(number)}
         entries.update({int(y): -float(t) for t, y in enumerate(ys)})
         row(0.0, 0.0, entries)
     h.run()
@@ -1454,24 +1491,87 @@ def _short_table_offset(field, pricer, programme, best, best_spread):
     if not h.getInfo().primal_solution_status:
         return best, False
     values = h.getSolution().col_value
-    # The short tables as chosen, the full ones filled by signature without a repeat.
-    short_chosen = [short_tables[c] for c in range(s) if values[c] > 0.5]
-    taken = {i for t in short_chosen for i in t}
-    pools: dict[int, list[int]] = {}
+    # Who sits short as chosen, the tables filled by signature without a repeat.
+    short_players = {
+        i for c, col in enumerate(columns) if col[4] for i in col[4] if values[c] > 0.5
+    }
+    pools: dict[tuple[int, bool], list[int]] = {}
     for i in range(pricer.n):
-        if i not in taken:
-            pools.setdefault(pricer.group[i], []).append(order[i])
-    full_tables = []
-    for c, key in enumerate(signatures):
-        for _ in range(round(values[s + c])):
-            full_tables.append([pools[g].pop() for g in key])
-    filled = _fill_without_repeat(field, full_tables, "short")
+        pools.setdefault((group[i], i in short_players), []).append(order[i])
+    tables = []
+    for c, col in enumerate(columns):
+        key = col[3]
+        if key is None:
+            continue
+        short = pricer.short[len(key)]
+        for _ in range(round(values[c])):
+            if col[4] is not None:
+                tables.append([order[i] for i in col[4]])
+            else:
+                tables.append([pools[(g, short)].pop() for g in key])
+    filled = _fill_without_repeat(field, tables, "short")
     if filled is None:
         return best, False
-    seating = [tuple(sorted(t)) for t in short_chosen] + [
-        tuple(sorted(index[p] for p in t)) for t in filled
-    ]
-    offset = field.cost([[order[i] for i in t] for t in seating]).short_rank_offset
+    seating = [tuple(sorted(index[p] for p in t)) for t in filled]
+    offset = field.cost(filled).short_rank_offset
     if offset >= current:
         return best, False
     return seating, math.isfinite(least) and math.ceil(least - EPS) >= offset
+
+
+def _short_tables(pricer, candidates, sizes, most_spread):
+    """Every table of ``sizes`` of the ``candidates`` without a repeat and of spread at most
+    ``most_spread``; None past MAX_TABLES."""
+    value, met = pricer.value, pricer.met
+    found: list[tuple[int, ...]] = []
+    for size in sizes:
+        for table in combinations(candidates, size):
+            if any(b in met[a] for a, b in combinations(table, 2)):
+                continue
+            if _spread([value[i] for i in table]) <= most_spread:
+                found.append(table)
+                if len(found) > MAX_TABLES:
+                    return None
+    return found
+
+
+def _short_spread_cap(pricer, programme, total: int) -> int:
+    """The largest spread a short table has in some profile of spread at most ``total``
+    (its tables' signatures, the profiles' programme with a short table of at least that
+    spread required: whether one exists only grows less likely with the spread, so a binary
+    search over the short signatures' spreads). No seating of spread ``total`` has a short
+    table wider: most of the short tables a listing would hold are."""
+    model = _profile_model(pricer, programme, total + 1)
+    if model is None:
+        return total
+    h, signatures = model
+    levels = pricer.levels
+    spreads = [_spread([levels[g] for g in key]) for key in signatures]
+    k = len(signatures)
+    h.addRow(
+        -highspy.kHighsInf, float(total), k, np.arange(k, dtype=np.int32), np.array(spreads, float)
+    )
+    short = [c for c in range(k) if pricer.short[len(signatures[c])]]
+    widths = sorted({spreads[c] for c in short})
+    if not widths:
+        return total
+
+    def possible(width: int) -> bool:
+        wide = [c for c in short if spreads[c] >= width]
+        h.addRow(
+            1.0, highspy.kHighsInf, len(wide), np.array(wide, dtype=np.int32), np.ones(len(wide))
+        )
+        h.run()
+        found = h.getModelStatus() != highspy.HighsModelStatus.kInfeasible
+        h.deleteRows(1, np.array([h.getNumRow() - 1], dtype=np.int32))
+        return found
+
+    # widths[low] is possible (the seating in hand has short tables), widths[high] is not.
+    low, high = 0, len(widths)
+    while high - low > 1:
+        middle = (low + high) // 2
+        if possible(widths[middle]):
+            low = middle
+        else:
+            high = middle
+    return widths[low]
