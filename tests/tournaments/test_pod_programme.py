@@ -8,6 +8,7 @@ import subprocess
 import sys
 from fractions import Fraction
 from pathlib import Path
+from unittest import mock
 
 import numpy as np
 from hypothesis import assume, given, settings
@@ -214,11 +215,19 @@ def test_a_profile_whose_lowest_ranked_met_is_filled_with_others_short(monkeypat
 
 
 @settings(max_examples=examples(80), deadline=None)
-@given(players=histories(max_players=12), mode=st.sampled_from([FOUR_THREE, THREE]), data=st.data())
-def test_the_short_tables_offset_is_the_least_of_its_spread_when_it_says_so(players, mode, data):
+@given(
+    players=histories(max_players=12),
+    mode=st.sampled_from([FOUR_THREE, THREE]),
+    listed=st.booleans(),
+    data=st.data(),
+)
+def test_the_short_tables_offset_is_the_least_of_its_spread_when_it_says_so(
+    players, mode, listed, data
+):
     """From any seating of the least spread (no repeat, the least excess), the short-table
     programme's seating keeps that spread, never has a larger offset, and when it says its
-    offset is the least, no seating of that spread has a smaller one (every partition)."""
+    offset is the least, no seating of that spread has a smaller one (every partition). With
+    the short tables listed, and past the listing's limit (short seats by signature)."""
     field, sizes, plan, every, keys = every_seating(players, mode)
     valid = [(k, s) for k, s in zip(keys, every, strict=True) if not k[0] and k[1] == plan.excess]
     assume(valid)
@@ -228,9 +237,8 @@ def test_the_short_tables_offset_is_the_least_of_its_spread_when_it_says_so(play
     pricer = _Pricer(field, sizes, plan, lambda steps: None)
     index = pricer.index
     best = [tuple(sorted(index[p] for p in t)) for t in start]
-    found = _short_table_offset(field, pricer, _Programme(pricer, sizes), best, spread)
-    assert found is not None
-    seating, least = found
+    with mock.patch.object(pod_programme, "MAX_TABLES", pod_programme.MAX_TABLES if listed else -1):
+        seating, least = _short_table_offset(field, pricer, _Programme(pricer, sizes), best, spread)
     key = field.ikey([[pricer.order[i] for i in t] for t in seating])
     assert key[:3] == (0, plan.excess, spread)
     assert key[3] <= field.ikey(start)[3]
