@@ -130,6 +130,7 @@ class TournamentForm(forms.ModelForm):
         self.fields["team_size"].required = False
         self.fields["game"].required = False
         self.fields["pod_mode"].required = False
+        self.fields["late_entry"].required = False
         self.fields["game"].help_text = _(
             "Fixed once a player has registered. Format and time limits still at the "
             "previous game's defaults, or empty, take the chosen game's (%(defaults)s)."
@@ -215,6 +216,10 @@ class TournamentForm(forms.ModelForm):
         # Left out of a submitted form, the table mode keeps its value.
         return self.cleaned_data["pod_mode"] or self.instance.pod_mode
 
+    def clean_late_entry(self):
+        # Left out of a submitted form (the page hides it for pods), the rule keeps its value.
+        return self.cleaned_data["late_entry"] or self.instance.late_entry
+
     def clean_game(self):
         # Left out of a submitted form, the game stays (the default on create).
         return self.cleaned_data["game"] or self.instance.game
@@ -242,10 +247,32 @@ class TournamentForm(forms.ModelForm):
         if data.get("pods") and "top_cut_size" not in self.changed_data:
             data["top_cut_size"] = 0
 
+    def _late_entry_of_pods(self, data) -> None:
+        """Pod standings count a round a late entry missed as not played, whatever the
+        late-entry rule: an event in pods keeps the rule it follows. The rule as the page
+        showed it (the page hides it while "Swiss pods" is ticked) becomes that; another
+        rule the organiser chose is refused in words, never stored to be ignored."""
+        if not data.get("pods"):
+            return
+        followed = Tournament.LateEntry.NOTHING
+        chosen = self.data.get(self.add_prefix("late_entry")) and "late_entry" in self.changed_data
+        if chosen and data.get("late_entry") not in (None, followed):
+            self.add_error(
+                "late_entry",
+                _(
+                    "An event in pods counts the rounds a late entry missed as not played "
+                    "(pod standings have no other rule): leave late entries as they are, or "
+                    "play in pairs."
+                ),
+            )
+        else:
+            data["late_entry"] = followed
+
     def clean(self):
         data = super().clean()
         self._apply_game_defaults(data)
         self._no_top_cut_with_pods(data)
+        self._late_entry_of_pods(data)
         for name in STANDINGS_CONVENTION_FIELDS:
             if name not in self.data:
                 data[name] = getattr(self.instance, name)

@@ -511,3 +511,8 @@ def test_the_console_of_pods_tells_the_late_entry_rule_pods_apply_and_no_sets(
     assert rule == "Late entry: Missed rounds count as nothing (not played)."
     players = console.split('id="registrations"', 1)[1].split("</table>", 1)[0]
     assert "<th>Set</th>" not in players and "<td>—</td>" not in players
+    # The walk-in page, where a late entry is made, says the same.
+    walk_in = client.get(url("walk_in", event)).content.decode()
+    rule = walk_in.split('id="late-entry-rule">', 1)[1].split("</p>", 1)[0]
+    assert rule == "Late entry: Missed rounds count as nothing (not played)."
+    assert "match losses" not in walk_in + console
