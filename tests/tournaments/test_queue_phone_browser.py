@@ -1,7 +1,9 @@
 """In Chromium on a phone (390 px): the judges' results queue, of a two-player event and of
 an event in pods, shows each status badge on one line ("No report yet", "Reported,
 awaiting confirmation" are never broken word by word), every row's links on the screen
-without scrolling a box sideways, and the page no wider than the screen."""
+without scrolling a box sideways, and the page no wider than the screen. Every button
+there and on the console (buttons drawn as links too: "Accept these placings", "Drop",
+"Log out") and the console's drop reason are at least 32 px high, to be tapped."""
 
 import pytest
 
@@ -25,6 +27,12 @@ ACTIONS_OFF_SCREEN = """() => [...document.querySelectorAll('#queue a, #queue bu
   .filter(e => { const r = e.getBoundingClientRect();
                  return r.left < 0 || r.right > window.innerWidth + 1; })
   .map(e => e.textContent)"""
+# Buttons (and the text boxes beside them) shorter than a finger can safely tap.
+TOO_SMALL_TO_TAP = """() => [...document.querySelectorAll(
+    'button, .button, input:not([type=hidden]):not([type=checkbox]):not([type=radio]), select')]
+  .filter(e => e.getClientRects().length && !e.closest('.visually-hidden'))
+  .filter(e => e.getBoundingClientRect().height < 32)
+  .map(e => (e.textContent || e.name).trim())"""
 LONG_NAMES = ["Maximiliana Oppenheimer-Castellanos", "Bartholomew Featherstonehaugh"]
 
 
@@ -32,6 +40,7 @@ def _check_queue(page, path):
     assert page.evaluate(FITS), f"{path} scrolls sideways on a phone"
     assert page.evaluate(BADGES_OVER_LINES) == [], path
     assert page.evaluate(ACTIONS_OFF_SCREEN) == [], path
+    assert page.evaluate(TOO_SMALL_TO_TAP) == [], path
 
 
 def test_a_two_player_queue_keeps_its_badges_whole_on_a_phone(
@@ -74,4 +83,16 @@ def test_a_pod_queue_keeps_its_badges_whole_on_a_phone(
     log_in(page, live_server.url, judge.username, path)
     shown = page.evaluate(BADGES)
     assert "No report yet" in shown and "Reported" in shown, shown
+    assert page.locator("#queue button", has_text="Accept these placings").count() == 1
     _check_queue(page, path)
+
+
+def test_the_consoles_drop_buttons_are_big_enough_to_tap(
+    live_server, page, tournament, register_players, organiser
+):
+    register_players(tournament, 3)
+    path = f"/tournaments/{tournament.pk}/console/"
+    log_in(page, live_server.url, organiser.username, path)
+    assert page.locator("#registrations .drop-form button").count() == 3
+    assert page.evaluate(FITS)
+    assert page.evaluate(TOO_SMALL_TO_TAP) == []
