@@ -29,6 +29,7 @@ from tournaments.models import (
     bound_message,
 )
 from tournaments.phases import format_phases, parse_phases_text, phase_errors
+from tournaments.services.penalties import PENALTY_RULES
 from tournaments.standings import PRESETS, tiebreaker_names, tiebreaker_order_errors
 
 STANDINGS_CONVENTION_FIELDS = PERCENTAGE_CONVENTION_FIELDS
@@ -641,6 +642,15 @@ class PenaltyForm(forms.Form):
             .order_by("-round__number", "table")
         )
         matches.label_from_instance = _match_label
+        if tournament.pods:
+            # An event in pods has tables, no matches: only the penalties that need none
+            # are offered (a game or match loss would be refused after the judge confirmed).
+            del self.fields["match"]
+            self.fields["kind"].choices = [
+                (kind, label)
+                for kind, label in Penalty.Kind.choices
+                if not PENALTY_RULES[kind].needs_match
+            ]
 
 
 def _match_label(match):

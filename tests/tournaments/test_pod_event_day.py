@@ -13,7 +13,7 @@ from config.confirm import CONFIRM_FIELD, CONFIRM_VALUE
 from players import services as player_services
 from tests.tournaments.pod_helpers import make_event, published
 from tournaments import services
-from tournaments.models import AuditEntry, PodReport, PodSeat, Round
+from tournaments.models import AuditEntry, Penalty, PodReport, PodSeat, Round
 
 pytestmark = pytest.mark.django_db
 
@@ -516,3 +516,37 @@ def test_the_console_of_pods_tells_the_late_entry_rule_pods_apply_and_no_sets(
     rule = walk_in.split('id="late-entry-rule">', 1)[1].split("</p>", 1)[0]
     assert rule == "Late entry: Missed rounds count as nothing (not played)."
     assert "match losses" not in walk_in + console
+
+
+def test_the_penalty_form_of_pods_offers_no_match_and_no_match_penalty(client, pod_round, judge):
+    """An event in pods has tables, no matches: the form offers neither a match to name nor
+    a game or match loss (which would be refused only after the judge confirmed); one
+    posted all the same is refused on the form, and a disqualification only drops."""
+    event, round_ = pod_round()
+    seat = round_.pod_tables.get(size=4).seats.select_related("registration__player").first()
+    registration = seat.registration
+    client.force_login(judge)
+    page = client.get(url("penalties", event)).content.decode()
+    form = page.split('id="penalty-form"', 1)[1].split("</form>", 1)[0]
+    assert 'name="match"' not in form
+    assert 'value="warning"' in form and 'value="disqualification"' in form
+    assert 'value="game_loss"' not in form and 'value="match_loss"' not in form
+    assert "<th>Match</th>" not in page
+    for kind in ("game_loss", "match_loss"):
+        data = {"registration": registration.pk, "kind": kind, "reason": "slow play"}
+        refused = client.post(url("penalties", event), {**data, "confirmed": "yes"})
+        assert refused.status_code == 200
+        body = refused.content.decode()
+        assert f"Select a valid choice. {kind} is not one of the available choices." in body
+        assert (
+            'id="confirm-step"' not in client.post(url("penalties", event), data).content.decode()
+        )
+    assert not Penalty.objects.exists()
+    data = {"registration": registration.pk, "kind": "disqualification", "reason": "cheating"}
+    asked = client.post(url("penalties", event), data).content.decode()
+    assert "they are dropped from the event and can never be reinstated" in asked
+    assert "lose the match" not in asked
+    client.post(url("penalties", event), {**data, "confirmed": "yes"})
+    registration.refresh_from_db()
+    assert registration.disqualified and registration.dropped
+    assert Penalty.objects.get().match is None
