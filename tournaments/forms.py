@@ -488,7 +488,15 @@ class ResultForm(forms.Form):
     intentional_draw = forms.BooleanField(label=_("Intentional draw"), required=False)
     conceded_by = forms.ChoiceField(label=_("Conceded by"), required=False)
     note = forms.CharField(label=_("Note"), max_length=300, required=False)
-    expected_version = forms.IntegerField(widget=forms.HiddenInput)
+    # Drawn into the page, never typed: a value missing or not a number means the page
+    # itself is broken or out of date, and the person is told so in those words.
+    expected_version = forms.IntegerField(
+        widget=forms.HiddenInput,
+        error_messages={
+            "required": _("This form is out of date: reload the page and enter the result again."),
+            "invalid": _("This form is out of date: reload the page and enter the result again."),
+        },
+    )
 
     def __init__(self, *args, match: Match, **kwargs):
         kwargs.setdefault("initial", {})["expected_version"] = match.version
