@@ -1024,6 +1024,12 @@ def standings_row(request, pk, registration):
     tournament = _visible_tournament(request, pk)
     _require(visibility.can_see_standings(request.user, tournament))
     as_of_round = _requested_round(request, tournament)
+    if tournament.pods:
+        # Pod standings have no per-row arithmetic of match and game wins: the table
+        # itself is the place (an address of pairs' rows, shared or typed, lands there).
+        return redirect(
+            reverse("tournaments:standings", args=[tournament.pk]) + _round_query(as_of_round)
+        )
     table = selectors.standings(tournament, as_of_round=as_of_round)
     try:
         explanation = table.explain(registration)

@@ -550,3 +550,23 @@ def test_the_penalty_form_of_pods_offers_no_match_and_no_match_penalty(client, p
     registration.refresh_from_db()
     assert registration.disqualified and registration.dropped
     assert Penalty.objects.get().match is None
+
+
+def test_a_standings_row_address_of_pods_leads_to_the_pod_standings(client, pod_round, judge):
+    """Pairs' standings rows have a page of match and game arithmetic; pod standings have
+    none, and its address (shared or typed) leads to the pod table, never to a record of
+    matches the player never had."""
+    event, round_ = pod_round()
+    services.record_placings(
+        table=round_.pod_tables.get(size=4),
+        placings={s.registration_id: s.seat for s in round_.pod_tables.get(size=4).seats.all()},
+        by=judge,
+    )
+    player_id = round_.pod_tables.get(size=4).seats.get(seat=1).registration.player_id
+    row = client.get(url("standings_row", event, player_id))
+    assert row.status_code == 302 and row["Location"] == url("standings", event)
+    row = client.get(url("standings_row", event, player_id) + "?round=1")
+    assert row.status_code == 302 and row["Location"] == url("standings", event) + "?round=1"
+    assert client.get(url("standings_row", event, player_id) + "?round=x").status_code == 400
+    standings = client.get(row["Location"]).content.decode()
+    assert "OMW" not in standings and "0-0-0" not in standings
