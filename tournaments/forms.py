@@ -107,6 +107,18 @@ class TournamentForm(forms.ModelForm):
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}),
             "floor_judges": forms.CheckboxSelectMultiple,
+            # Choices stated as sentences: each shown whole (a select cuts them on a phone).
+            **{
+                name: forms.RadioSelect
+                for name in (
+                    "late_entry",
+                    "percentage_floor",
+                    "bracket_losers",
+                    "round_one_seeding",
+                    "game_draw_points",
+                    "bye_counting",
+                )
+            },
         }
         labels = {
             "late_entry": _("Late entries"),
@@ -180,6 +192,7 @@ class TournamentForm(forms.ModelForm):
             + [(name, PRESET_LABELS.get(name, name)) for name in PRESETS],
             required=False,
             help_text=_("Sets the floor and every standings convention below at once."),
+            widget=forms.RadioSelect,  # each preset's description shown whole
         )
 
     def clean_tiebreakers(self) -> list[str]:
