@@ -3,7 +3,8 @@ an event in pods, shows each status badge on one line ("No report yet", "Reporte
 awaiting confirmation" are never broken word by word), every row's links on the screen
 without scrolling a box sideways, and the page no wider than the screen. Every button
 there and on the console (buttons drawn as links too: "Accept these placings", "Drop",
-"Log out") and the console's drop reason are at least 32 px high, to be tapped."""
+"Log out") and the console's drop reason are at least 32 px high, to be tapped. The
+event page's list of rounds keeps each round's links whole on the screen."""
 
 import pytest
 
@@ -96,3 +97,28 @@ def test_the_consoles_drop_buttons_are_big_enough_to_tap(
     assert page.locator("#registrations .drop-form button").count() == 3
     assert page.evaluate(FITS)
     assert page.evaluate(TOO_SMALL_TO_TAP) == []
+
+
+def test_the_events_rounds_keep_their_links_on_a_phone(
+    live_server, page, tournament, register_players, organiser, judge
+):
+    """The event's page lists its rounds with four links each for a judge (pairings,
+    clock, judges' clocks, manage): on a phone each round's links take a line of their
+    own, whole and on the screen, rather than a column squeezed to a word."""
+    register_players(tournament, 4)
+    round_ = services.pair_next_round(tournament=tournament, by=organiser, seed="c")
+    services.publish_round(round_=round_, by=organiser)
+    path = f"/tournaments/{tournament.pk}/"
+    log_in(page, live_server.url, judge.username, path)
+    links = page.locator("#rounds a")
+    assert links.count() == 4
+    assert page.evaluate(FITS)
+    boxes = [links.nth(i).bounding_box() for i in range(4)]
+    for box in boxes:
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390, boxes
+        assert box["height"] < 30, boxes  # one line each: never broken over two
+    # The round's number says what it is, its column name being hidden.
+    first_cell = page.locator("#rounds tbody td").first.evaluate(
+        "e => getComputedStyle(e, '::before').content.replaceAll('\"', '') + e.textContent"
+    )
+    assert first_cell == "Round 1"
