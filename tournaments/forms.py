@@ -29,6 +29,7 @@ from tournaments.models import (
     bound_message,
 )
 from tournaments.phases import format_phases, parse_phases_text, phase_errors
+from tournaments.services.penalties import PENALTY_RULES
 from tournaments.standings import PRESETS, tiebreaker_names, tiebreaker_order_errors
 
 STANDINGS_CONVENTION_FIELDS = PERCENTAGE_CONVENTION_FIELDS
@@ -106,6 +107,18 @@ class TournamentForm(forms.ModelForm):
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}),
             "floor_judges": forms.CheckboxSelectMultiple,
+            # Choices stated as sentences: each shown whole (a select cuts them on a phone).
+            **{
+                name: forms.RadioSelect
+                for name in (
+                    "late_entry",
+                    "percentage_floor",
+                    "bracket_losers",
+                    "round_one_seeding",
+                    "game_draw_points",
+                    "bye_counting",
+                )
+            },
         }
         labels = {
             "late_entry": _("Late entries"),
@@ -130,6 +143,7 @@ class TournamentForm(forms.ModelForm):
         self.fields["team_size"].required = False
         self.fields["game"].required = False
         self.fields["pod_mode"].required = False
+        self.fields["late_entry"].required = False
         self.fields["game"].help_text = _(
             "Fixed once a player has registered. Format and time limits still at the "
             "previous game's defaults, or empty, take the chosen game's (%(defaults)s)."
@@ -178,6 +192,7 @@ class TournamentForm(forms.ModelForm):
             + [(name, PRESET_LABELS.get(name, name)) for name in PRESETS],
             required=False,
             help_text=_("Sets the floor and every standings convention below at once."),
+            widget=forms.RadioSelect,  # each preset's description shown whole
         )
 
     def clean_tiebreakers(self) -> list[str]:
@@ -215,6 +230,10 @@ class TournamentForm(forms.ModelForm):
         # Left out of a submitted form, the table mode keeps its value.
         return self.cleaned_data["pod_mode"] or self.instance.pod_mode
 
+    def clean_late_entry(self):
+        # Left out of a submitted form (the page hides it for pods), the rule keeps its value.
+        return self.cleaned_data["late_entry"] or self.instance.late_entry
+
     def clean_game(self):
         # Left out of a submitted form, the game stays (the default on create).
         return self.cleaned_data["game"] or self.instance.game
@@ -242,10 +261,32 @@ class TournamentForm(forms.ModelForm):
         if data.get("pods") and "top_cut_size" not in self.changed_data:
             data["top_cut_size"] = 0
 
+    def _late_entry_of_pods(self, data) -> None:
+        """Pod standings count a round a late entry missed as not played, whatever the
+        late-entry rule: an event in pods keeps the rule it follows. The rule as the page
+        showed it (the page hides it while "Swiss pods" is ticked) becomes that; another
+        rule the organiser chose is refused in words, never stored to be ignored."""
+        if not data.get("pods"):
+            return
+        followed = Tournament.LateEntry.NOTHING
+        chosen = self.data.get(self.add_prefix("late_entry")) and "late_entry" in self.changed_data
+        if chosen and data.get("late_entry") not in (None, followed):
+            self.add_error(
+                "late_entry",
+                _(
+                    "An event in pods counts the rounds a late entry missed as not played "
+                    "(pod standings have no other rule): leave late entries as they are, or "
+                    "play in pairs."
+                ),
+            )
+        else:
+            data["late_entry"] = followed
+
     def clean(self):
         data = super().clean()
         self._apply_game_defaults(data)
         self._no_top_cut_with_pods(data)
+        self._late_entry_of_pods(data)
         for name in STANDINGS_CONVENTION_FIELDS:
             if name not in self.data:
                 data[name] = getattr(self.instance, name)
@@ -460,7 +501,15 @@ class ResultForm(forms.Form):
     intentional_draw = forms.BooleanField(label=_("Intentional draw"), required=False)
     conceded_by = forms.ChoiceField(label=_("Conceded by"), required=False)
     note = forms.CharField(label=_("Note"), max_length=300, required=False)
-    expected_version = forms.IntegerField(widget=forms.HiddenInput)
+    # Drawn into the page, never typed: a value missing or not a number means the page
+    # itself is broken or out of date, and the person is told so in those words.
+    expected_version = forms.IntegerField(
+        widget=forms.HiddenInput,
+        error_messages={
+            "required": _("This form is out of date: reload the page and enter the result again."),
+            "invalid": _("This form is out of date: reload the page and enter the result again."),
+        },
+    )
 
     def __init__(self, *args, match: Match, **kwargs):
         kwargs.setdefault("initial", {})["expected_version"] = match.version
@@ -614,6 +663,15 @@ class PenaltyForm(forms.Form):
             .order_by("-round__number", "table")
         )
         matches.label_from_instance = _match_label
+        if tournament.pods:
+            # An event in pods has tables, no matches: only the penalties that need none
+            # are offered (a game or match loss would be refused after the judge confirmed).
+            del self.fields["match"]
+            self.fields["kind"].choices = [
+                (kind, label)
+                for kind, label in Penalty.Kind.choices
+                if not PENALTY_RULES[kind].needs_match
+            ]
 
 
 def _match_label(match):

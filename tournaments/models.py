@@ -333,6 +333,14 @@ class Tournament(models.Model):
         return self.team_size > 1
 
     @property
+    def late_entry_applied(self) -> str:
+        """The rule a late entry's missed rounds follow, in words: pod standings count a
+        missed round as not played whatever the setting (which is for pairs)."""
+        if self.pods:
+            return Tournament.LateEntry.NOTHING.label
+        return self.get_late_entry_display()
+
+    @property
     def swiss_phase_ends(self) -> list[int]:
         """The last round of each phase but the final one (empty: one phase)."""
         if phase_errors(self.swiss_phases):

@@ -13,7 +13,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from config.confirm import ask, is_confirmed
@@ -1024,6 +1024,12 @@ def standings_row(request, pk, registration):
     tournament = _visible_tournament(request, pk)
     _require(visibility.can_see_standings(request.user, tournament))
     as_of_round = _requested_round(request, tournament)
+    if tournament.pods:
+        # Pod standings have no per-row arithmetic of match and game wins: the table
+        # itself is the place (an address of pairs' rows, shared or typed, lands there).
+        return redirect(
+            reverse("tournaments:standings", args=[tournament.pk]) + _round_query(as_of_round)
+        )
     table = selectors.standings(tournament, as_of_round=as_of_round)
     try:
         explanation = table.explain(registration)
@@ -1275,7 +1281,7 @@ def penalties(request, pk):
                 registration=data["registration"],
                 kind=data["kind"],
                 reason=data["reason"],
-                match=data["match"],
+                match=data.get("match"),  # an event in pods has no match to name
                 by=request.user,
             )
         except ValidationError as exc:
@@ -1292,15 +1298,23 @@ def penalties(request, pk):
 
 
 PENALTY_EFFECTS = {
-    Penalty.Kind.WARNING: _lazy("Record a warning; it changes no result."),
-    Penalty.Kind.GAME_LOSS: _lazy(
+    Penalty.Kind.WARNING: gettext_lazy("Record a warning; it changes no result."),
+    Penalty.Kind.GAME_LOSS: gettext_lazy(
         "Count a game of the match as won by the opponent; a confirmed result is decided "
         "again with it."
     ),
-    Penalty.Kind.MATCH_LOSS: _lazy("Make them lose the match."),
-    Penalty.Kind.DISQUALIFICATION: _lazy(
+    Penalty.Kind.MATCH_LOSS: gettext_lazy("Make them lose the match."),
+    Penalty.Kind.DISQUALIFICATION: gettext_lazy(
         "Disqualify them: they lose the match being played, are dropped from the event "
         "and can never be reinstated."
+    ),
+}
+
+
+# An event in pods has no match to lose: a disqualification only drops the player.
+POD_PENALTY_EFFECTS = {
+    Penalty.Kind.DISQUALIFICATION: gettext_lazy(
+        "Disqualify them: they are dropped from the event and can never be reinstated."
     ),
 }
 
@@ -1309,9 +1323,10 @@ def _confirm_penalty(request, tournament, data):
     name = data["registration"].player.display_name
     kind = Penalty.Kind(data["kind"])
     match = data.get("match")
+    effect = POD_PENALTY_EFFECTS.get(kind) if tournament.pods else None
     consequences = [
         _("Give %(name)s a penalty: %(kind)s.") % {"name": name, "kind": kind.label},
-        str(PENALTY_EFFECTS[kind]),
+        str(effect or PENALTY_EFFECTS[kind]),
     ]
     if match is not None:
         consequences.append(

@@ -41,3 +41,33 @@ def test_log_in_build_a_set_see_inline_errors_then_save(
     assert saved.name == "Browser set" and sum(d["rare"] for d in saved.playing_dice) == 3
     # Nothing overflows the phone's width.
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+# Every die slot's selects whole inside their fieldset, and the page no wider than the screen.
+SLOTS_FIT = """() => {
+  const out = [];
+  for (const box of document.querySelectorAll('fieldset')) {
+    const right = box.getBoundingClientRect().right;
+    for (const e of box.querySelectorAll('select')) {
+      if (e.getBoundingClientRect().right > right) out.push(e.name);
+    }
+    if (right > window.innerWidth) out.push('fieldset');
+  }
+  return {wide: document.documentElement.scrollWidth > window.innerWidth + 1, out};
+}"""
+
+
+def test_the_editor_fits_a_phone_in_russian(live_server, page, make_player):
+    """The die types' longest names in Russian (a select is as wide as its longest choice)
+    must not widen the page: each slot's selects stay within the set's box."""
+    make_player("Alice")
+    page.context.add_cookies([{"name": "django_language", "value": "ru", "url": live_server.url}])
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", "alice")
+    page.fill("input[name=password]", "correct-horse-9")
+    page.click("main button[type=submit]")
+    page.wait_for_url("**/me/")
+    page.goto(f"{live_server.url}/me/dice-sets/new/")
+    assert page.locator("html").get_attribute("lang") == "ru"
+    assert page.locator(".die-slot select").count() >= 18
+    assert page.evaluate(SLOTS_FIT) == {"wide": False, "out": []}

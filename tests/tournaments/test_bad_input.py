@@ -13,7 +13,7 @@ from games.models import GameSession
 from players.models import DiceSet, Player
 from tests.conftest import api_as
 from tournaments import services
-from tournaments.models import AuditEntry, Registration, Tournament
+from tournaments.models import AuditEntry, Registration, ResultSubmission, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -351,3 +351,35 @@ def test_a_list_field_may_repeat_in_a_form(organiser, tournament):
     assert response.status_code == 200, response.json()
     tournament.refresh_from_db()
     assert tournament.tiebreakers == order
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"conceded_by": "x"}, "Select a valid choice. x is not one of the available choices."),
+        ({"note": "n" * 301}, "Ensure this value has at most 300 characters (it has 301)."),
+        ({"expected_version": "abc"}, "This form is out of date: reload the page"),
+        ({"expected_version": None}, "This form is out of date: reload the page"),
+    ],
+)
+def test_a_result_form_refused_on_any_field_says_why(
+    client, make_running_round, judge, change, words
+):
+    """Every field of the result form shows its own refusal (the concession, the note, the
+    page's hidden version), on the player's and on the judge's page; nothing is recorded."""
+    round_ = make_running_round(4)
+    match = round_.matches.select_related("player_a__player__user").first()
+    report = {"action": "report", "game_1": "a", "game_2": "a", "expected_version": match.version}
+    report = {key: value for key, value in {**report, **change}.items() if value is not None}
+    pages = [
+        (match.player_a.player.user, f"/tournaments/{round_.tournament_id}/my-match/"),
+        (judge, f"/tournaments/{round_.tournament_id}/matches/{match.pk}/"),
+    ]
+    for user, path in pages:
+        client.force_login(user)
+        response = client.post(path, report)
+        assert response.status_code == 200, path
+        assert words in response.content.decode(), path
+    assert not ResultSubmission.objects.exists()
+    match.refresh_from_db()
+    assert match.status == match.Status.PENDING and match.version == 0

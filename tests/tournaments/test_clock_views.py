@@ -232,3 +232,24 @@ def test_the_first_clock_address_of_a_hidden_round_is_a_404(client, make_running
     assert client.get(f"/tournaments/rounds/{round_.pk}/clock/").status_code == 404
     assert client.get(_at(round_, "clock/")).status_code == 404
     assert client.get("/tournaments/rounds/999999/clock/").status_code == 404
+
+
+def test_the_judges_pages_offer_the_one_round_clock_action_that_applies(
+    client, make_running_round, judge, organiser, make_player
+):
+    """A running round clock is offered a pause, a paused one a resume, never both (the
+    other would only be refused); the same on the clocks of an event in pods."""
+    from tests.tournaments.pod_helpers import make_event, published
+
+    pods = make_event(organiser, judge)
+    for name in ("Ann", "Bea", "Cid"):
+        player = make_player(name)
+        services.register(tournament=pods, player=player, by=player.user)
+    for round_ in (make_running_round(), published(pods, organiser, judge)):
+        client.force_login(judge)
+        pause, resume = _at(round_, "clock/pause/"), _at(round_, "clock/resume/")
+        page = client.get(_at(round_, "clocks/")).content.decode()
+        assert f'action="{pause}"' in page and f'action="{resume}"' not in page
+        assert client.post(pause, {"reason": "announcement"}).status_code == 302
+        page = client.get(_at(round_, "clocks/")).content.decode()
+        assert f'action="{resume}"' in page and f'action="{pause}"' not in page

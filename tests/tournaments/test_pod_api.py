@@ -177,6 +177,14 @@ def test_the_pages_show_tables_placings_and_pod_standings(
     assert not PodSeat.objects.filter(placing__isnull=False).exists()
     answer = client.post(url, {"table": "x"}, follow=True)
     assert "This round has no such table." in answer.content.decode()
+    # Several places that are not numbers: the reason is given once.
+    answer = client.post(
+        url,
+        {"table": table.number, **{f"place_{i}": p for i, p in zip(ids, "1ab4", strict=True)}},
+        follow=True,
+    )
+    message = answer.content.decode().split('class="error"', 1)[1].split("</li>", 1)[0]
+    assert message.count("Every placing is a whole number from 1 to 4.") == 1, message
     client.post(
         url, {"table": table.number, **{f"place_{i}": p for i, p in zip(ids, "2134", strict=True)}}
     )

@@ -13,7 +13,7 @@ from config.confirm import CONFIRM_FIELD, CONFIRM_VALUE
 from players import services as player_services
 from tests.tournaments.pod_helpers import make_event, published
 from tournaments import services
-from tournaments.models import AuditEntry, PodReport, PodSeat, Round
+from tournaments.models import AuditEntry, Penalty, PodReport, PodSeat, Round
 
 pytestmark = pytest.mark.django_db
 
@@ -465,7 +465,10 @@ def test_the_event_pages_of_pods_speak_of_tables_and_round_time(client, pod_roun
     assert f"{event.match_minutes} minutes a round" in home and "a game" not in home
     rounds = home.split("<h2>Rounds</h2>", 1)[1]
     assert "<th>Tables</th>" in rounds and "<th>Matches</th>" not in rounds
-    assert "<td>1</td><td>Swiss</td><td>In progress</td><td>2</td>" in rounds
+    assert (
+        '<td data-label="Round">1</td><td>Swiss</td><td>In progress</td>'
+        '<td data-label="Tables">2</td>'
+    ) in rounds
     links = home.split('id="links-judge"', 1)[1].split("</p>", 1)[0]
     assert "Table slips" in links and "Match slips" not in links
     slips = client.get(url("slips", event, 1)).content.decode()
@@ -511,3 +514,62 @@ def test_the_console_of_pods_tells_the_late_entry_rule_pods_apply_and_no_sets(
     assert rule == "Late entry: Missed rounds count as nothing (not played)."
     players = console.split('id="registrations"', 1)[1].split("</table>", 1)[0]
     assert "<th>Set</th>" not in players and "<td>—</td>" not in players
+    # The walk-in page, where a late entry is made, says the same.
+    walk_in = client.get(url("walk_in", event)).content.decode()
+    rule = walk_in.split('id="late-entry-rule">', 1)[1].split("</p>", 1)[0]
+    assert rule == "Late entry: Missed rounds count as nothing (not played)."
+    assert "match losses" not in walk_in + console
+
+
+def test_the_penalty_form_of_pods_offers_no_match_and_no_match_penalty(client, pod_round, judge):
+    """An event in pods has tables, no matches: the form offers neither a match to name nor
+    a game or match loss (which would be refused only after the judge confirmed); one
+    posted all the same is refused on the form, and a disqualification only drops."""
+    event, round_ = pod_round()
+    seat = round_.pod_tables.get(size=4).seats.select_related("registration__player").first()
+    registration = seat.registration
+    client.force_login(judge)
+    page = client.get(url("penalties", event)).content.decode()
+    form = page.split('id="penalty-form"', 1)[1].split("</form>", 1)[0]
+    assert 'name="match"' not in form
+    assert 'value="warning"' in form and 'value="disqualification"' in form
+    assert 'value="game_loss"' not in form and 'value="match_loss"' not in form
+    assert "<th>Match</th>" not in page
+    for kind in ("game_loss", "match_loss"):
+        data = {"registration": registration.pk, "kind": kind, "reason": "slow play"}
+        refused = client.post(url("penalties", event), {**data, "confirmed": "yes"})
+        assert refused.status_code == 200
+        body = refused.content.decode()
+        assert f"Select a valid choice. {kind} is not one of the available choices." in body
+        assert (
+            'id="confirm-step"' not in client.post(url("penalties", event), data).content.decode()
+        )
+    assert not Penalty.objects.exists()
+    data = {"registration": registration.pk, "kind": "disqualification", "reason": "cheating"}
+    asked = client.post(url("penalties", event), data).content.decode()
+    assert "they are dropped from the event and can never be reinstated" in asked
+    assert "lose the match" not in asked
+    client.post(url("penalties", event), {**data, "confirmed": "yes"})
+    registration.refresh_from_db()
+    assert registration.disqualified and registration.dropped
+    assert Penalty.objects.get().match is None
+
+
+def test_a_standings_row_address_of_pods_leads_to_the_pod_standings(client, pod_round, judge):
+    """Pairs' standings rows have a page of match and game arithmetic; pod standings have
+    none, and its address (shared or typed) leads to the pod table, never to a record of
+    matches the player never had."""
+    event, round_ = pod_round()
+    services.record_placings(
+        table=round_.pod_tables.get(size=4),
+        placings={s.registration_id: s.seat for s in round_.pod_tables.get(size=4).seats.all()},
+        by=judge,
+    )
+    player_id = round_.pod_tables.get(size=4).seats.get(seat=1).registration.player_id
+    row = client.get(url("standings_row", event, player_id))
+    assert row.status_code == 302 and row["Location"] == url("standings", event)
+    row = client.get(url("standings_row", event, player_id) + "?round=1")
+    assert row.status_code == 302 and row["Location"] == url("standings", event) + "?round=1"
+    assert client.get(url("standings_row", event, player_id) + "?round=x").status_code == 400
+    standings = client.get(row["Location"]).content.decode()
+    assert "OMW" not in standings and "0-0-0" not in standings

@@ -86,3 +86,83 @@ def test_in_the_browser_ticking_pods_shows_no_top_cut(live_server, page, organis
     page.wait_for_url("**/console/")
     event = Tournament.objects.get(name="Pod Night")
     assert event.pods and event.top_cut_size == 0 and event.game == "36d6"
+
+
+# Pod standings count the rounds a late entry missed as not played, whatever the event's
+# late-entry rule (a setting for pairs): an event in pods is saved with that rule, and
+# another rule chosen for it is refused rather than stored to be ignored.
+NOTHING = Tournament.LateEntry.NOTHING
+
+
+def test_pods_save_the_late_entry_rule_pods_follow(organiser):
+    # As the page posts it: the rule still at the default it showed, or left out.
+    for data in ({**NEW_EVENT, "pods": "on"}, {**NEW_EVENT, "pods": "on", "late_entry": ""}):
+        form, event = _create(organiser, data)
+        assert form.errors == {}
+        assert event.pods and event.late_entry == NOTHING
+        event.delete()
+    _form, event = _create(organiser, {**NEW_EVENT, "late_entry": ""})
+    assert not event.pods and event.late_entry == Tournament.LateEntry.LOSSES
+
+
+def test_a_late_entry_rule_chosen_for_pods_is_refused_in_words(organiser, client):
+    event = services.create_tournament(
+        organiser=organiser, name="Pod Night", date="2026-12-05", game="36d6", late_entry=NOTHING
+    )
+    client.force_login(organiser)
+    page = client.post(
+        f"/tournaments/{event.pk}/edit/",
+        {**NEW_EVENT, "pods": "on", "pod_mode": "four_three", "top_cut_size": "0"},
+    )
+    assert page.status_code == 200
+    assert "counts the rounds a late entry missed as not played" in page.content.decode()
+    event.refresh_from_db()
+    assert not event.pods and event.late_entry == NOTHING and event.top_cut_size == 8
+
+
+def test_an_event_in_pods_that_kept_the_rule_of_pairs_is_saved_with_its_own(organiser):
+    # An event put in pods before the form knew better: its stored rule, shown hidden on
+    # the page, is posted back unchanged and replaced with the one pods follow.
+    event = services.create_tournament(
+        organiser=organiser,
+        name="Pod Night",
+        date="2026-12-05",
+        game="36d6",
+        pods=True,
+        top_cut_size=0,
+    )
+    assert event.late_entry == Tournament.LateEntry.LOSSES
+    form = TournamentForm(
+        {**NEW_EVENT, "pods": "on", "pod_mode": "four_three", "top_cut_size": "0"}, instance=event
+    )
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["late_entry"] == NOTHING
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_without_script_ticking_pods_hides_the_late_entry_rule(live_server, browser, organiser):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    page.goto(f"{live_server.url}/accounts/login/?next=/tournaments/new/")
+    page.fill("input[name=username]", "org")
+    page.fill("input[name=password]", "correct-horse-9")
+    page.click("main button[type=submit]")
+    page.wait_for_url("**/tournaments/new/")
+    rule = page.locator(".field", has=page.locator("#id_late_entry"))
+    assert rule.is_visible() and "Late entries" in rule.inner_text()
+    page.check("#id_pods")
+    assert not rule.is_visible() and not page.is_visible("#id_late_entry")
+    assert not page.get_by_text("Missed rounds count as match losses").is_visible()
+    page.uncheck("#id_pods")
+    assert rule.is_visible()
+    page.check("#id_pods")
+    page.select_option("#id_game", "36d6")
+    page.fill("#id_name", "Pod Night")
+    page.fill("#id_date", "2026-12-05")
+    page.click("#tournament-form button[type=submit]")
+    page.wait_for_url("**/console/")
+    event = Tournament.objects.get(name="Pod Night")
+    assert event.pods and event.late_entry == NOTHING
+    context.close()

@@ -178,7 +178,7 @@ def placings_by_seat(table: PodTable, given: dict) -> dict[int, int]:
                 continue
         cleaned[reg_id] = value
     if errors:
-        raise ValidationError(errors)
+        raise ValidationError(list(dict.fromkeys(errors)))  # each reason once
     missing = [pid for pid in seated if pid not in cleaned]
     if missing:
         raise ValidationError(_("Give a placing for every player at the table."))
