@@ -133,10 +133,23 @@ def test_the_bound_needs_the_sizes_to_seat_the_field():
 # --- the seating against brute force -----------------------------------------------------------
 
 
-def brute_force_key(players, mode):
+def every_seating_cost(players, mode):
+    """Brute force: the cost of every seating of the round, as ``evaluate_pods`` gives it.
+    One field serves them all (evaluate_pods builds one a call, most of the brute force's
+    time); the first seating is priced by evaluate_pods itself as well."""
     ids = [p.id for p in players]
     sizes = list(table_sizes(len(ids), mode))
-    return min(evaluate_pods(players, p, mode).key() for p in partitions(ids, sizes))
+    field = _Field(players, 0, 0, mode)
+    costs, first = [], None
+    for seating in partitions(ids, sizes):
+        costs.append(field.cost(seating))
+        first = seating if first is None else first
+    assert costs[0] == evaluate_pods(players, first, mode)
+    return costs
+
+
+def brute_force_key(players, mode):
+    return min(cost.key() for cost in every_seating_cost(players, mode))
 
 
 @st.composite
@@ -436,9 +449,7 @@ def test_a_window_certifies_a_repeat_the_bound_cannot():
 def least_excess_spread(players, mode):
     """Brute force: the least spread over every seating with the least short-table excess,
     repeats ignored (what the typed bound claims to be)."""
-    ids = [p.id for p in players]
-    sizes = list(table_sizes(len(ids), mode))
-    keys = [evaluate_pods(players, p, mode) for p in partitions(ids, sizes)]
+    keys = every_seating_cost(players, mode)
     least = min(k.short_excess for k in keys)
     return least, min(k.spread for k in keys if k.short_excess == least)
 
