@@ -9,7 +9,8 @@ On PostgreSQL and Redis instead (the database is emptied first with --reset):
 It starts ``manage.py serve`` (gunicorn, Celery worker, Celery beat) on a free port with
 short clocks (``GAMES_DECISION_SECONDS`` 6, swap window 10 s, the tournament's match
 limit 3 minutes and game limit 1, or 2 and 1 for runs under 15 minutes) so deadlines
-fire all the time. Accounts (an organiser in the site group ``organiser``, three judges,
+fire all the time; ``--minute-seconds`` shortens the clocks' minute as well
+(``CLOCK_MINUTE_SECONDS``: the suite's short soak plays a one-minute match in 30 s). Accounts (an organiser in the site group ``organiser``, three judges,
 64 players, each with an API token) are made by one ``manage.py shell`` step, the
 admin's job; everything else goes through the API as people do it: players create
 their profile and dice set, the organiser creates the tournament (naming the head and
@@ -376,6 +377,7 @@ class Event:
         self.counts = Counter()
         self.anomalies = []
         self.match_minutes, self.game_minutes = args.match_minutes, args.game_minutes
+        self.minute = args.minute_seconds  # the clocks' minute (CLOCK_MINUTE_SECONDS)
 
     async def call(self, method, path, who=None, body=None, ok=(200, 201)):
         token = who["token"] if who else None
@@ -475,7 +477,7 @@ class Event:
             if info["status"] == "finished":
                 return True
             played = self.counts["rounds"] > 0
-            if played and time.monotonic() + self.match_minutes * 60 > self.stop_at:
+            if played and time.monotonic() + self.match_minutes * self.minute > self.stop_at:
                 return False
             round_ = await self.next_round(tid, info)
             if round_ is None:
@@ -511,7 +513,7 @@ class Event:
         rid = round_["id"]
         top_cut = round_["stage"] == "top_cut"
         started = time.monotonic()
-        deadline = started + self.match_minutes * 60
+        deadline = started + self.match_minutes * self.minute
         matches = [m for m in round_["matches"] if not m["is_bye"]]
         self.counts["matches"] += len(matches)
         modes = self._modes(len(matches))
@@ -595,7 +597,7 @@ class Event:
         b = self.by_registration[match["player_b"]["registration"]]
         mid = match["id"]
         round_seconds = deadline - time.monotonic()
-        game_seconds = self.game_minutes * 60
+        game_seconds = self.game_minutes * self.minute
         await asyncio.sleep(self.rng.uniform(1, 8))
         number = 1
         until = deadline - self.rng.uniform(10, 25) if mode != "time" else deadline + 5
@@ -832,7 +834,7 @@ async def drive(service: Service, accounts: dict, args, stop_at: float) -> Event
     async def play():
         await event.create_profiles()
         number = 1
-        while number == 1 or time.monotonic() + args.match_minutes * 60 <= stop_at:
+        while number == 1 or time.monotonic() + args.match_minutes * args.minute_seconds <= stop_at:
             finished = await event.run_tournament(number)
             if not finished:
                 break
@@ -863,6 +865,7 @@ def check_deadlines(tournament_ids, ready_at, checked_at, allowance: float, wind
     time, and once? ``allowance``: sweep interval + tolerance, in seconds."""
     from games.engines.irondie import apply, new_game, to_act
     from games.models import GameAction, GameSession
+    from tournaments.clocks import clock_minutes
     from tournaments.models import AuditEntry, Match, ResultSubmission
 
     slack = datetime.timedelta(seconds=allowance)
@@ -926,7 +929,7 @@ def check_deadlines(tournament_ids, ready_at, checked_at, allowance: float, wind
         # the game limits: sudden death unless the game or the match ended first
         r = report["sudden_death"]
         starts = [e for e in entries if e.action == "game.started"]
-        minutes = datetime.timedelta(minutes=match.round.tournament.game_minutes)
+        minutes = clock_minutes(match.round.tournament.game_minutes)
         sudden = defaultdict(list)
         for e in entries:
             if e.action == "clock.sudden_death":
@@ -1078,6 +1081,7 @@ def service_env(args, var_dir: str) -> dict:
         GAMES_DECISION_SECONDS=str(args.decision),
         GAMES_SWAP_WINDOW_SECONDS=str(args.window),
         CLOCK_SWEEP_SECONDS=str(args.sweep),
+        CLOCK_MINUTE_SECONDS=str(args.minute_seconds),
     )
     if args.database_url:
         env["DATABASE_URL"] = args.database_url
@@ -1148,6 +1152,7 @@ def summarise(service, event, http, deadlines, figures, args, elapsed, log_path)
             "sweep_seconds": args.sweep,
             "match_minutes": args.match_minutes,
             "game_minutes": args.game_minutes,
+            "minute_seconds": args.minute_seconds,
             "tolerance_seconds": args.tolerance,
         },
         "restarts": restarts,
@@ -1245,6 +1250,12 @@ def main(argv=None) -> int:
     parser.add_argument("--keep", action="store_true", help="keep the temporary VAR_DIR")
     parser.add_argument("--match-minutes", type=int)
     parser.add_argument("--game-minutes", type=int, default=1)
+    parser.add_argument(
+        "--minute-seconds",
+        type=int,
+        default=60,
+        help="CLOCK_MINUTE_SECONDS: how long a minute of the event's clocks lasts (time lapse)",
+    )
     parser.add_argument("--decision", type=int, default=6, help="GAMES_DECISION_SECONDS")
     parser.add_argument("--window", type=int, default=10, help="GAMES_SWAP_WINDOW_SECONDS")
     parser.add_argument("--sweep", type=int, default=2, help="CLOCK_SWEEP_SECONDS")

@@ -202,6 +202,9 @@ CLOCKS_USE_ETA = env_bool("CLOCKS_USE_ETA", True)
 # Every worker sweeps overdue deadlines itself (config/worker.py); off only to measure or
 # test the eta path alone.
 CLOCKS_WORKER_SWEEP = env_bool("CLOCKS_WORKER_SWEEP", True)
+# How many seconds one minute of a tournament's clocks lasts (match and game limits,
+# extensions): 60; fewer only to play an event in time lapse (bench/soak.py).
+CLOCK_MINUTE_SECONDS = env_int("CLOCK_MINUTE_SECONDS", 60, minimum=1)
 # Online games (games/clocks.py, docs/online-play.md).
 GAMES_DECISION_SECONDS = env_int("GAMES_DECISION_SECONDS", 60, minimum=5)
 GAMES_SWAP_WINDOW_SECONDS = env_int("GAMES_SWAP_WINDOW_SECONDS", 120, minimum=0)

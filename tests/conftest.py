@@ -7,10 +7,12 @@ import os
 import pytest
 from django.contrib.auth.models import Group
 from django.utils import translation
+from pytest_django.plugin import validate_django_db
 from rest_framework.test import APIClient
 
 from players import services
 from tests import hypothesis_profiles, parallel
+from tests.longest_first import LONGEST_FIRST
 
 # Before any test module is imported: their @settings read the profile's example count.
 hypothesis_profiles.load()
@@ -27,34 +29,43 @@ def pytest_xdist_setupnodes(config, specs):
 
 
 # Under xdist the longest tests start first, so that none of them is left running alone at
-# the end (from the last --durations run). Only tests without the database, or in the
-# non-transactional block pytest-django puts first, are moved: a transactional test's
-# flush must not come before the others.
-LONGEST_FIRST = (
-    "tests/test_soak.py::",
-    "tests/engines/test_conformance.py::test_views_never_show_what_the_viewer_may_not_see[irondie",
-    "tests/test_api_fuzz.py::",
-    "tests/tournaments/test_pairing_optimality.py::test_many_arbitrary",
-    "tests/tournaments/test_pairing_optimality.py::test_many_simulated",
-    "tests/test_fresh_install.py::",
-    "tests/test_sqlite_worker.py::test_pool_processes",
-    "tests/test_embedded_broker.py::",
-    "tests/tournaments/test_pairing_optimality.py::test_simulated_tournaments_up_to_200",
-    "tests/test_run_command.py::test_serve",
-    "tests/test_api_schema.py::test_every_get_answer_matches_the_schema",
-    "tests/test_visibility_matrix.py::test_live_answers_are_the_pages",
-    "tests/games/test_online_api.py::test_two_users_play_a_whole_match",
-    "tests/games/test_online_team.py::test_a_team_practice_game_with_bots_is_played_to_the_end[6]",
-)
+# the end while the other worker has nothing left (tests/longest_first.py). pytest-django
+# runs the tests that use the database without transactions first, then the transactional
+# ones, whose flush empties the tables (data migrations' rows too), then those without the
+# database; that order is kept: a long transactional test goes first among the
+# transactional ones, any other long test first of all, and the short tests without the
+# database stay at the end, where they fill the last seconds of both workers.
+def _transactional(item) -> bool:
+    """Whether pytest-django flushes the database after the test (its own rule)."""
+    marker = item.get_closest_marker("django_db")
+    if marker is not None:
+        transaction, reset_sequences, *_ = validate_django_db(marker)
+        if transaction or reset_sequences:
+            return True
+    return bool({"transactional_db", "live_server"} & set(getattr(item, "fixturenames", ())))
+
+
+def run_order(items) -> None:
+    """Sort ``items`` (in pytest-django's order) as the suite runs them (see above)."""
+    unlisted = len(LONGEST_FIRST)
+
+    def place(item):
+        listed = (i for i, prefix in enumerate(LONGEST_FIRST) if item.nodeid.startswith(prefix))
+        position = next(listed, unlisted)
+        if _transactional(item):
+            return (1, position)
+        fixtures = getattr(item, "fixturenames", ())
+        uses_database = item.get_closest_marker("django_db") is not None or "db" in fixtures
+        if position == unlisted and not uses_database:
+            return (2, position)
+        return (0, position)
+
+    items.sort(key=place)
 
 
 @pytest.hookimpl(trylast=True)  # after pytest-django's own ordering
 def pytest_collection_modifyitems(config, items):
-    def rank(item):
-        moved = (i for i, prefix in enumerate(LONGEST_FIRST) if item.nodeid.startswith(prefix))
-        return next(moved, len(LONGEST_FIRST))
-
-    items.sort(key=rank)
+    run_order(items)
 
 
 def pytest_configure(config):

@@ -8,9 +8,9 @@ again after each of its 250 field changes): 7 to 8 CPU seconds on a quiet machin
 time. The first test to need the database migrates one under the lock, in the folder
 the xdist workers of one run share (pytest's base temporary folder, kept for the last
 three runs); the others copy it. Their service still runs ``migrate`` as before (`serve`
-at its start, the throttle's script) and finds nothing to apply. The migrations from an
-empty SQLite database are still run whole by the fresh install
-(tests/test_fresh_install.py) and by ``serve`` (tests/test_run_command.py).
+at its start, the throttle's script) and finds nothing to apply; so does ``serve`` in
+tests/test_run_command.py. The migrations from an empty SQLite database are still run
+whole by ``serve`` in the fresh install (tests/test_fresh_install.py).
 """
 
 import fcntl

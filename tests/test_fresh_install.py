@@ -6,10 +6,10 @@ The test copies the project's files (what git tracks, nothing ignored such as va
 DATABASE_URL, broker, Redis or any other setting in the environment:
 
 - checks that every module the service imports is installed, and imports every module;
-- migrates a new SQLite database with `manage.py migrate`, which runs the system checks
-  (`manage.py check`'s, and the database's) first and stops on an error;
-- starts `manage.py serve` (the README's `make run`) on a free port until /healthz says
-  ok, loads a page (also in Russian: the start-up compiled the catalogue), its stylesheet, an API list and the API docs' assets;
+- runs every system check (`manage.py check --database default`: the database's too),
+  which stops on an error;
+- starts `manage.py serve` (the README's `make run`), which migrates a new SQLite
+  database, on a free port until /healthz says ok, loads a page (also in Russian: the start-up compiled the catalogue), its stylesheet, an API list and the API docs' assets;
 - stops it as Ctrl-C does and requires exit status 0 and every child process gone.
 
 It holds whatever DEBUG defaults to: static files come from whitenoise, not Django's
@@ -212,10 +212,9 @@ def test_a_fresh_install_from_requirements_txt_runs_on_the_embedded_defaults(tmp
     assert report["missing"] == {}, f"imported but not in requirements.txt: {report['missing']}"
     assert report["failed"] == {}, f"cannot be imported: {report['failed']}"
 
-    # migrate runs every system check first (as `manage.py check` does, and the database's)
-    # and exits 1 on an error: one Django start-up less than running both.
-    _run([python, "manage.py", "migrate", "--noinput"], cwd=project, env=env, timeout=600)
-    assert (project / "var" / "db.sqlite3").is_file()  # the embedded default database
+    # Every system check, the database's too, exits 1 on an error. The migrations are
+    # serve's to run, as on a new clone's `make run`.
+    _run([python, "manage.py", "check", "--database", "default"], cwd=project, env=env, timeout=600)
 
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
@@ -245,6 +244,7 @@ def test_a_fresh_install_from_requirements_txt_runs_on_the_embedded_defaults(tmp
         log_text = log_path.read_text()
         assert health and health[0] == 200, f"/healthz never answered 200: {health}\n{log_text}"
         assert json.loads(health[2])["status"] == "ok", f"{health}\n{log_text}"
+        assert (project / "var" / "db.sqlite3").is_file()  # the embedded default database
 
         status, _, page = _get(f"{base}/tournaments/")
         assert status == 200 and b"IRONDIE" in page

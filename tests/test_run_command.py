@@ -102,7 +102,12 @@ def _signed_in_pages(base: str, username: str) -> dict[str, int]:
 
 
 @pytest.mark.slow
-def test_serve_runs_web_worker_and_beat_restarts_a_dead_worker_and_stops_on_ctrl_c(tmp_path):
+def test_serve_runs_web_worker_and_beat_restarts_a_dead_worker_and_stops_on_ctrl_c(
+    tmp_path, embedded_database
+):
+    # Migrated (tests/embedded_db.py): serve's migrate finds nothing to do; serve migrating
+    # an empty database is the fresh install's part (tests/test_fresh_install.py).
+    embedded_database(tmp_path)
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     env = {

@@ -2,14 +2,17 @@
 event over HTTP must need no restart, answer no 5xx and enforce every deadline once and in
 time. Whatever happens, no process of the run may outlive the test.
 
-The event runs SOAK_SECONDS (60 in the suite: one Swiss round with a one-minute match
-limit, so time is called, decisions default and online games end within it; the start-up
-and the round played out to its end come on top). In a run this short the floor judge's
-one-minute extension goes to a match whose judge enters the result before time (see
-``floor_judge`` in bench/soak.py): on a match left until time it would double the round.
-The checks are the same for any length;
-``SOAK_SECONDS=180`` is the 3-minute soak the suite used to run, and docs/benchmarks.md has
-the 30-minute runs.
+The event runs SOAK_SECONDS (30 in the suite: one Swiss round with a one-minute match
+limit and a one-minute game limit, played in time lapse: the service's clocks count a
+minute as 30 s, ``CLOCK_MINUTE_SECONDS``, so time is called, decisions default and online
+games end within it; the start-up and the round played out to its end come on top).
+Decisions, the start window and the sweep keep their seconds, and every deadline is still
+checked to the same 5 s. In a run this short the floor judge's one-minute extension goes
+to a match whose judge enters the result before time (see ``floor_judge`` in
+bench/soak.py): on a match left until time it would double the round. The checks are the
+same for any length; ``SOAK_SECONDS=60 SOAK_MINUTE_SECONDS=60`` is the suite's soak before
+the time lapse, ``SOAK_SECONDS=180`` the 3-minute one it ran before that (real minutes),
+and docs/benchmarks.md has the 30-minute runs.
 """
 
 import contextlib
@@ -24,9 +27,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SOAK_SECONDS = float(os.environ.get("SOAK_SECONDS", "60"))
-# Shorter events get a shorter match limit, so that at least one round is played in them.
+SOAK_SECONDS = float(os.environ.get("SOAK_SECONDS", "30"))
+# Shorter events get a shorter match limit, so that at least one round is played in them,
+# and play it in time lapse: a minute of the clocks (CLOCK_MINUTE_SECONDS) lasts this long.
 MATCH_MINUTES = 1 if SOAK_SECONDS < 180 else None  # None: bench/soak.py's own choice
+MINUTE_SECONDS = int(os.environ.get("SOAK_MINUTE_SECONDS", "30")) if SOAK_SECONDS < 180 else 60
+# The bots think as much faster as the minute is shorter (bench/soak.py's 1.5 s a decision
+# in real minutes): the shorter round sees as many decisions, so as many run out.
+THINK_SECONDS = 1.5 * MINUTE_SECONDS / 60
 # The event, start-up, the last round played out, the check.
 SOAK_TIMEOUT = SOAK_SECONDS + 12 * 60
 
@@ -74,6 +82,10 @@ def test_soak_on_the_embedded_defaults(tmp_path, embedded_database):
             "--minutes",
             str(SOAK_SECONDS / 60),
             *(["--match-minutes", str(MATCH_MINUTES)] if MATCH_MINUTES else []),
+            "--minute-seconds",
+            str(MINUTE_SECONDS),
+            "--think",
+            str(THINK_SECONDS),
             "--json",
             "--var-dir",
             str(var_dir),

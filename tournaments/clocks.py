@@ -27,6 +27,7 @@ import datetime
 import logging
 from collections.abc import Callable
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
@@ -45,6 +46,16 @@ log = logging.getLogger(__name__)
 EXTENSION_MINUTES = (1, 60)
 TOTAL_EXTENSION_MINUTES = 120
 EXTENSION_MESSAGE = gettext_lazy("An extension is between 1 and 60 minutes.")
+
+
+def clock_minutes(minutes: float) -> datetime.timedelta:
+    """A number of the clocks' minutes as a duration: 60 s each, unless the installation
+    plays in time lapse (``CLOCK_MINUTE_SECONDS``)."""
+    return datetime.timedelta(seconds=float(minutes) * settings.CLOCK_MINUTE_SECONDS)
+
+
+def in_clock_minutes(duration: datetime.timedelta) -> float:
+    return duration.total_seconds() / settings.CLOCK_MINUTE_SECONDS
 
 
 # The rows whose deadlines can still pass: no confirmed result, time not called.
@@ -126,7 +137,7 @@ def _running(match: Match) -> bool:
 
 def start_round_clocks(round_: Round, now: datetime.datetime) -> None:
     """Give every match of a round that has just started its deadline."""
-    limit = datetime.timedelta(minutes=round_.tournament.match_minutes)
+    limit = clock_minutes(round_.tournament.match_minutes)
     round_.ends_at = now + limit
     round_.paused_remaining = None
     round_.save(update_fields=["ends_at", "paused_remaining"])
@@ -142,7 +153,7 @@ def set_deadline(match: Match, deadline_at: datetime.datetime) -> None:
 
 def start_game_clock(match: Match, now: datetime.datetime) -> None:
     """A game was marked started: its limit runs from now (paused with the match)."""
-    limit = datetime.timedelta(minutes=match.round.tournament.game_minutes)
+    limit = clock_minutes(match.round.tournament.game_minutes)
     if match.deadline_at is None and match.deadline_remaining is not None:  # match paused
         fields = GAME_DEADLINE.set_paused(match, limit)
     else:
@@ -173,7 +184,7 @@ def _check_extension(*, given: datetime.timedelta, minutes, reason: str, too_muc
     low, high = EXTENSION_MINUTES
     if not low <= int(minutes) <= high:
         raise ValidationError({"minutes": [str(EXTENSION_MESSAGE)]})
-    given_minutes = int(given.total_seconds() // 60)
+    given_minutes = int(in_clock_minutes(given))
     if given_minutes + int(minutes) > TOTAL_EXTENSION_MINUTES:
         raise ValidationError(
             {
@@ -211,7 +222,7 @@ def extend_match(*, match: Match, minutes: int, reason: str, by) -> Match:
         )
     if match.deadline_at is None and match.deadline_remaining is None:
         raise ValidationError(_("The round has not started yet."))
-    extra = datetime.timedelta(minutes=int(minutes))
+    extra = clock_minutes(int(minutes))
     before = _clock_dict(match)
     match.extension += extra
     if match.deadline_at is not None:
@@ -457,7 +468,7 @@ def extend_pod_table(*, table: PodTable, minutes: int, reason: str, by) -> PodTa
         )
     if before["state"] == "not_started":
         raise ValidationError(_("The round has not started yet."))
-    extra = datetime.timedelta(minutes=int(minutes))
+    extra = clock_minutes(int(minutes))
     table.extension += extra
     table.save(update_fields=["extension"])
     if pod_game is not None and pod_game.deadline_at is not None:
@@ -521,7 +532,7 @@ def pod_table_clock(table: PodTable, pod_game: PodGame | None, now, *, placed: b
         "server_time": now.isoformat(),
         "deadline_at": deadline.isoformat() if deadline else None,
         "remaining_seconds": _seconds_left(deadline, remaining, now),
-        "extension_minutes": table.extension.total_seconds() / 60,
+        "extension_minutes": in_clock_minutes(table.extension),
         "time_called_at": called.isoformat() if called else None,
         "online": pod_game is not None,
     }
@@ -621,7 +632,7 @@ def pod_game_clock(pod_game: PodGame, now: datetime.datetime) -> dict:
         "deadline_at": pod_game.deadline_at.isoformat() if pod_game.deadline_at else None,
         "remaining_seconds": remaining,
         "time_called_at": pod_game.time_called_at.isoformat() if pod_game.time_called_at else None,
-        "extension_minutes": pod_game.table.extension.total_seconds() / 60,
+        "extension_minutes": in_clock_minutes(pod_game.table.extension),
     }
 
 
@@ -646,7 +657,7 @@ def _clock_dict(match: Match) -> dict:
         "remaining_seconds": match.deadline_remaining.total_seconds()
         if match.deadline_remaining is not None
         else None,
-        "extension_minutes": match.extension.total_seconds() / 60,
+        "extension_minutes": in_clock_minutes(match.extension),
     }
 
 
@@ -662,7 +673,7 @@ def match_clock(match: Match, now: datetime.datetime) -> dict:
         "server_time": now.isoformat(),
         "deadline_at": match.deadline_at.isoformat() if match.deadline_at else None,
         "remaining_seconds": remaining,
-        "extension_minutes": match.extension.total_seconds() / 60,
+        "extension_minutes": in_clock_minutes(match.extension),
         "time_called_at": match.time_called_at.isoformat() if match.time_called_at else None,
         "game": match.current_game if match.current_game_started_at else None,
         "game_deadline_at": match.game_deadline_at.isoformat() if match.game_deadline_at else None,

@@ -85,6 +85,40 @@ def test_judge_extends_with_a_reason_players_cannot(make_running_round, judge):
     assert AuditEntry.objects.get(action="clock.extended").reason == "judge call"
 
 
+def test_a_time_lapse_minute_shortens_every_limit_and_extension_alike(
+    make_running_round, judge, settings
+):
+    """CLOCK_MINUTE_SECONDS (the soak's time lapse): the match limit, the game limit and
+    an extension all last that many seconds a minute, and extensions still read in the
+    clocks' minutes (the same counts an organiser set)."""
+    settings.CLOCK_MINUTE_SECONDS = 30
+    round_ = make_running_round()
+    tournament = round_.tournament
+    minute = datetime.timedelta(seconds=30)
+    assert round_.ends_at == round_.started_at + tournament.match_minutes * minute
+    match = round_.matches.order_by("table").first()
+    assert match.deadline_at == round_.ends_at
+    services.start_game(match=match, number=1, by=judge)
+    match.refresh_from_db()
+    started = match.current_game_started_at
+    assert match.game_deadline_at == started + tournament.game_minutes * minute
+    answer = api_as(judge).post(
+        f"/api/matches/{match.pk}/clock/extend/", {"minutes": 5, "reason": "judge call"}
+    )
+    assert answer.status_code == 200 and answer.json()["extension_minutes"] == 5
+    match.refresh_from_db()
+    assert match.deadline_at == round_.ends_at + 5 * minute
+    # The 120 minutes in all count the clocks' minutes too.
+    second = api_as(judge).post(
+        f"/api/matches/{match.pk}/clock/extend/", {"minutes": 60, "reason": "again"}
+    )
+    assert second.status_code == 200
+    refused = api_as(judge).post(
+        f"/api/matches/{match.pk}/clock/extend/", {"minutes": 56, "reason": "once more"}
+    )
+    assert refused.status_code == 400 and "minutes" in refused.json()["errors"]
+
+
 def test_pause_and_resume_a_match_through_the_api(make_running_round, judge):
     round_ = make_running_round()
     match = round_.matches.order_by("table").first()

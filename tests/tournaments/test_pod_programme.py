@@ -87,7 +87,9 @@ def test_no_score_group_cut_removes_a_seating(players, mode):
         for table in seating:
             key = programme.signature([index[p] for p in table])
             if key not in coefficients:
-                coefficients[key] = np.array([cut.coefficient(key, len(key)) for cut in family])
+                coefficients[key] = np.array(
+                    [cut.coefficient(key, len(key)) for cut in family], dtype=np.int64
+                )
             total += coefficients[key]
         broken = np.flatnonzero(total > bounds)
         assert not len(broken), (family[broken[0]], seating)

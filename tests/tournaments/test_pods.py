@@ -6,6 +6,7 @@ with different hash seeds."""
 
 import itertools
 import json
+import math
 import os
 import subprocess
 import sys
@@ -52,11 +53,17 @@ def partitions(items, sizes):
                 yield [(first, *mates), *tail]
 
 
-def spread(tables, points):
-    return sum(
-        ((points[a] - points[b]) ** 2 for t in tables for a, b in itertools.combinations(t, 2)),
-        Fraction(0),
+def least_spread(points, sizes):
+    """Brute force: the least spread of any partition into tables of ``sizes``, exactly:
+    in whole numbers of the points' least common denominator (with fractions, most of the
+    brute force's time), then divided back."""
+    scale = math.lcm(*(Fraction(x).denominator for x in points))
+    whole = [int(x * scale) for x in points]
+    least = min(
+        sum((whole[a] - whole[b]) ** 2 for t in p for a, b in itertools.combinations(t, 2))
+        for p in partitions(list(range(len(points))), list(sizes))
     )
+    return Fraction(least, scale * scale)
 
 
 # --- table sizes -----------------------------------------------------------------------------
@@ -121,8 +128,7 @@ mixed_sizes = st.sampled_from(
 @given(sizes=mixed_sizes, data=st.data())
 def test_consecutive_blocks_reach_the_least_spread_of_any_partition(sizes, data):
     points = data.draw(st.lists(point_values, min_size=sum(sizes), max_size=sum(sizes)))
-    brute = min(spread(p, points) for p in partitions(list(range(len(points))), list(sizes)))
-    assert spread_lower_bound(points, sizes) == brute
+    assert spread_lower_bound(points, sizes) == least_spread(points, sizes)
 
 
 def test_the_bound_needs_the_sizes_to_seat_the_field():
@@ -133,10 +139,23 @@ def test_the_bound_needs_the_sizes_to_seat_the_field():
 # --- the seating against brute force -----------------------------------------------------------
 
 
-def brute_force_key(players, mode):
+def every_seating_cost(players, mode):
+    """Brute force: the cost of every seating of the round, as ``evaluate_pods`` gives it.
+    One field serves them all (evaluate_pods builds one a call, most of the brute force's
+    time); the first seating is priced by evaluate_pods itself as well."""
     ids = [p.id for p in players]
     sizes = list(table_sizes(len(ids), mode))
-    return min(evaluate_pods(players, p, mode).key() for p in partitions(ids, sizes))
+    field = _Field(players, 0, 0, mode)
+    costs, first = [], None
+    for seating in partitions(ids, sizes):
+        costs.append(field.cost(seating))
+        first = seating if first is None else first
+    assert costs[0] == evaluate_pods(players, first, mode)
+    return costs
+
+
+def brute_force_key(players, mode):
+    return min(cost.key() for cost in every_seating_cost(players, mode))
 
 
 @st.composite
@@ -436,9 +455,7 @@ def test_a_window_certifies_a_repeat_the_bound_cannot():
 def least_excess_spread(players, mode):
     """Brute force: the least spread over every seating with the least short-table excess,
     repeats ignored (what the typed bound claims to be)."""
-    ids = [p.id for p in players]
-    sizes = list(table_sizes(len(ids), mode))
-    keys = [evaluate_pods(players, p, mode) for p in partitions(ids, sizes)]
+    keys = every_seating_cost(players, mode)
     least = min(k.short_excess for k in keys)
     return least, min(k.spread for k in keys if k.short_excess == least)
 

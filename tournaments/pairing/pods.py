@@ -521,9 +521,11 @@ def _solve_exact(
             raise _NodeLimitPassed
         excess_left, spread_left = rest_bound(rest, remaining)
         smallest = min(s for s, c in zip(distinct, remaining, strict=True) if c)
+        # A player with fewer than ``smallest - 1`` others left not yet met meets some again.
+        # Those not met: all the others but the met ones (a player never met themself).
+        to_seat, others_left = set(rest), len(rest) - 1
         forced = sum(
-            max(0, smallest - 1 - sum(1 for q in rest if q != p and q not in field.opp[p]))
-            for p in rest
+            max(0, smallest - 1 - (others_left - len(field.opp[p] & to_seat))) for p in rest
         )
         bound = (
             partial[0] + (forced + 1) // 2,
