@@ -109,6 +109,10 @@ FILL_NODES = 200
 PROFILE_TRIES = 12
 SIGNATURE_STEPS = 2_000
 PROFILE_GROUP_SIZE = 8
+# Players from which the rank offset is proved by short tables (_short_table_offset) before
+# the listing: a 114-player round's listing passed its limits, where 64-player rounds'
+# listings prove their offset faster than the short tables' programme.
+OFFSET_LISTING_PLAYERS = 100
 
 
 @dataclass(frozen=True)
@@ -697,16 +701,21 @@ def solve_programme(
 
     try:
         lower = max(0, known_bound)
-        if best is not None and lower < best_spread:
-            # The profiles of score groups first: seconds where the relaxation over tables
-            # takes minutes, and a bound that often proves the incumbent at once.
-            many = pricer.n >= PROFILE_GROUP_SIZE * pricer.groups
-            profile_bound, filled = _seat_signatures(
-                field, pricer, programme, best_spread, PROFILE_TRIES if many else 1
-            )
+        # Many equal players a score group (early rounds of large fields): the profiles of
+        # score groups first, seconds where the relaxation over tables takes minutes, and a
+        # bound that often proves the incumbent at once. Fewer: after the relaxation has
+        # narrowed the incumbent, since their programme grows with its spread.
+        many = pricer.n >= PROFILE_GROUP_SIZE * pricer.groups
+
+        def profiles(tries: int) -> None:
+            nonlocal lower
+            profile_bound, filled = _seat_signatures(field, pricer, programme, best_spread, tries)
             lower = max(lower, profile_bound)
             if filled is not None:
                 better([tuple(sorted(index[p] for p in t)) for t in filled])
+
+        if best is not None and lower < best_spread and many:
+            profiles(PROFILE_TRIES)
         if lower < best_spread:
             z, duals, size_duals = relaxation()
             if programme.artificial > EPS:
@@ -722,6 +731,8 @@ def solve_programme(
             # A better incumbent from the tables generated so far (cheap, and it narrows the
             # listing below).
             better(programme.solve(range(len(programme.columns)), start=best or ())[0])
+        if best is not None and lower < best_spread and not many:
+            profiles(1)
         if lower < best_spread:
             # Tables of reduced cost up to a growing gap: a seating over them whose spread
             # is at most z + gap is the least (a better one would use only tables within
@@ -750,7 +761,15 @@ def solve_programme(
             z, duals, size_duals = relaxation()
             return _list_tables(pricer, programme, duals, size_duals, best_spread - z)
 
-        best = _least_offset(field, programme, pricer, listing, best, best_spread)
+        best = _least_offset(
+            field,
+            programme,
+            pricer,
+            listing,
+            best,
+            best_spread,
+            many or pricer.n >= OFFSET_LISTING_PLAYERS,
+        )
         proved = True
     except _GiveUp as stop:
         reason = str(stop)
@@ -1206,7 +1225,7 @@ def _refill_offset(field, pricer, seated):
     return [tuple(sorted(index[p] for p in t)) for t in filled]
 
 
-def _least_offset(field, programme, pricer, listing, best, best_spread):
+def _least_offset(field, programme, pricer, listing, best, best_spread, short_first):
     """Among seatings of spread ``best_spread`` over the tables ``listing()`` lists (all that
     any such seating can use), one of least short-table rank offset.
 
@@ -1214,7 +1233,9 @@ def _least_offset(field, programme, pricer, listing, best, best_spread):
     its players short, the offset is the sum over those k of the class's players ranked
     below them, less k(k - 1) / 2 (the pairs of short players counted there): linear in
     the tables, plus one choice of k a class (0/1 variables y_k, sum 1, sum of k y_k the
-    class's short players)."""
+    class's short players). Before it, swaps, a refill and the seating's own profile; then
+    the short tables' programme (_short_table_offset), before the listing when
+    ``short_first``, else where the listing stops short."""
     order = pricer.order
     best = _swap_offset(field, pricer, best)
     seated = [[order[i] for i in t] for t in best]
@@ -1251,83 +1272,97 @@ def _least_offset(field, programme, pricer, listing, best, best_spread):
             best = [tuple(sorted(index[p] for p in t)) for t in reseated]
             if offset == 0:
                 return best
-    best, least = _short_table_offset(field, pricer, programme, best, best_spread)
-    if least:
-        return best
+
+    def by_listing():
+        try:
+            listed = listing()
+        except _GiveUp as stop:
+            raise _GiveUp(str(stop), best) from None
+        h = programme._model(listed, integer=True)
+        k = len(listed)
+        # The spread held at its least (a row), the offset the objective: a weighted sum of the
+        # two lets the relaxation trade spread for offset and proves nothing.
+        h.addRow(
+            -highspy.kHighsInf,
+            float(best_spread),
+            k,
+            np.arange(k, dtype=np.int32),
+            np.array([float(programme.costs[c]) for c in listed]),
+        )
+        costs = []
+        short_in: list[list[int]] = [[] for _ in sizes]  # per class: (column, members) entries
+        for position, c in enumerate(listed):
+            table = programme.columns[c]
+            cost = 0.0
+            if field.is_short(len(table)):
+                for i in table:
+                    if i in below:
+                        cost += below[i]
+                        short_in[class_of[i]].append(position)
+            costs.append(cost)
+        h.changeColsCost(k, np.arange(k, dtype=np.int32), np.array(costs))
+        column = k
+        for number, m in enumerate(sizes):
+            # y_0 .. y_m of this class, cost -t(t - 1)/2 each.
+            h.addCols(
+                m + 1,
+                np.array([-float(t * (t - 1) // 2) for t in range(m + 1)]),
+                np.zeros(m + 1),
+                np.ones(m + 1),
+                0,
+                np.zeros(m + 1, dtype=np.int32),
+                np.array([], dtype=np.int32),
+                np.array([]),
+            )
+            ys = np.arange(column, column + m + 1, dtype=np.int32)
+            h.changeColsIntegrality(m + 1, ys, np.array([highspy.HighsVarType.kInteger] * (m + 1)))
+            h.addRow(1.0, 1.0, m + 1, ys, np.ones(m + 1))
+            # sum over short columns of this class's players in them - sum t y_t = 0
+            counts: dict[int, float] = {}
+            for position in short_in[number]:
+                counts[position] = counts.get(position, 0.0) + 1.0
+            index = [*counts, *ys.tolist()]
+            value = [*counts.values(), *(-float(t) for t in range(m + 1))]
+            h.addRow(0.0, 0.0, len(index), np.array(index, dtype=np.int32), np.array(value))
+            column += m + 1
+        # The seating in hand as HiGHS's first incumbent.
+        chosen = set(best)
+        start = [1.0 if programme.columns[c] in chosen else 0.0 for c in listed]
+        for number, m in enumerate(sizes):
+            short_here = sum(
+                1 for t in best if field.is_short(len(t)) for i in t if class_of.get(i) == number
+            )
+            start += [1.0 if t == short_here else 0.0 for t in range(m + 1)]
+        solution = highspy.HighsSolution()
+        solution.col_value = start
+        solution.value_valid = True
+        h.setSolution(solution)
+        h.run()
+        values = h.getSolution().col_value if h.getInfo().primal_solution_status else []
+        seating = [
+            programme.columns[listed[position]] for position, x in enumerate(values[:k]) if x > 0.5
+        ]
+        if seating and sum(programme.spread(t) for t in seating) != best_spread:
+            raise _GiveUp("the rank offset programme lost the least spread")
+        if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+            # Its best seating so far keeps the least spread and an offset no worse.
+            raise _GiveUp("the rank offset programme passed its limits", seating or None)
+        return seating
+
+    if short_first:
+        best, least = _short_table_offset(field, pricer, programme, best, best_spread)
+        if least:
+            return best
+        return by_listing()
     try:
-        listed = listing()
+        return by_listing()
     except _GiveUp as stop:
+        best, least = _short_table_offset(
+            field, pricer, programme, stop.seating or best, best_spread
+        )
+        if least:
+            return best
         raise _GiveUp(str(stop), best) from None
-    h = programme._model(listed, integer=True)
-    k = len(listed)
-    # The spread held at its least (a row), the offset the objective: a weighted sum of the
-    # two lets the relaxation trade spread for offset and proves nothing.
-    h.addRow(
-        -highspy.kHighsInf,
-        float(best_spread),
-        k,
-        np.arange(k, dtype=np.int32),
-        np.array([float(programme.costs[c]) for c in listed]),
-    )
-    costs = []
-    short_in: list[list[int]] = [[] for _ in sizes]  # per class: (column, members) entries
-    for position, c in enumerate(listed):
-        table = programme.columns[c]
-        cost = 0.0
-        if field.is_short(len(table)):
-            for i in table:
-                if i in below:
-                    cost += below[i]
-                    short_in[class_of[i]].append(position)
-        costs.append(cost)
-    h.changeColsCost(k, np.arange(k, dtype=np.int32), np.array(costs))
-    column = k
-    for number, m in enumerate(sizes):
-        # y_0 .. y_m of this class, cost -t(t - 1)/2 each.
-        h.addCols(
-            m + 1,
-            np.array([-float(t * (t - 1) // 2) for t in range(m + 1)]),
-            np.zeros(m + 1),
-            np.ones(m + 1),
-            0,
-            np.zeros(m + 1, dtype=np.int32),
-            np.array([], dtype=np.int32),
-            np.array([]),
-        )
-        ys = np.arange(column, column + m + 1, dtype=np.int32)
-        h.changeColsIntegrality(m + 1, ys, np.array([highspy.HighsVarType.kInteger] * (m + 1)))
-        h.addRow(1.0, 1.0, m + 1, ys, np.ones(m + 1))
-        # sum over short columns of this class's players in them - sum t y_t = 0
-        counts: dict[int, float] = {}
-        for position in short_in[number]:
-            counts[position] = counts.get(position, 0.0) + 1.0
-        index = [*counts, *ys.tolist()]
-        value = [*counts.values(), *(-float(t) for t in range(m + 1))]
-        h.addRow(0.0, 0.0, len(index), np.array(index, dtype=np.int32), np.array(value))
-        column += m + 1
-    # The seating in hand as HiGHS's first incumbent.
-    chosen = set(best)
-    start = [1.0 if programme.columns[c] in chosen else 0.0 for c in listed]
-    for number, m in enumerate(sizes):
-        short_here = sum(
-            1 for t in best if field.is_short(len(t)) for i in t if class_of.get(i) == number
-        )
-        start += [1.0 if t == short_here else 0.0 for t in range(m + 1)]
-    solution = highspy.HighsSolution()
-    solution.col_value = start
-    solution.value_valid = True
-    h.setSolution(solution)
-    h.run()
-    values = h.getSolution().col_value if h.getInfo().primal_solution_status else []
-    seating = [
-        programme.columns[listed[position]] for position, x in enumerate(values[:k]) if x > 0.5
-    ]
-    if seating and sum(programme.spread(t) for t in seating) != best_spread:
-        raise _GiveUp("the rank offset programme lost the least spread")
-    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-        # Its best seating so far keeps the least spread and an offset no worse.
-        raise _GiveUp("the rank offset programme passed its limits", seating or None)
-    return seating
 
 
 def _short_table_offset(field, pricer, programme, best, best_spread):
@@ -1365,8 +1400,11 @@ def _short_table_offset(field, pricer, programme, best, best_spread):
         for i in range(pricer.n)
         if pricer.may_short[i] and (i not in below or below[i] < seats + current - 1)
     ]
-    most_spread = _short_spread_cap(pricer, programme, best_spread)
-    short_tables = _short_tables(pricer, candidates, short_sizes, most_spread)
+    short_tables = _short_tables(pricer, candidates, short_sizes, best_spread)
+    if short_tables is None:
+        # Too many to list: only those no wider than a profile of this spread allows.
+        most_spread = _short_spread_cap(pricer, programme, best_spread)
+        short_tables = _short_tables(pricer, candidates, short_sizes, most_spread)
     levels = pricer.levels
 
     def spread(key: tuple[int, ...]) -> int:
