@@ -1244,19 +1244,8 @@ def _least_offset(field, programme, pricer, listing, best, best_spread, short_fi
     refilled = _refill_offset(field, pricer, seated)
     if refilled is not None:
         return refilled
-    classes: dict[tuple, list[int]] = {}
-    for i, pid in enumerate(order):
-        if pricer.may_short[i] and pricer.may_full[i]:
-            classes.setdefault((field.value[pid], field.short[pid]), []).append(i)
-    below: dict[int, int] = {}
-    class_of: dict[int, int] = {}
-    sizes = []
-    for number, members in enumerate(classes.values()):
-        ranked = sorted(members, key=lambda i: field.position[order[i]])
-        for place, i in enumerate(ranked):
-            below[i] = len(ranked) - place - 1
-            class_of[i] = number
-        sizes.append(len(ranked))
+    classes, below, class_of = _offset_classes(field, pricer)
+    sizes = [len(members) for members in classes]
     # The least offset of this seating's profile (its tables' points and sizes): the
     # profile fixes how many of each class sit short, so the offset is linear in who does.
     index = pricer.index
@@ -1301,22 +1290,8 @@ def _least_offset(field, programme, pricer, listing, best, best_spread, short_fi
                         short_in[class_of[i]].append(position)
             costs.append(cost)
         h.changeColsCost(k, np.arange(k, dtype=np.int32), np.array(costs))
-        column = k
         for number, m in enumerate(sizes):
-            # y_0 .. y_m of this class, cost -t(t - 1)/2 each.
-            h.addCols(
-                m + 1,
-                np.array([-float(t * (t - 1) // 2) for t in range(m + 1)]),
-                np.zeros(m + 1),
-                np.ones(m + 1),
-                0,
-                np.zeros(m + 1, dtype=np.int32),
-                np.array([], dtype=np.int32),
-                np.array([]),
-            )
-            ys = np.arange(column, column + m + 1, dtype=np.int32)
-            h.changeColsIntegrality(m + 1, ys, np.array([highspy.HighsVarType.kInteger] * (m + 1)))
-            h.addRow(1.0, 1.0, m + 1, ys, np.ones(m + 1))
+            ys = _add_short_count(h, m)
             # sum over short columns of this class's players in them - sum t y_t = 0
             counts: dict[int, float] = {}
             for position in short_in[number]:
@@ -1324,7 +1299,6 @@ def _least_offset(field, programme, pricer, listing, best, best_spread, short_fi
             index = [*counts, *ys.tolist()]
             value = [*counts.values(), *(-float(t) for t in range(m + 1))]
             h.addRow(0.0, 0.0, len(index), np.array(index, dtype=np.int32), np.array(value))
-            column += m + 1
         # The seating in hand as HiGHS's first incumbent.
         chosen = set(best)
         start = [1.0 if programme.columns[c] in chosen else 0.0 for c in listed]
@@ -1365,6 +1339,47 @@ def _least_offset(field, programme, pricer, listing, best, best_spread, short_fi
         raise _GiveUp(str(stop), best) from None
 
 
+def _offset_classes(field, pricer):
+    """The rank offset's classes: players who may sit either way, by points and short
+    tables so far (lists of indices); for each such player, how many of their class are
+    ranked below them, and their class's number."""
+    order = pricer.order
+    by_key: dict[tuple, list[int]] = {}
+    for i, pid in enumerate(order):
+        if pricer.may_short[i] and pricer.may_full[i]:
+            by_key.setdefault((field.value[pid], field.short[pid]), []).append(i)
+    classes = list(by_key.values())
+    below: dict[int, int] = {}
+    class_of: dict[int, int] = {}
+    for number, members in enumerate(classes):
+        ranked = sorted(members, key=lambda i: field.position[order[i]])
+        for place, i in enumerate(ranked):
+            below[i] = len(ranked) - place - 1
+            class_of[i] = number
+    return classes, below, class_of
+
+
+def _add_short_count(h: highspy.Highs, most: int) -> np.ndarray:
+    """A class's count k of short players as 0/1 choices y_0 .. y_most (sum 1), each of
+    cost -k(k - 1)/2, added to ``h``; their columns. The offset of a class is the sum over
+    its short players of those ranked below them, less that (see _least_offset)."""
+    first = h.getNumCol()
+    h.addCols(
+        most + 1,
+        np.array([-float(t * (t - 1) // 2) for t in range(most + 1)]),
+        np.zeros(most + 1),
+        np.ones(most + 1),
+        0,
+        np.zeros(most + 1, dtype=np.int32),
+        np.array([], dtype=np.int32),
+        np.array([]),
+    )
+    ys = np.arange(first, first + most + 1, dtype=np.int32)
+    h.changeColsIntegrality(most + 1, ys, np.array([highspy.HighsVarType.kInteger] * (most + 1)))
+    h.addRow(1.0, 1.0, most + 1, ys, np.ones(most + 1))
+    return ys
+
+
 def _short_table_offset(field, pricer, programme, best, best_spread):
     """The least rank offset of any seating of spread ``best_spread``, by who sits short.
 
@@ -1382,19 +1397,9 @@ def _short_table_offset(field, pricer, programme, best, best_spread):
     order, index, group = pricer.order, pricer.index, pricer.group
     seated = [[order[i] for i in t] for t in best]
     current = field.cost(seated).short_rank_offset
-    classes: dict[tuple, list[int]] = {}
-    for i, pid in enumerate(order):
-        if pricer.may_short[i] and pricer.may_full[i]:
-            classes.setdefault((field.value[pid], field.short[pid]), []).append(i)
+    classes, below, class_of = _offset_classes(field, pricer)
     short_sizes = [size for size in pricer.sizes if pricer.short[size]]
     seats = sum(size * programme.counts[size] for size in short_sizes)
-    below: dict[int, int] = {}
-    class_of: dict[int, int] = {}
-    for number, members in enumerate(classes.values()):
-        ranked = sorted(members, key=lambda i: field.position[order[i]])
-        for place, i in enumerate(ranked):
-            below[i] = len(ranked) - place - 1
-            class_of[i] = number
     candidates = [
         i
         for i in range(pricer.n)
@@ -1499,24 +1504,8 @@ def _short_table_offset(field, pricer, programme, best, best_spread):
         {c: float(spread(col[3])) for c, col in enumerate(columns) if col[3]},
     )
     # Per class, the count k of its short players (0/1 choices y_k): the offset less k(k-1)/2.
-    for number, members in enumerate(classes.values()):
-        most = min(len(members), seats)
-        first = h.getNumCol()
-        h.addCols(
-            most + 1,
-            np.array([-float(t * (t - 1) // 2) for t in range(most + 1)]),
-            np.zeros(most + 1),
-            np.ones(most + 1),
-            0,
-            np.zeros(most + 1, dtype=np.int32),
-            np.array([], dtype=np.int32),
-            np.array([]),
-        )
-        ys = np.arange(first, first + most + 1, dtype=np.int32)
-        h.changeColsIntegrality(
-            most + 1, ys, np.array([highspy.HighsVarType.kInteger] * (most + 1))
-        )
-        row(1.0, 1.0, dict.fromkeys(ys.tolist(), 1.0))
+    for number, members in enumerate(classes):
+        ys = _add_short_count(h, min(len(members), seats))
         entries = {c: float(col[6][number]) for c, col in enumerate(columns) if col[6].get(number)}
         entries.update({int(y): -float(t) for t, y in enumerate(ys)})
         row(0.0, 0.0, entries)
