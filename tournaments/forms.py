@@ -21,6 +21,7 @@ from tournaments.conventions import PERCENTAGE_CONVENTION_FIELDS, PRESET_LABELS,
 from tournaments.games import FORMAT_SETTINGS, FORMATS, GAMES, rules_for
 from tournaments.match_rules import max_games
 from tournaments.models import (
+    POD_LATE_ENTRY_REFUSED,
     SETTING_BOUNDS,
     Match,
     Penalty,
@@ -271,14 +272,7 @@ class TournamentForm(forms.ModelForm):
         followed = Tournament.LateEntry.NOTHING
         chosen = self.data.get(self.add_prefix("late_entry")) and "late_entry" in self.changed_data
         if chosen and data.get("late_entry") not in (None, followed):
-            self.add_error(
-                "late_entry",
-                _(
-                    "An event in pods counts the rounds a late entry missed as not played "
-                    "(pod standings have no other rule): leave late entries as they are, or "
-                    "play in pairs."
-                ),
-            )
+            self.add_error("late_entry", POD_LATE_ENTRY_REFUSED)
         else:
             data["late_entry"] = followed
 

@@ -73,6 +73,15 @@ def _bounds(setting: str) -> list:
     return [MinValueValidator(low, message), MaxValueValidator(high, message)]
 
 
+# Pod standings count a round a late entry missed as not played, whatever the rule: the
+# form and the API keep that rule for an event in pods and refuse another in these words.
+POD_LATE_ENTRY_REFUSED = _(
+    "An event in pods counts the rounds a late entry missed as not played "
+    "(pod standings have no other rule): leave late entries as they are, or "
+    "play in pairs."
+)
+
+
 class Tournament(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft", _("Draft")

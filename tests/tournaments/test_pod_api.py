@@ -12,7 +12,7 @@ from django.urls import reverse
 from tests.conftest import api_as
 from tests.tournaments.pod_helpers import by_id, make_event, place_all, published
 from tournaments import services
-from tournaments.models import PodSeat
+from tournaments.models import PodSeat, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -262,3 +262,29 @@ def test_the_option_is_refused_in_words_through_the_api_and_the_form(organiser, 
         },
     )
     assert "played by two players at a table" in page.content.decode()
+
+
+def test_the_api_keeps_the_one_late_entry_rule_of_pods(organiser, judge):
+    """As the form: an event in pods counts missed rounds as not played. Created or switched
+    to pods without a rule, it follows that one; another rule is refused in words and
+    nothing is stored."""
+    client = api_as(organiser)
+    base = {"name": "Pods by API", "date": "2027-03-01", "game": "36d6", "pods": True}
+    base["top_cut_size"] = 0
+    refused = client.post("/api/tournaments/", {**base, "late_entry": "losses"}, format="json")
+    assert refused.status_code == 400
+    assert "not played" in refused.json()["errors"]["late_entry"][0]
+    assert not Tournament.objects.filter(name="Pods by API").exists()
+    created = client.post("/api/tournaments/", base, format="json")
+    assert created.status_code == 201, created.json()
+    assert created.json()["late_entry"] == Tournament.LateEntry.NOTHING
+    pair_event = make_event(organiser, judge, pods=False, game="irondie", late_entry="losses")
+    url = f"/api/tournaments/{pair_event.pk}/"
+    switch = {"pods": True, "game": "36d6", "top_cut_size": 0}
+    switched = client.patch(url, switch, format="json")
+    assert switched.status_code == 200, switched.json()
+    assert switched.json()["late_entry"] == Tournament.LateEntry.NOTHING
+    again = client.patch(url, {"late_entry": "losses"}, format="json")
+    assert again.status_code == 400
+    pair_event.refresh_from_db()
+    assert pair_event.late_entry == Tournament.LateEntry.NOTHING
