@@ -743,8 +743,8 @@ class Event:
 
     async def bot(self, player, seat, game_id, match_id, stop):
         """One player's program: read, think, act; poll while the opponent decides. A
-        sleepy player now and then lets the decision clock run out, or never presses
-        ready (the start window closes)."""
+        sleepy player now and then lets the decision clock run out (the second seat's first
+        decision of the run always), or never presses ready (the start window closes)."""
         from games.engines.irondie.bots import HeuristicBot, RandomBot
         from games.selectors import legal_choices
 
@@ -786,9 +786,12 @@ class Event:
                 continue
             legal = legal_choices(state) if state["status"] == "active" else []
             if legal:
-                if sleepy and rng.random() < 0.1:
-                    await asyncio.sleep(self.args.decision + rng.uniform(1, 3))
+                # The run's first decision of a second seat is always slept through, so that
+                # even a short run (the suite's) sees the decision clock default once.
+                first = seat == 1 and not self.counts["decisions_slept"]
+                if first or (sleepy and rng.random() < 0.1):
                     self.counts["decisions_slept"] += 1
+                    await asyncio.sleep(self.args.decision + rng.uniform(1, 3))
                     state = await self.call("GET", path, player)
                     continue
                 await asyncio.sleep(think * rng.uniform(0.5, 1.5))
