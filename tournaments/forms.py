@@ -269,7 +269,7 @@ class TournamentForm(forms.ModelForm):
         rule the organiser chose is refused in words, never stored to be ignored."""
         if not data.get("pods"):
             return
-        followed = Tournament.LateEntry.NOTHING
+        followed = Tournament.POD_LATE_ENTRY
         chosen = self.data.get(self.add_prefix("late_entry")) and "late_entry" in self.changed_data
         if chosen and data.get("late_entry") not in (None, followed):
             self.add_error("late_entry", POD_LATE_ENTRY_REFUSED)

@@ -95,6 +95,9 @@ class Tournament(models.Model):
         LOSSES = "losses", _("Missed rounds count as match losses")
         NOTHING = "nothing", _("Missed rounds count as nothing (not played)")
 
+    # The one rule pod standings follow, whatever the setting (which is for pairs).
+    POD_LATE_ENTRY = LateEntry.NOTHING
+
     class Floor(models.TextChoices):
         THIRD = "1/3", _("Exactly one third")
         MTR = "0.33", _("0.33 as printed in the tournament rules")
@@ -346,7 +349,7 @@ class Tournament(models.Model):
         """The rule a late entry's missed rounds follow, in words: pod standings count a
         missed round as not played whatever the setting (which is for pairs)."""
         if self.pods:
-            return Tournament.LateEntry.NOTHING.label
+            return Tournament.POD_LATE_ENTRY.label
         return self.get_late_entry_display()
 
     @property

@@ -305,7 +305,7 @@ class TournamentSerializer(serializers.ModelSerializer):
         pods = attrs.get("pods", self.instance.pods if self.instance is not None else False)
         if pods:
             # As the form: an event in pods follows the one rule pod standings have.
-            followed = Tournament.LateEntry.NOTHING
+            followed = Tournament.POD_LATE_ENTRY
             if attrs.get("late_entry", followed) != followed:
                 raise serializers.ValidationError({"late_entry": [POD_LATE_ENTRY_REFUSED]})
             attrs["late_entry"] = followed
