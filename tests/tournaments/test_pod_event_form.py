@@ -65,19 +65,17 @@ def test_ticking_pods_on_an_existing_event_drops_its_default_top_cut(organiser, 
     assert event.pods and event.top_cut_size == 0
 
 
-@pytest.mark.slow
-@pytest.mark.django_db(transaction=True)
-def test_in_the_browser_ticking_pods_shows_no_top_cut(live_server, page, organiser):
+def _open_new_event(page, live_server) -> None:
+    """The organiser logged in, on the new-event page."""
     page.goto(f"{live_server.url}/accounts/login/?next=/tournaments/new/")
     page.fill("input[name=username]", "org")
     page.fill("input[name=password]", "correct-horse-9")
     page.click("main button[type=submit]")
     page.wait_for_url("**/tournaments/new/")
-    assert page.input_value("#id_top_cut_size") == "8"
-    page.check("#id_pods")
-    assert page.input_value("#id_top_cut_size") == "0"
-    page.uncheck("#id_pods")  # changed their mind: the top cut shown before comes back
-    assert page.input_value("#id_top_cut_size") == "8"
+
+
+def _create_pod_night(page) -> Tournament:
+    """ "Swiss pods" ticked and the event created from the page; the event stored."""
     page.check("#id_pods")
     page.select_option("#id_game", "36d6")
     page.fill("#id_name", "Pod Night")
@@ -85,6 +83,19 @@ def test_in_the_browser_ticking_pods_shows_no_top_cut(live_server, page, organis
     page.click("#tournament-form button[type=submit]")
     page.wait_for_url("**/console/")
     event = Tournament.objects.get(name="Pod Night")
+    return event
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_in_the_browser_ticking_pods_shows_no_top_cut(live_server, page, organiser):
+    _open_new_event(page, live_server)
+    assert page.input_value("#id_top_cut_size") == "8"
+    page.check("#id_pods")
+    assert page.input_value("#id_top_cut_size") == "0"
+    page.uncheck("#id_pods")  # changed their mind: the top cut shown before comes back
+    assert page.input_value("#id_top_cut_size") == "8"
+    event = _create_pod_night(page)
     assert event.pods and event.top_cut_size == 0 and event.game == "36d6"
 
 
@@ -145,11 +156,7 @@ def test_without_script_ticking_pods_hides_the_late_entry_rule(live_server, brow
     context = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)
     page = context.new_page()
     page.set_default_timeout(15000)
-    page.goto(f"{live_server.url}/accounts/login/?next=/tournaments/new/")
-    page.fill("input[name=username]", "org")
-    page.fill("input[name=password]", "correct-horse-9")
-    page.click("main button[type=submit]")
-    page.wait_for_url("**/tournaments/new/")
+    _open_new_event(page, live_server)
     rule = page.locator(".field", has=page.locator("#id_late_entry"))
     assert rule.is_visible() and "Late entries" in rule.inner_text()
     page.check("#id_pods")
@@ -157,12 +164,6 @@ def test_without_script_ticking_pods_hides_the_late_entry_rule(live_server, brow
     assert not page.get_by_text("Missed rounds count as match losses").is_visible()
     page.uncheck("#id_pods")
     assert rule.is_visible()
-    page.check("#id_pods")
-    page.select_option("#id_game", "36d6")
-    page.fill("#id_name", "Pod Night")
-    page.fill("#id_date", "2026-12-05")
-    page.click("#tournament-form button[type=submit]")
-    page.wait_for_url("**/console/")
-    event = Tournament.objects.get(name="Pod Night")
+    event = _create_pod_night(page)
     assert event.pods and event.late_entry == NOTHING
     context.close()
