@@ -7,16 +7,21 @@ from players.models import DiceSet
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
-def test_log_in_build_a_set_see_inline_errors_then_save(
-    live_server, page, make_player, valid_playing
-):
-    player = make_player("Alice")
+def _open_new_set(page, live_server) -> None:
+    """Alice logged in, on the new dice-set page."""
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("input[name=username]", "alice")
     page.fill("input[name=password]", "correct-horse-9")
     page.click("main button[type=submit]")
     page.wait_for_url("**/me/")
     page.goto(f"{live_server.url}/me/dice-sets/new/")
+
+
+def test_log_in_build_a_set_see_inline_errors_then_save(
+    live_server, page, make_player, valid_playing
+):
+    player = make_player("Alice")
+    _open_new_set(page, live_server)
     page.fill("input[name=name]", "Browser set")
     for i, die in enumerate(valid_playing):
         page.select_option(f"select[name=playing_{i}_type]", die["type"])
@@ -62,12 +67,7 @@ def test_the_editor_fits_a_phone_in_russian(live_server, page, make_player):
     must not widen the page: each slot's selects stay within the set's box."""
     make_player("Alice")
     page.context.add_cookies([{"name": "django_language", "value": "ru", "url": live_server.url}])
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", "alice")
-    page.fill("input[name=password]", "correct-horse-9")
-    page.click("main button[type=submit]")
-    page.wait_for_url("**/me/")
-    page.goto(f"{live_server.url}/me/dice-sets/new/")
+    _open_new_set(page, live_server)
     assert page.locator("html").get_attribute("lang") == "ru"
     assert page.locator(".die-slot select").count() >= 18
     assert page.evaluate(SLOTS_FIT) == {"wide": False, "out": []}
