@@ -49,6 +49,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from itertools import combinations, combinations_with_replacement
 
 import highspy
@@ -1380,6 +1381,22 @@ def _add_short_count(h: highspy.Highs, most: int) -> np.ndarray:
     return ys
 
 
+@dataclass(frozen=True)
+class _OffsetColumn:
+    """A column of _short_table_offset's programme: a short table listed (its players), a
+    player's 0/1 "sits short" (players of one), or a count of tables of a signature."""
+
+    cost: float = 0.0  # the offset it adds
+    lower: float = 0.0
+    upper: float = 1.0
+    signature: tuple[int, ...] | None = None  # a table's score groups (None: not a table)
+    players: tuple[int, ...] | None = None
+    short_seats: dict = dataclass_field(
+        default_factory=dict
+    )  # group: short seats it takes (+) or lays (-)
+    classes: dict = dataclass_field(default_factory=dict)  # offset class: its players short here
+
+
 def _short_table_offset(field, pricer, programme, best, best_spread):
     """The least rank offset of any seating of spread ``best_spread``, by who sits short.
 
@@ -1424,46 +1441,48 @@ def _short_table_offset(field, pricer, programme, best, best_spread):
             if spread(key) <= best_spread and _has_table(pricer, key)
         ]
 
-    # Columns: (offset cost, lower, upper, a table's signature or None, its players if
-    # listed, short seats by group, short seats by class).
-    columns: list[tuple] = []
+    columns: list[_OffsetColumn] = []
     if short_tables is not None:
         for table in short_tables:
-            key = tuple(sorted(group[i] for i in table))
             columns.append(
-                (
-                    float(sum(below.get(i, 0) for i in table)),
-                    0.0,
-                    1.0,
-                    key,
-                    table,
-                    {},
-                    Counter(class_of[i] for i in table if i in class_of),
+                _OffsetColumn(
+                    cost=float(sum(below.get(i, 0) for i in table)),
+                    signature=tuple(sorted(group[i] for i in table)),
+                    players=table,
+                    classes=Counter(class_of[i] for i in table if i in class_of),
                 )
             )
     else:
         for i in candidates:
             columns.append(
-                (
-                    float(below.get(i, 0)),
-                    0.0 if pricer.may_full[i] else 1.0,
-                    1.0,
-                    None,
-                    (i,),
-                    {group[i]: 1.0},
-                    Counter([class_of[i]] if i in class_of else []),
+                _OffsetColumn(
+                    cost=float(below.get(i, 0)),
+                    lower=0.0 if pricer.may_full[i] else 1.0,
+                    players=(i,),
+                    short_seats={group[i]: 1.0},
+                    classes=Counter([class_of[i]] if i in class_of else []),
                 )
             )
         for key in signatures(True):
             columns.append(
-                (0.0, 0.0, highspy.kHighsInf, key, None, {g: -1.0 * key.count(g) for g in key}, {})
+                _OffsetColumn(
+                    upper=highspy.kHighsInf,
+                    signature=key,
+                    short_seats={g: -1.0 * key.count(g) for g in key},
+                )
             )
     for key in signatures(False):
-        columns.append((0.0, 0.0, highspy.kHighsInf, key, None, {}, {}))
+        columns.append(_OffsetColumn(upper=highspy.kHighsInf, signature=key))
     count = len(columns)
     h = _highs()
-    h.addVars(count, np.array([c[1] for c in columns]), np.array([c[2] for c in columns]))
-    h.changeColsCost(count, np.arange(count, dtype=np.int32), np.array([c[0] for c in columns]))
+    h.addVars(
+        count,
+        np.array([col.lower for col in columns]),
+        np.array([col.upper for col in columns]),
+    )
+    h.changeColsCost(
+        count, np.arange(count, dtype=np.int32), np.array([col.cost for col in columns])
+    )
     h.changeColsIntegrality(
         count,
         np.arange(count, dtype=np.int32),
@@ -1490,23 +1509,35 @@ def _short_table_offset(field, pricer, programme, best, best_spread):
     else:
         # A group's short seats are taken by its players chosen to sit short.
         for g in range(pricer.groups):
-            row(0.0, 0.0, {c: col[5][g] for c, col in enumerate(columns) if g in col[5]})
+            row(
+                0.0,
+                0.0,
+                {c: col.short_seats[g] for c, col in enumerate(columns) if g in col.short_seats},
+            )
     for g in range(pricer.groups):
         members = sum(1 for i in range(pricer.n) if group[i] == g)
-        seats_of_g = {c: float(col[3].count(g)) for c, col in enumerate(columns) if col[3]}
+        seats_of_g = {
+            c: float(col.signature.count(g)) for c, col in enumerate(columns) if col.signature
+        }
         row(members, members, {c: x for c, x in seats_of_g.items() if x})
     for size in pricer.sizes:
-        tables = {c: 1.0 for c, col in enumerate(columns) if col[3] and len(col[3]) == size}
+        tables = {
+            c: 1.0 for c, col in enumerate(columns) if col.signature and len(col.signature) == size
+        }
         row(programme.counts[size], programme.counts[size], tables)
     row(
         -highspy.kHighsInf,
         float(best_spread),
-        {c: float(spread(col[3])) for c, col in enumerate(columns) if col[3]},
+        {c: float(spread(col.signature)) for c, col in enumerate(columns) if col.signature},
     )
     # Per class, the count k of its short players (0/1 choices y_k): the offset less k(k-1)/2.
     for number, members in enumerate(classes):
         ys = _add_short_count(h, min(len(members), seats))
-        entries = {c: float(col[6][number]) for c, col in enumerate(columns) if col[6].get(number)}
+        entries = {
+            c: float(col.classes[number])
+            for c, col in enumerate(columns)
+            if col.classes.get(number)
+        }
         entries.update({int(y): -float(t) for t, y in enumerate(ys)})
         row(0.0, 0.0, entries)
     h.run()
@@ -1520,20 +1551,20 @@ def _short_table_offset(field, pricer, programme, best, best_spread):
     values = h.getSolution().col_value
     # Who sits short as chosen, the tables filled by signature without a repeat.
     short_players = {
-        i for c, col in enumerate(columns) if col[4] for i in col[4] if values[c] > 0.5
+        i for c, col in enumerate(columns) if col.players for i in col.players if values[c] > 0.5
     }
     pools: dict[tuple[int, bool], list[int]] = {}
     for i in range(pricer.n):
         pools.setdefault((group[i], i in short_players), []).append(order[i])
     tables = []
     for c, col in enumerate(columns):
-        key = col[3]
+        key = col.signature
         if key is None:
             continue
         short = pricer.short[len(key)]
         for _ in range(round(values[c])):
-            if col[4] is not None:
-                tables.append([order[i] for i in col[4]])
+            if col.players is not None:
+                tables.append([order[i] for i in col.players])
             else:
                 tables.append([pools[(g, short)].pop() for g in key])
     filled = _fill_without_repeat(field, tables, "short")
