@@ -27,7 +27,6 @@ from tournaments.conventions import CONVENTION_FIELDS
 from tournaments.games import GAMES, game_choices
 from tournaments.match_rules import format_score
 from tournaments.models import (
-    POD_LATE_ENTRY_REFUSED,
     SETTING_BOUNDS,
     AuditEntry,
     Match,
@@ -302,13 +301,6 @@ class TournamentSerializer(serializers.ModelSerializer):
         return value
 
     def validate(self, attrs):
-        pods = attrs.get("pods", self.instance.pods if self.instance is not None else False)
-        if pods:
-            # As the form: an event in pods follows the one rule pod standings have.
-            followed = Tournament.POD_LATE_ENTRY
-            if attrs.get("late_entry", followed) != followed:
-                raise serializers.ValidationError({"late_entry": [POD_LATE_ENTRY_REFUSED]})
-            attrs["late_entry"] = followed
         if "swiss_phase_ends" in attrs:
             ends = attrs.pop("swiss_phase_ends")
             if "swiss_phases" in attrs:

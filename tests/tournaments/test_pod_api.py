@@ -5,6 +5,7 @@ import csv
 import io
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -12,7 +13,7 @@ from django.urls import reverse
 from tests.conftest import api_as
 from tests.tournaments.pod_helpers import by_id, make_event, place_all, published
 from tournaments import services
-from tournaments.models import PodSeat, Tournament
+from tournaments.models import POD_LATE_ENTRY_REFUSED, PodSeat, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -288,3 +289,45 @@ def test_the_api_keeps_the_one_late_entry_rule_of_pods(organiser, judge):
     assert again.status_code == 400
     pair_event.refresh_from_db()
     assert pair_event.late_entry == Tournament.LateEntry.NOTHING
+
+
+def test_the_service_keeps_the_one_late_entry_rule_of_pods(organiser):
+    """The rule lives in the service the form and the API call: an event in pods made in
+    code follows it too, and another rule is refused there, nothing stored."""
+    made = services.create_tournament(
+        organiser=organiser,
+        name="Pods in code",
+        date="2027-03-02",
+        game="36d6",
+        pods=True,
+        top_cut_size=0,
+    )
+    assert made.late_entry == Tournament.POD_LATE_ENTRY
+    with pytest.raises(ValidationError) as refused:
+        services.create_tournament(
+            organiser=organiser,
+            name="Pods counting losses",
+            date="2027-03-02",
+            game="36d6",
+            pods=True,
+            top_cut_size=0,
+            late_entry=Tournament.LateEntry.LOSSES,
+        )
+    assert refused.value.message_dict["late_entry"] == [str(POD_LATE_ENTRY_REFUSED)]
+    assert not Tournament.objects.filter(name="Pods counting losses").exists()
+    pairs = services.create_tournament(
+        organiser=organiser,
+        name="Pairs counting losses",
+        date="2027-03-02",
+        late_entry=Tournament.LateEntry.LOSSES,
+    )
+    switched = services.update_tournament(
+        tournament=pairs, by=organiser, game="36d6", pods=True, top_cut_size=0
+    )
+    assert switched.late_entry == Tournament.POD_LATE_ENTRY
+    with pytest.raises(ValidationError):
+        services.update_tournament(
+            tournament=pairs, by=organiser, late_entry=Tournament.LateEntry.LOSSES
+        )
+    pairs.refresh_from_db()
+    assert pairs.late_entry == Tournament.POD_LATE_ENTRY

