@@ -20,8 +20,10 @@ from tournaments.pairing import pod_programme, pods
 from tournaments.pairing.pod_profile import typed_profile
 from tournaments.pairing.pod_programme import (
     _fill_counts,
+    _Fillability,
     _has_table,
     _Pricer,
+    _profile_model,
     _Programme,
     _seat_signatures,
     _short_table_offset,
@@ -175,8 +177,57 @@ def test_the_profiles_bound_is_never_above_the_least_seating(players, mode):
     least = min(valid)
     pricer = _Pricer(field, sizes, plan, lambda steps: None)
     for below in (least, least + 1, max(valid) + 1):
-        bound, _ = _seat_signatures(field, pricer, _Programme(pricer, sizes), below, tries=0)
-        assert bound <= least, (below, bound, least)
+        for most_cuts in (0, 12):
+            programme = _Programme(pricer, sizes)
+            bound, _ = _seat_signatures(field, pricer, programme, below, 0, most_cuts)
+            assert bound <= least, (below, most_cuts, bound, least)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(players=histories(max_players=12), mode=st.sampled_from([FOUR_THREE, THREE]))
+def test_a_fillability_cut_keeps_every_seating_and_breaks_its_profile(players, mode):
+    """The Benders cuts of the profiles' programme: each profile no seating fills even
+    fractionally gets a row that its own counts break and that the profile of every seating
+    with no repeat and the least excess keeps (every partition of up to 12 players). A row
+    cutting off a seating would let the profiles prove a worse one the least."""
+    field, sizes, plan, every, keys = every_seating(players, mode)
+    seatings = [s for s, k in zip(every, keys, strict=True) if not k[0] and k[1] == plan.excess]
+    assume(seatings)
+    pricer = _Pricer(field, sizes, plan, lambda steps: None)
+    programme = _Programme(pricer, sizes)
+    model = _profile_model(pricer, programme, max(k[2] for k in keys) + 1)
+    assume(model is not None)
+    h, signatures = model
+    where = {key: c for c, key in enumerate(signatures)}
+    profiles = []
+    for seating in seatings:
+        counts = np.zeros(len(signatures))
+        for table in seating:
+            counts[where[programme.signature([pricer.index[p] for p in table])]] += 1
+        profiles.append(counts)
+    fillability = _Fillability(pricer, signatures)
+    cuts = 0
+    for _ in range(12):
+        h.run()
+        if h.getModelStatus() != h.getModelStatus().kOptimal:
+            break
+        values = [round(x) for x in h.getSolution().col_value]
+        used = [c for c in range(len(signatures)) if values[c]]
+        cut = fillability.cut(values, used)
+        if cut is None:
+            # Filled fractionally: some seating's profile is this one, or mixes to it.
+            break
+        coefficients, most = cut
+        assert coefficients @ np.array(values, dtype=float) > most + 1e-7
+        for counts in profiles:
+            assert coefficients @ counts <= most, counts
+        columns = np.flatnonzero(coefficients)
+        h.addRow(-np.inf, most, len(columns), columns.astype(np.int32), coefficients[columns])
+        cuts += 1
+    if cuts:
+        programme = _Programme(pricer, sizes)
+        bound, _ = _seat_signatures(field, pricer, programme, 10**9, tries=0, most_cuts=12)
+        assert bound <= min(k[2] for k in keys if not k[0] and k[1] == plan.excess)
 
 
 def test_the_profiles_bound_proves_a_round_without_the_relaxation():

@@ -109,6 +109,11 @@ FILL_NODES = 200
 # trying (equal players many, repeats few: early rounds of large fields).
 PROFILE_TRIES = 12
 SIGNATURE_STEPS = 2_000
+# Benders cuts from profiles no seating fills even fractionally (_Fillability): how many a
+# search for a profile adds, and the most tables of its signatures it lists for one check.
+PROFILE_CUTS = 200
+PROFILE_CUT_TABLES = 200_000
+HEAVIEST_STEPS = 500
 PROFILE_GROUP_SIZE = 8
 # Players from which the rank offset is proved by short tables (_short_table_offset) before
 # the listing: a 114-player round's listing passed its limits, where 64-player rounds'
@@ -708,9 +713,11 @@ def solve_programme(
         # narrowed the incumbent, since their programme grows with its spread.
         many = pricer.n >= PROFILE_GROUP_SIZE * pricer.groups
 
-        def profiles(tries: int) -> None:
+        def profiles(tries: int, cuts: int = 0) -> None:
             nonlocal lower
-            profile_bound, filled = _seat_signatures(field, pricer, programme, best_spread, tries)
+            profile_bound, filled = _seat_signatures(
+                field, pricer, programme, best_spread, tries, cuts
+            )
             lower = max(lower, profile_bound)
             if filled is not None:
                 better([tuple(sorted(index[p] for p in t)) for t in filled])
@@ -743,20 +750,29 @@ def solve_programme(
             gap = min(best_spread - z, max(FIRST_GAP, (best_spread - z) / 8, lower - z))
             if best is None:
                 gap = FIRST_GAP
-            while lower < best_spread:
-                listed = _list_tables(pricer, programme, duals, size_duals, gap)
-                # Only a seating below the incumbent and within the gap settles anything.
-                tables, finished = programme.solve(
-                    listed, below=min(best_spread - 1, math.floor(z + gap + EPS))
-                )
-                if not finished:
-                    raise _GiveUp("the programme passed its limits")
-                better(tables)
-                if best_spread <= z + gap + EPS:
-                    lower = best_spread
-                    break
-                lower = max(lower, math.floor(z + gap + EPS) + 1)
-                gap = min(best_spread - z, gap * 2)
+            try:
+                while lower < best_spread:
+                    listed = _list_tables(pricer, programme, duals, size_duals, gap)
+                    # Only a seating below the incumbent and within the gap settles anything.
+                    tables, finished = programme.solve(
+                        listed, below=min(best_spread - 1, math.floor(z + gap + EPS))
+                    )
+                    if not finished:
+                        raise _GiveUp("the programme passed its limits")
+                    better(tables)
+                    if best_spread <= z + gap + EPS:
+                        lower = best_spread
+                        break
+                    lower = max(lower, math.floor(z + gap + EPS) + 1)
+                    gap = min(best_spread - z, gap * 2)
+            except _GiveUp:
+                # Past the listing's limits (equal players make tables of the same reduced
+                # cost by the hundred thousand): the profiles again, cut until one is filled.
+                if best is None:
+                    raise
+                profiles(PROFILE_TRIES, PROFILE_CUTS)
+                if lower < best_spread:
+                    raise
 
         def listing() -> list[int]:
             z, duals, size_duals = relaxation()
@@ -950,7 +966,7 @@ def _fill_by_programme(field, tables, may_sit=None, short_cost=None) -> list[lis
 
 
 def _seat_signatures(
-    field, pricer, programme, below: int, tries: int
+    field, pricer, programme, below: int, tries: int, most_cuts: int = 0
 ) -> tuple[int, list[list[int]] | None]:
     """The profiles of score groups (how many tables of each signature a seating lays): a
     lower bound on the spread, and a seating of spread below ``below`` if ``tries`` profiles
@@ -963,32 +979,47 @@ def _seat_signatures(
     every seating's; where equal players are many the relaxation over tables misses what it
     sees, whole tables of a signature (a 219-player round 4: 45 against 47, the optimum).
     The least profile is then filled without a repeat (_fill_counts): filled, it proves the
-    round. A profile that cannot be filled is excluded and the next tried, ``tries`` in all
-    (a heuristic: the profiles know the repeats only through the signatures they may use)."""
+    round. A profile no seating fills even fractionally gets a Benders cut (_Fillability),
+    ``most_cuts`` in all, that every seating's profile keeps: the bound rises with them (a
+    202-player round 6: 144, the relaxation over tables 173, four cuts later 176, filled).
+    A profile that can be filled fractionally but not without a repeat is excluded and the
+    next tried, ``tries`` in all (a heuristic: that row holds only for this profile)."""
     model = _profile_model(pricer, programme, below)
     if model is None:
         return below, None
     h, signatures = model
     k = len(signatures)
-    h.run()
-    status = h.getModelStatus()
-    if status == highspy.HighsModelStatus.kInfeasible:
-        return below, None  # no profile, so no seating, below ``below``
-    # HiGHS's dual bound holds whether it finished or stopped at a limit.
-    dual_bound = h.getInfo().mip_dual_bound
-    bound = min(below, math.ceil(dual_bound - EPS)) if math.isfinite(dual_bound) else 0
-    for _ in range(tries):
-        if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-            break
+    fillability = _Fillability(pricer, signatures)
+    bound = 0
+    cuts = 0
+    while True:
+        h.run()
+        status = h.getModelStatus()
+        if status == highspy.HighsModelStatus.kInfeasible:
+            return below, None  # no profile, so no seating, below ``below``
+        # HiGHS's dual bound holds whether it finished or stopped at a limit, and every row
+        # added below holds for every seating's profile.
+        dual_bound = h.getInfo().mip_dual_bound
+        if math.isfinite(dual_bound):
+            bound = max(bound, min(below, math.ceil(dual_bound - EPS)))
+        if status != highspy.HighsModelStatus.kOptimal:
+            return bound, None
         if h.getInfo().objective_function_value > below - 0.5:
-            break
+            return bound, None
         values = [round(x) for x in h.getSolution().col_value]
-        counts = {signatures[c]: values[c] for c in range(k) if values[c]}
-        filled = _fill_counts(field, pricer, counts)
+        used = [c for c in range(k) if values[c]]
+        # No seating, not even a fractional one, has this profile: a row that every
+        # seating's profile keeps and this one breaks (a Benders feasibility cut).
+        if cuts < most_cuts and _add_fillability_cut(h, fillability, values, used):
+            cuts += 1
+            continue
+        if tries <= 0:
+            return bound, None
+        tries -= 1
+        filled = _fill_counts(field, pricer, {signatures[c]: values[c] for c in used})
         if filled is not None:
             return bound, filled
         # Exclude this profile (and those holding all its tables and more of them).
-        used = [c for c in range(k) if values[c]]
         h.addRow(
             -highspy.kHighsInf,
             float(sum(values) - 1),
@@ -996,8 +1027,199 @@ def _seat_signatures(
             np.array(used, dtype=np.int32),
             np.ones(len(used)),
         )
+
+
+def _add_fillability_cut(h: highspy.Highs, fillability: _Fillability, values, used) -> bool:
+    """Add the cut breaking this profile if it cannot be filled fractionally (see
+    _Fillability); whether it added one."""
+    cut = fillability.cut(values, used)
+    if cut is None:
+        return False
+    coefficients, most = cut
+    columns = np.flatnonzero(coefficients)
+    h.addRow(
+        -highspy.kHighsInf, most, len(columns), columns.astype(np.int32), coefficients[columns]
+    )
+    return True
+
+
+class _Fillability:
+    """Whether a profile of the score groups can be filled even fractionally, and the cut
+    that says why not (logic-based Benders over the profiles' programme).
+
+    A profile y (tables of each signature) is filled fractionally when some x >= 0 over the
+    tables without a repeat seats each player once (sum of x over a player's tables = 1)
+    and lays y_s tables of each signature s (sum of x over s's tables = y_s). When none
+    does, Farkas's lemma gives weights pi (players) and mu (signatures), with
+    sum(pi over T) + mu_s <= 0 for every table T of every signature s and
+    sum(pi) + sum(mu_s y_s) > 0: the row sum(mu_s y'_s) <= -sum(pi) then holds for every
+    profile y' of a seating and breaks y. The weights come from the phase-one programme
+    over the tables of the profile's own signatures (all listed, so their mu_s are exact);
+    any other signature gets mu_s = -(the largest weights of its groups, repeats
+    ignored), no more than every one of its tables allows. A 202-player round 6 whose
+    profiles' least was 144 against a best seating of 190 (the relaxation over tables: 173):
+    31 profiles, 30 cuts, a profile of 176 filled, the optimum."""
+
+    def __init__(self, pricer, signatures: list[tuple[int, ...]]):
+        self.pricer = pricer
+        self.signatures = signatures
+        self.members: dict[int, list[int]] = {}
+        for i in range(pricer.n):
+            self.members.setdefault(pricer.group[i], []).append(i)
+        self.listed: dict[int, np.ndarray | None] = {}
+
+    def tables(self, c: int) -> np.ndarray | None:
+        """Every table without a repeat of signature ``c`` (one row of player indices
+        each), or None past PROFILE_CUT_TABLES."""
+        if c not in self.listed:
+            self.listed[c] = self._list(self.signatures[c])
+        return self.listed[c]
+
+    def _list(self, key: tuple[int, ...]) -> np.ndarray | None:
+        pricer, met = self.pricer, self.pricer.met
+        allowed = pricer.allowed(len(key))
+        found: list[tuple[int, ...]] = []
+        parts = sorted(Counter(key).items())
+
+        def extend(part: int, chosen: tuple[int, ...]) -> bool:
+            if part == len(parts):
+                found.append(chosen)
+                return len(found) <= PROFILE_CUT_TABLES
+            group, seats = parts[part]
+            pool = [
+                i
+                for i in self.members[group]
+                if allowed[i] and not any(i in met[j] for j in chosen)
+            ]
+            for picked in combinations(pool, seats):
+                if any(b in met[a] for a, b in combinations(picked, 2)):
+                    continue
+                if not extend(part + 1, chosen + picked):
+                    return False
+            return True
+
+        if not extend(0, ()):
+            return None
+        return np.array(found, dtype=np.int32).reshape(len(found), len(key))
+
+    def cut(self, values: list[int], used: list[int]) -> tuple[np.ndarray, float] | None:
+        """The cut breaking the profile ``values`` (signatures ``used``), as (coefficients
+        over every signature, right-hand side), or None when it can be filled fractionally
+        or its signatures have too many tables to list."""
+        listed = [self.tables(c) for c in used]
+        if any(t is None for t in listed) or sum(len(t) for t in listed) > PROFILE_CUT_TABLES:
+            return None
+        n = self.pricer.n
+        rows = n + len(used)
+        target = np.array([1.0] * n + [float(values[c]) for c in used])
+        h = _highs()
+        h.addRows(
+            rows, target, target, 0, np.zeros(rows, dtype=np.int32), np.array([], np.int32), []
+        )
+        # Phase one: every row's excess either way costs 1, the tables nothing.
+        h.addCols(
+            2 * rows,
+            np.ones(2 * rows),
+            np.zeros(2 * rows),
+            np.full(2 * rows, highspy.kHighsInf),
+            2 * rows,
+            np.arange(2 * rows, dtype=np.int32),
+            np.tile(np.arange(rows, dtype=np.int32), 2),
+            np.concatenate([np.ones(rows), -np.ones(rows)]),
+        )
+        for position, tables in enumerate(listed):
+            count = len(tables)
+            if not count:
+                continue
+            size = tables.shape[1]
+            entries = np.hstack([tables, np.full((count, 1), n + position, dtype=np.int32)])
+            h.addCols(
+                count,
+                np.zeros(count),
+                np.zeros(count),
+                np.full(count, highspy.kHighsInf),
+                count * (size + 1),
+                np.arange(0, count * (size + 1), size + 1, dtype=np.int32),
+                entries.ravel(),
+                np.ones(count * (size + 1)),
+            )
         h.run()
-    return bound, None
+        if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+            return None
+        if h.getInfo().objective_function_value < EPS:
+            return None  # filled fractionally
+        weights = np.array(h.getSolution().row_dual)
+        # Whatever the weights pi, these mu make the row hold for every seating's profile
+        # (the players' weight = the sum of its tables' weights <= sum(y_s * the heaviest
+        # table of s)); the programme's own pi make it break this profile (its mu are at
+        # least the programme's own).
+        pi = weights[:n]
+        coefficients = self._weights(pi, used, listed, weights[n:])
+        # A margin for the sums' rounding: the row must never cut off a seating's profile.
+        margin = 1e-6 * (1.0 + np.abs(coefficients).sum() + np.abs(pi).sum())
+        return coefficients, float(-pi.sum() + margin)
+
+    def _weights(self, pi, used, listed, own) -> np.ndarray:
+        """mu of every signature for the players' weights pi: minus its heaviest table."""
+        coefficients = np.zeros(len(self.signatures))
+        for position, c in enumerate(used):
+            tables = listed[position]
+            # A signature with no table at all takes any mu: the programme's own.
+            coefficients[c] = -pi[tables].sum(axis=1).max() if len(tables) else own[position]
+        inside = set(used)
+        for c, key in enumerate(self.signatures):
+            if c not in inside:
+                coefficients[c] = -self._heaviest(key, pi)
+        coefficients[np.abs(coefficients) < 1e-9] = 0.0
+        return coefficients
+
+    def _heaviest(self, key: tuple[int, ...], pi: np.ndarray) -> float:
+        """At least the weight of every table of this signature: the heaviest table
+        without a repeat (a search of HEAVIEST_STEPS steps), else each group's largest
+        weights among those allowed at its size, repeats ignored."""
+        allowed = self.pricer.allowed(len(key))
+        met = self.pricer.met
+        parts = []
+        for group, seats in sorted(Counter(key).items()):
+            pool = sorted((i for i in self.members[group] if allowed[i]), key=lambda i: -pi[i])
+            parts.append((seats, pool))
+        # The most the parts from each on can add, repeats ignored.
+        rest = [0.0] * (len(parts) + 1)
+        for p in range(len(parts) - 1, -1, -1):
+            seats, pool = parts[p]
+            rest[p] = rest[p + 1] + sum(pi[i] for i in pool[:seats])
+        best = [-math.inf]
+        steps = [HEAVIEST_STEPS]
+
+        def extend(part: int, start: int, need: int, chosen: list[int], weight: float) -> bool:
+            """False once out of steps."""
+            if need == 0:
+                if part + 1 == len(parts):
+                    best[0] = max(best[0], weight)
+                    return True
+                return extend(part + 1, 0, parts[part + 1][0], chosen, weight)
+            steps[0] -= 1
+            if steps[0] < 0:
+                return False
+            pool = parts[part][1]
+            for position in range(start, len(pool) - need + 1):
+                i = pool[position]
+                # This player and the next need - 1 of the pool, the later parts at most.
+                top = weight + sum(pi[j] for j in pool[position : position + need])
+                if top + rest[part + 1] <= best[0] + 1e-12:
+                    break
+                if any(i in met[j] for j in chosen):
+                    continue
+                chosen.append(i)
+                going = extend(part, position + 1, need - 1, chosen, weight + pi[i])
+                chosen.pop()
+                if not going:
+                    return False
+            return True
+
+        if extend(0, 0, parts[0][0], [], 0.0):
+            return best[0] if best[0] > -math.inf else rest[0]
+        return rest[0]
 
 
 def _profile_model(pricer, programme, below: int):
