@@ -217,7 +217,8 @@ def test_a_fillability_cut_keeps_every_seating_and_breaks_its_profile(players, m
         if cut is None:
             # Filled fractionally: some seating's profile is this one, or mixes to it.
             break
-        coefficients, most = cut
+        coefficients = np.array([cut.coefficient(key) for key in signatures])
+        most = cut.most
         assert coefficients @ np.array(values, dtype=float) > most + 1e-7
         for counts in profiles:
             assert coefficients @ counts <= most, counts

@@ -359,6 +359,9 @@ class _Programme:
         # Score-group cuts (``_GroupCut``) and their duals; a table's share of them depends
         # only on its players' groups and its size, so it is kept per such signature.
         self.group_cuts: list[_GroupCut] = []
+        # Benders cuts over the profiles of score groups (_ProfileCut), kept for every later
+        # profiles' programme.
+        self.profile_cuts: list[_ProfileCut] = []
         self.group_duals: list[float] = []
         self.group_share: dict[tuple[int, ...], float] = {}
         self.family: list[_GroupCut] | None = None
@@ -1010,7 +1013,7 @@ def _seat_signatures(
         used = [c for c in range(k) if values[c]]
         # No seating, not even a fractional one, has this profile: a row that every
         # seating's profile keeps and this one breaks (a Benders feasibility cut).
-        if cuts < most_cuts and _add_fillability_cut(h, fillability, values, used):
+        if cuts < most_cuts and _add_fillability_cut(h, programme, fillability, values, used):
             cuts += 1
             continue
         if tries <= 0:
@@ -1029,18 +1032,48 @@ def _seat_signatures(
         )
 
 
-def _add_fillability_cut(h: highspy.Highs, fillability: _Fillability, values, used) -> bool:
+def _add_fillability_cut(
+    h: highspy.Highs, programme, fillability: _Fillability, values, used
+) -> bool:
     """Add the cut breaking this profile if it cannot be filled fractionally (see
-    _Fillability); whether it added one."""
+    _Fillability), to ``h`` and to the programme's for later profiles' programmes (the
+    short tables' cap and offset); whether it added one."""
     cut = fillability.cut(values, used)
     if cut is None:
         return False
-    coefficients, most = cut
+    programme.profile_cuts.append(cut)
+    _add_profile_cut(h, cut, fillability.signatures)
+    return True
+
+
+def _add_profile_cut(h: highspy.Highs, cut: _ProfileCut, signatures, first: int = 0) -> None:
+    """The cut as a row over ``signatures``, the counts of the columns from ``first`` on."""
+    coefficients = np.array([cut.coefficient(key) for key in signatures])
     columns = np.flatnonzero(coefficients)
     h.addRow(
-        -highspy.kHighsInf, most, len(columns), columns.astype(np.int32), coefficients[columns]
+        -highspy.kHighsInf,
+        cut.most,
+        len(columns),
+        (columns + first).astype(np.int32),
+        coefficients[columns],
     )
-    return True
+
+
+@dataclass
+class _ProfileCut:
+    """A Benders cut over the profiles (see _Fillability): sum(mu_s y_s) <= most, mu_s
+    minus the heaviest table of s for the players' weights pi (computed when first asked)."""
+
+    pi: np.ndarray
+    mu: dict[tuple[int, ...], float]
+    most: float
+    fillability: _Fillability
+
+    def coefficient(self, key: tuple[int, ...]) -> float:
+        if key not in self.mu:
+            weight = self.fillability.heaviest(key, self.pi)
+            self.mu[key] = -weight if abs(weight) > 1e-9 else 0.0
+        return self.mu[key]
 
 
 class _Fillability:
@@ -1055,8 +1088,9 @@ class _Fillability:
     sum(pi) + sum(mu_s y_s) > 0: the row sum(mu_s y'_s) <= -sum(pi) then holds for every
     profile y' of a seating and breaks y. The weights come from the phase-one programme
     over the tables of the profile's own signatures (all listed, so their mu_s are exact);
-    any other signature gets mu_s = -(the largest weights of its groups, repeats
-    ignored), no more than every one of its tables allows. A 202-player round 6 whose
+    any other signature gets mu_s = -(its heaviest table without a repeat, by a search; past
+    its steps each group's largest weights, repeats ignored), no more than every one of its
+    tables allows. A 202-player round 6 whose
     profiles' least was 144 against a best seating of 190 (the relaxation over tables: 173):
     31 profiles, 30 cuts, a profile of 176 filled, the optimum."""
 
@@ -1102,10 +1136,9 @@ class _Fillability:
             return None
         return np.array(found, dtype=np.int32).reshape(len(found), len(key))
 
-    def cut(self, values: list[int], used: list[int]) -> tuple[np.ndarray, float] | None:
-        """The cut breaking the profile ``values`` (signatures ``used``), as (coefficients
-        over every signature, right-hand side), or None when it can be filled fractionally
-        or its signatures have too many tables to list."""
+    def cut(self, values: list[int], used: list[int]) -> _ProfileCut | None:
+        """The cut breaking the profile ``values`` (signatures ``used``), or None when it
+        can be filled fractionally or its signatures have too many tables to list."""
         listed = [self.tables(c) for c in used]
         if any(t is None for t in listed) or sum(len(t) for t in listed) > PROFILE_CUT_TABLES:
             return None
@@ -1154,26 +1187,18 @@ class _Fillability:
         # table of s)); the programme's own pi make it break this profile (its mu are at
         # least the programme's own).
         pi = weights[:n]
-        coefficients = self._weights(pi, used, listed, weights[n:])
-        # A margin for the sums' rounding: the row must never cut off a seating's profile.
-        margin = 1e-6 * (1.0 + np.abs(coefficients).sum() + np.abs(pi).sum())
-        return coefficients, float(-pi.sum() + margin)
-
-    def _weights(self, pi, used, listed, own) -> np.ndarray:
-        """mu of every signature for the players' weights pi: minus its heaviest table."""
-        coefficients = np.zeros(len(self.signatures))
+        mu: dict[tuple[int, ...], float] = {}
         for position, c in enumerate(used):
             tables = listed[position]
             # A signature with no table at all takes any mu: the programme's own.
-            coefficients[c] = -pi[tables].sum(axis=1).max() if len(tables) else own[position]
-        inside = set(used)
-        for c, key in enumerate(self.signatures):
-            if c not in inside:
-                coefficients[c] = -self._heaviest(key, pi)
-        coefficients[np.abs(coefficients) < 1e-9] = 0.0
-        return coefficients
+            mu[self.signatures[c]] = (
+                -float(pi[tables].sum(axis=1).max()) if len(tables) else weights[n + position]
+            )
+        # A margin for the sums' rounding: the row must never cut off a seating's profile.
+        margin = 1e-6 * (1.0 + (len(self.signatures) + n) * float(np.abs(pi).max(initial=0)))
+        return _ProfileCut(pi, mu, float(-pi.sum() + margin), self)
 
-    def _heaviest(self, key: tuple[int, ...], pi: np.ndarray) -> float:
+    def heaviest(self, key: tuple[int, ...], pi: np.ndarray) -> float:
         """At least the weight of every table of this signature: the heaviest table
         without a repeat (a search of HEAVIEST_STEPS steps), else each group's largest
         weights among those allowed at its size, repeats ignored."""
@@ -1287,6 +1312,8 @@ def _profile_model(pricer, programme, below: int):
             np.array(columns, dtype=np.int32),
             np.array([float(coefficient[c]) for c in columns]),
         )
+    for profile_cut in programme.profile_cuts:
+        _add_profile_cut(h, profile_cut, signatures)
     return h, signatures
 
 
@@ -1762,6 +1789,12 @@ def _short_table_offset(field, pricer, programme, best, best_spread):
         }
         entries.update({int(y): -float(t) for t, y in enumerate(ys)})
         row(0.0, 0.0, entries)
+    # The profiles' Benders cuts hold for this seating's tables counted by signature too.
+    for cut in programme.profile_cuts:
+        weights = {
+            c: cut.coefficient(col.signature) for c, col in enumerate(columns) if col.signature
+        }
+        row(-highspy.kHighsInf, cut.most, {c: w for c, w in weights.items() if w})
     h.run()
     if h.getModelStatus() == highspy.HighsModelStatus.kInfeasible:
         return best, True  # no seating of that spread has a smaller offset
