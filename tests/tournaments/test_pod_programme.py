@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
-from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 from unittest import mock
@@ -230,55 +229,6 @@ def test_a_fillability_cut_keeps_every_seating_and_breaks_its_profile(players, m
         programme = _Programme(pricer, sizes)
         bound, _ = _seat_signatures(field, pricer, programme, 10**9, tries=0, most_cuts=12)
         assert bound <= min(k[2] for k in keys if not k[0] and k[1] == plan.excess)
-
-
-@settings(max_examples=examples(60), deadline=None)
-@given(players=histories(max_players=12), mode=st.sampled_from([FOUR_THREE, THREE]), data=st.data())
-def test_a_fillability_cut_around_short_players_keeps_every_seating(players, mode, data):
-    """The offset's Benders cuts: full tables counted as one seating lays them, around the
-    short players of another. When no fractional filling seats the others, the row (full
-    counts weighed by mu, minus the weights of who sits short) breaks that choice and holds
-    for every seating with no repeat and the least excess (every partition of up to 12)."""
-    field, sizes, plan, every, keys = every_seating(players, mode)
-    seatings = [s for s, k in zip(every, keys, strict=True) if not k[0] and k[1] == plan.excess]
-    assume(seatings and any(field.is_short(size) for size in sizes))
-    pricer = _Pricer(field, sizes, plan, lambda steps: None)
-    programme = _Programme(pricer, sizes)
-    index = pricer.index
-
-    def laid(seating):
-        """(full tables by signature, short players' indices)."""
-        full, short = Counter(), set()
-        for table in seating:
-            if field.is_short(len(table)):
-                short.update(index[p] for p in table)
-            else:
-                full[programme.signature([index[p] for p in table])] += 1
-        return full, short
-
-    model = _profile_model(pricer, programme, max(k[2] for k in keys) + 1)
-    assume(model is not None)
-    signatures = [key for key in model[1] if not pricer.short[len(key)]]
-    where = {key: c for c, key in enumerate(signatures)}
-    counts_of, _ = laid(data.draw(st.sampled_from(every)))
-    _, short = laid(data.draw(st.sampled_from(seatings)))
-    assume(all(key in where for key in counts_of))
-    values = [counts_of.get(key, 0) for key in signatures]
-    seated = np.ones(pricer.n, dtype=bool)
-    seated[list(short)] = False
-    cut = _Fillability(pricer, signatures).cut(
-        values, [c for c, x in enumerate(values) if x], seated
-    )
-    assume(cut is not None)
-
-    def left(full, short):
-        return sum(cut.coefficient(key) * x for key, x in full.items()) - sum(
-            cut.pi[i] for i in short
-        )
-
-    assert left(counts_of, short) > cut.most + 1e-7
-    for seating in seatings:
-        assert left(*laid(seating)) <= cut.most, seating
 
 
 def test_the_profiles_bound_proves_a_round_without_the_relaxation():

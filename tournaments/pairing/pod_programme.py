@@ -1136,21 +1136,15 @@ class _Fillability:
             return None
         return np.array(found, dtype=np.int32).reshape(len(found), len(key))
 
-    def cut(self, values, used: list[int], seated: np.ndarray | None = None) -> _ProfileCut | None:
-        """The cut breaking the profile ``values`` (signatures ``used``) of the players
-        ``seated`` (a mask, all by default; the others sit at short tables chosen apart), or
-        None when it can be filled fractionally or its signatures have too many tables to
-        list. With ``seated``, the row sum(mu_s y_s) <= most holds for every seating only
-        with minus pi of each player at a short table on its left (see _short_table_offset)."""
+    def cut(self, values: list[int], used: list[int]) -> _ProfileCut | None:
+        """The cut breaking the profile ``values`` (signatures ``used``), or None when it
+        can be filled fractionally or its signatures have too many tables to list."""
         listed = [self.tables(c) for c in used]
         if any(t is None for t in listed) or sum(len(t) for t in listed) > PROFILE_CUT_TABLES:
             return None
         n = self.pricer.n
-        if seated is None:
-            seated = np.ones(n, dtype=bool)
         rows = n + len(used)
-        # Who sits short has no seat to fill here (0 either way).
-        target = np.concatenate([seated.astype(float), [float(values[c]) for c in used]])
+        target = np.array([1.0] * n + [float(values[c]) for c in used])
         h = _highs()
         h.addRows(
             rows, target, target, 0, np.zeros(rows, dtype=np.int32), np.array([], np.int32), []
@@ -1167,8 +1161,6 @@ class _Fillability:
             np.concatenate([np.ones(rows), -np.ones(rows)]),
         )
         for position, tables in enumerate(listed):
-            if len(tables):
-                tables = tables[seated[tables].all(axis=1)]
             count = len(tables)
             if not count:
                 continue
@@ -1194,28 +1186,17 @@ class _Fillability:
         # (the players' weight = the sum of its tables' weights <= sum(y_s * the heaviest
         # table of s)); the programme's own pi make it break this profile (its mu are at
         # least the programme's own).
-        pi = weights[:n].copy()
-        mu = self._heaviest_listed(pi, used, listed, weights[n:])
-        if pi[seated].sum() + sum(mu[self.signatures[c]] * values[c] for c in used) < EPS:
-            # A table with a player who sits short here outweighs those of the profile:
-            # such players made so light that none does (the row then binds only while
-            # they sit short).
-            pi[~seated] = -1.0 - np.abs(pi[seated]).sum()
-            mu = self._heaviest_listed(pi, used, listed, weights[n:])
-        # A margin for the sums' rounding: the row must never cut off a seating's profile.
-        margin = 1e-6 * (1.0 + (len(self.signatures) + n) * float(np.abs(pi).max(initial=0)))
-        return _ProfileCut(pi, mu, float(-pi.sum() + margin), self)
-
-    def _heaviest_listed(self, pi, used, listed, own) -> dict[tuple[int, ...], float]:
-        """mu of the listed signatures: minus their heaviest table, whoever sits in it."""
+        pi = weights[:n]
         mu: dict[tuple[int, ...], float] = {}
         for position, c in enumerate(used):
             tables = listed[position]
             # A signature with no table at all takes any mu: the programme's own.
             mu[self.signatures[c]] = (
-                -float(pi[tables].sum(axis=1).max()) if len(tables) else own[position]
+                -float(pi[tables].sum(axis=1).max()) if len(tables) else weights[n + position]
             )
-        return mu
+        # A margin for the sums' rounding: the row must never cut off a seating's profile.
+        margin = 1e-6 * (1.0 + (len(self.signatures) + n) * float(np.abs(pi).max(initial=0)))
+        return _ProfileCut(pi, mu, float(-pi.sum() + margin), self)
 
     def heaviest(self, key: tuple[int, ...], pi: np.ndarray) -> float:
         """At least the weight of every table of this signature: the heaviest table
@@ -1814,67 +1795,36 @@ def _short_table_offset(field, pricer, programme, best, best_spread):
             c: cut.coefficient(col.signature) for c, col in enumerate(columns) if col.signature
         }
         row(-highspy.kHighsInf, cut.most, {c: w for c, w in weights.items() if w})
-    # And the full tables' counts cut until they can be filled around who sits short, each
-    # short player's weight on the left (sum(pi of those not short) = sum(pi) - sum(pi of
-    # those short) <= sum(y_s * the heaviest full table of s)).
-    full = [
-        c
-        for c, col in enumerate(columns)
-        if col.signature and col.players is None and not pricer.short[len(col.signature)]
-    ]
-    fillability = _Fillability(pricer, [columns[c].signature for c in full])
-    cuts = 0
-    while True:
-        h.run()
-        if h.getModelStatus() == highspy.HighsModelStatus.kInfeasible:
-            return best, True  # no seating of that spread has a smaller offset
-        least = h.getInfo().mip_dual_bound
-        if math.isfinite(least) and math.ceil(least - EPS) >= current:
-            return best, True
-        if not h.getInfo().primal_solution_status:
-            return best, False
-        values = h.getSolution().col_value
-        # Who sits short as chosen, the tables filled by signature without a repeat.
-        short_players = {
-            i
-            for c, col in enumerate(columns)
-            if col.players
-            for i in col.players
-            if values[c] > 0.5
-        }
-        pools: dict[tuple[int, bool], list[int]] = {}
-        for i in range(pricer.n):
-            pools.setdefault((group[i], i in short_players), []).append(order[i])
-        tables = []
-        for c, col in enumerate(columns):
-            key = col.signature
-            if key is None:
-                continue
-            short = pricer.short[len(key)]
-            for _ in range(round(values[c])):
-                if col.players is not None:
-                    tables.append([order[i] for i in col.players])
-                else:
-                    tables.append([pools[(g, short)].pop() for g in key])
-        filled = _fill_without_repeat(field, tables, "short")
-        if filled is not None:
-            break
-        seated = np.ones(pricer.n, dtype=bool)
-        seated[list(short_players)] = False
-        counts = [round(values[c]) for c in full]
-        cut = (
-            fillability.cut(counts, [p for p, x in enumerate(counts) if x], seated)
-            if cuts < PROFILE_CUTS
-            else None
-        )
-        if cut is None:
-            return best, False
-        entries = {c: cut.coefficient(columns[c].signature) for c in full}
-        for c, col in enumerate(columns):
-            if col.players:
-                entries[c] = -float(sum(cut.pi[i] for i in col.players))
-        row(-highspy.kHighsInf, cut.most, {c: w for c, w in entries.items() if w})
-        cuts += 1
+    h.run()
+    if h.getModelStatus() == highspy.HighsModelStatus.kInfeasible:
+        return best, True  # no seating of that spread has a smaller offset
+    least = h.getInfo().mip_dual_bound
+    if math.isfinite(least) and math.ceil(least - EPS) >= current:
+        return best, True
+    if not h.getInfo().primal_solution_status:
+        return best, False
+    values = h.getSolution().col_value
+    # Who sits short as chosen, the tables filled by signature without a repeat.
+    short_players = {
+        i for c, col in enumerate(columns) if col.players for i in col.players if values[c] > 0.5
+    }
+    pools: dict[tuple[int, bool], list[int]] = {}
+    for i in range(pricer.n):
+        pools.setdefault((group[i], i in short_players), []).append(order[i])
+    tables = []
+    for c, col in enumerate(columns):
+        key = col.signature
+        if key is None:
+            continue
+        short = pricer.short[len(key)]
+        for _ in range(round(values[c])):
+            if col.players is not None:
+                tables.append([order[i] for i in col.players])
+            else:
+                tables.append([pools[(g, short)].pop() for g in key])
+    filled = _fill_without_repeat(field, tables, "short")
+    if filled is None:
+        return best, False
     seating = [tuple(sorted(index[p] for p in t)) for t in filled]
     offset = field.cost(filled).short_rank_offset
     if offset >= current:
