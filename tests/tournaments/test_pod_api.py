@@ -294,24 +294,13 @@ def test_the_api_keeps_the_one_late_entry_rule_of_pods(organiser, judge):
 def test_the_service_keeps_the_one_late_entry_rule_of_pods(organiser):
     """The rule lives in the service the form and the API call: an event in pods made in
     code follows it too, and another rule is refused there, nothing stored."""
-    made = services.create_tournament(
-        organiser=organiser,
-        name="Pods in code",
-        date="2027-03-02",
-        game="36d6",
-        pods=True,
-        top_cut_size=0,
-    )
+    pods = {"organiser": organiser, "date": "2027-03-02", "game": "36d6", "pods": True}
+    pods["top_cut_size"] = 0
+    made = services.create_tournament(name="Pods in code", **pods)
     assert made.late_entry == Tournament.POD_LATE_ENTRY
     with pytest.raises(ValidationError) as refused:
         services.create_tournament(
-            organiser=organiser,
-            name="Pods counting losses",
-            date="2027-03-02",
-            game="36d6",
-            pods=True,
-            top_cut_size=0,
-            late_entry=Tournament.LateEntry.LOSSES,
+            name="Pods counting losses", late_entry=Tournament.LateEntry.LOSSES, **pods
         )
     assert refused.value.message_dict["late_entry"] == [str(POD_LATE_ENTRY_REFUSED)]
     assert not Tournament.objects.filter(name="Pods counting losses").exists()
