@@ -165,6 +165,23 @@ def test_the_profiles_of_score_groups_seat_a_round_below_its_incumbent():
     assert key[2] == 2 * 4 * field.spread([1, 5]) == bound
 
 
+def test_a_profile_the_filling_missed_never_raises_the_bound(monkeypatch):
+    """The round above with the filling made to miss every profile: each is excluded and
+    the next tried, but an excluded profile may be a seating's, so the bound stays the
+    least profile's (the optimum here), never the next ones'."""
+    leaders = [PodPlayer(i, 3, frozenset({i + 1 if i % 2 else i - 1})) for i in range(1, 5)]
+    field = _Field([*leaders, *(PodPlayer(i, 2) for i in range(5, 25))], 2, "p", FOUR_THREE)
+    sizes = table_sizes(24)
+    plan = short_plan(field, sizes)
+    pricer = _Pricer(field, sizes, plan, lambda steps: None)
+    least = 2 * 4 * field.spread([1, 5])
+    monkeypatch.setattr(pod_programme, "_fill_counts", lambda *args: None)
+    programme = _Programme(pricer, sizes)
+    bound, seated = _seat_signatures(field, pricer, programme, 10 * least, tries=6, most_cuts=4)
+    assert seated is None
+    assert bound == least
+
+
 @settings(max_examples=examples(60), deadline=None)
 @given(players=histories(max_players=12), mode=st.sampled_from([FOUR_THREE, THREE]))
 def test_the_profiles_bound_is_never_above_the_least_seating(players, mode):

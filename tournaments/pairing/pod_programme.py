@@ -995,15 +995,17 @@ def _seat_signatures(
     fillability = _Fillability(pricer, signatures)
     bound = 0
     cuts = 0
+    excluded = False  # a profile the filling missed is excluded: the bound stays as it was
     while True:
         h.run()
         status = h.getModelStatus()
         if status == highspy.HighsModelStatus.kInfeasible:
-            return below, None  # no profile, so no seating, below ``below``
-        # HiGHS's dual bound holds whether it finished or stopped at a limit, and every row
-        # added below holds for every seating's profile.
+            # No profile, so no seating, below ``below`` (unless one was excluded).
+            return (bound if excluded else below), None
+        # HiGHS's dual bound holds whether it finished or stopped at a limit, and every cut
+        # holds for every seating's profile; an excluded profile may be some seating's.
         dual_bound = h.getInfo().mip_dual_bound
-        if math.isfinite(dual_bound):
+        if math.isfinite(dual_bound) and not excluded:
             bound = max(bound, min(below, math.ceil(dual_bound - EPS)))
         if status != highspy.HighsModelStatus.kOptimal:
             return bound, None
@@ -1023,6 +1025,7 @@ def _seat_signatures(
         if filled is not None:
             return bound, filled
         # Exclude this profile (and those holding all its tables and more of them).
+        excluded = True
         h.addRow(
             -highspy.kHighsInf,
             float(sum(values) - 1),
