@@ -74,7 +74,8 @@ def _bounds(setting: str) -> list:
 
 
 # Pod standings count a round a late entry missed as not played, whatever the rule: the
-# form and the API keep that rule for an event in pods and refuse another in these words.
+# event services (which the form and the API call) keep that rule for an event in pods and
+# refuse another in these words; the form also says so before the service is called.
 POD_LATE_ENTRY_REFUSED = _(
     "An event in pods counts the rounds a late entry missed as not played "
     "(pod standings have no other rule): leave late entries as they are, or "

@@ -1049,16 +1049,12 @@ def _add_fillability_cut(
     return True
 
 
-def _add_profile_cut(h: highspy.Highs, cut: _ProfileCut, signatures, first: int = 0) -> None:
-    """The cut as a row over ``signatures``, the counts of the columns from ``first`` on."""
+def _add_profile_cut(h: highspy.Highs, cut: _ProfileCut, signatures) -> None:
+    """The cut as a row over the profiles' programme's counts of ``signatures``."""
     coefficients = np.array([cut.coefficient(key) for key in signatures])
     columns = np.flatnonzero(coefficients)
     h.addRow(
-        -highspy.kHighsInf,
-        cut.most,
-        len(columns),
-        (columns + first).astype(np.int32),
-        coefficients[columns],
+        -highspy.kHighsInf, cut.most, len(columns), columns.astype(np.int32), coefficients[columns]
     )
 
 
@@ -1093,9 +1089,9 @@ class _Fillability:
     over the tables of the profile's own signatures (all listed, so their mu_s are exact);
     any other signature gets mu_s = -(its heaviest table without a repeat, by a search; past
     its steps each group's largest weights, repeats ignored), no more than every one of its
-    tables allows. A 202-player round 6 whose
-    profiles' least was 144 against a best seating of 190 (the relaxation over tables: 173):
-    31 profiles, 30 cuts, a profile of 176 filled, the optimum."""
+    tables allows. A 202-player round 6 whose profiles' least was 144 against a best seating
+    of 190 (the relaxation over tables: 173): four cuts, a profile of 176 filled, the
+    optimum (31 cuts with mu from each group's largest weights alone)."""
 
     def __init__(self, pricer, signatures: list[tuple[int, ...]]):
         self.pricer = pricer

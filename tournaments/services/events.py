@@ -159,8 +159,8 @@ def update_tournament(*, tournament, by, floor_judges=None, **changes) -> Tourna
 
 def _with_pod_late_entry(settings: dict, *, pods: bool, current=None) -> dict:
     """Pod standings count a round a late entry missed as not played, whatever the rule: an
-    event in pods stores the rule it follows (as the form and the API do), and another rule
-    given is refused in words rather than stored to be ignored."""
+    event in pods stores the rule it follows, whether made by the form, the API or code, and
+    another rule given is refused in words rather than stored to be ignored."""
     followed = Tournament.POD_LATE_ENTRY
     if not pods:
         return settings
