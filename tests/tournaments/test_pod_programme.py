@@ -248,6 +248,37 @@ def test_a_fillability_cut_keeps_every_seating_and_breaks_its_profile(players, m
         assert bound <= min(k[2] for k in keys if not k[0] and k[1] == plan.excess)
 
 
+def test_past_the_listing_the_profiles_cut_prove_the_round(monkeypatch):
+    """Twenty players on four scores, 38 meetings: the relaxation and the profiles without
+    cuts leave the bound at 15, below the least spread, 16. With the listing of tables past
+    its limits (as equal players make it in large fields), the profiles cut until one is
+    filled prove 16: without the cuts the round stays unproved at 15."""
+    points = [2, 2, 3, 1, 3, 3, 1, 2, 1, 1, 2, 2, 2, 3, 2, 2, 3, 1, 3, 1]
+    met = [(1, 5), (1, 9), (1, 20), (2, 5), (2, 14), (2, 16), (2, 17), (2, 19), (3, 4)]
+    met += [(3, 14), (4, 5), (4, 8), (4, 10), (4, 16), (4, 18), (5, 6), (5, 11), (5, 16)]
+    met += [(6, 13), (6, 15), (7, 18), (7, 19), (7, 20), (8, 12), (9, 10), (10, 12), (10, 16)]
+    met += [(10, 20), (12, 14), (13, 16), (13, 18), (14, 16), (14, 19), (15, 16), (16, 20)]
+    met += [(17, 19), (18, 19), (19, 20)]
+    players = [
+        PodPlayer(i, Fraction(points[i - 1]), frozenset({a + b - i for a, b in met if i in (a, b)}))
+        for i in range(1, 21)
+    ]
+    field = _Field(players, 3, "p", FOUR_THREE)
+    sizes = table_sizes(20)
+    poor = [[12, 19, 3, 5], [4, 15, 1, 14], [20, 13, 17, 11], [6, 16, 18, 9], [7, 8, 10, 2]]
+
+    def too_many(*args):
+        raise pod_programme._GiveUp("too many tables")
+
+    monkeypatch.setattr(pod_programme, "_list_tables", too_many)
+    outcome = solve_programme(field, sizes, short_plan(field, sizes), poor)
+    assert outcome.proved, outcome
+    assert field.ikey(outcome.tables) == (0, 0, 16, 0) and outcome.bound == 16
+    monkeypatch.setattr(pod_programme, "PROFILE_CUTS", 0)
+    without = solve_programme(field, sizes, short_plan(field, sizes), poor)
+    assert not without.proved and without.bound == 15
+
+
 def test_the_profiles_bound_proves_a_round_without_the_relaxation():
     """The round above from its poor seating: the least profile both bounds the spread and
     is filled, so the tier proves the round without solving the relaxation over tables."""
