@@ -2,6 +2,8 @@
 in one query; any change the pages show moves the tag; the tag is the
 viewer's own and names nothing; without X-Live the pages answer as before."""
 
+import re
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -129,7 +131,9 @@ def test_the_tag_is_the_viewers_own_and_names_nothing(client, make_running_round
     public_tag = _poll(client, url)["ETag"]
     marker = live.change_marker(round_.tournament_id, live.ALL)
     assert marker == AuditEntry.objects.filter(tournament=round_.tournament).count()
-    assert public_tag.startswith('"a.') and f".{marker}" not in public_tag
+    # A keyed digest, not the marker: the scope, a dot, 24 hex digits and nothing else.
+    assert re.fullmatch(r'"a\.[0-9a-f]{24}"', public_tag), public_tag
+    assert public_tag != f'"a.{marker}"'
     # A tag that names a scope it was not made for is a full answer, never a 304.
     assert _poll(client, url, public_tag.replace('"a.', '"e.')).status_code == 200
     client.force_login(judge)
