@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 from fractions import Fraction
+from itertools import combinations, islice
 from pathlib import Path
 from unittest import mock
 
@@ -248,6 +249,64 @@ def test_a_fillability_cut_keeps_every_seating_and_breaks_its_profile(players, m
         assert bound <= min(k[2] for k in keys if not k[0] and k[1] == plan.excess)
 
 
+@settings(max_examples=examples(80), deadline=None)
+@given(
+    players=histories(max_players=12),
+    mode=st.sampled_from([FOUR_THREE, THREE]),
+    data=st.data(),
+)
+def test_a_cut_around_who_sits_short_keeps_every_seating_and_breaks_its_choice(players, mode, data):
+    """The rank offset's Benders cuts: a seating's profile with other players short (drawn),
+    which no seating fills even fractionally, gets a row that
+    the choice breaks and that every seating with no repeat and the least excess keeps,
+    with its own players short (every partition of up to 12 players). A row cutting off a
+    seating would let the offset's programme prove a worse offset the least."""
+    field, sizes, plan, every, keys = every_seating(players, mode)
+    seatings = [s for s, k in zip(every, keys, strict=True) if not k[0] and k[1] == plan.excess]
+    assume(seatings)
+    pricer = _Pricer(field, sizes, plan, lambda steps: None)
+    programme = _Programme(pricer, sizes)
+    index = pricer.index
+    signatures = sorted({programme.signature([index[p] for p in t]) for s in every for t in s})
+    where = {key: c for c, key in enumerate(signatures)}
+
+    def choice(seating):
+        counts = [0] * len(signatures)
+        short = set()
+        for table in seating:
+            counts[where[programme.signature([index[p] for p in table])]] += 1
+            if field.is_short(len(table)):
+                short.update(index[p] for p in table)
+        return counts, short
+
+    kept = [choice(seating) for seating in seatings]
+    counts, short = choice(data.draw(st.sampled_from(seatings)))
+    used = [c for c, x in enumerate(counts) if x]
+    fillability = _Fillability(pricer, signatures)
+    # Others short instead: every choice of as many among those who may sit short (of
+    # other score groups too, which no filling of the profile seats), up to 40.
+    may_short = [i for i in range(pricer.n) if pricer.may_short[i]]
+    cuts = 0
+    for drawn in islice(combinations(may_short, len(short)), 40):
+        if any(not pricer.may_full[i] for i in range(pricer.n) if i not in drawn):
+            continue
+        cut = fillability.cut(counts, used, set(drawn))
+        if cut is None:
+            continue
+
+        def row(counts, short, cut=cut):
+            weights = zip(signatures, counts, strict=True)
+            return sum(cut.coefficient(key) * x for key, x in weights) + sum(
+                cut.sits_short(i) for i in short
+            )
+
+        assert row(counts, drawn) > cut.most + 1e-7
+        for seated, seated_short in kept:
+            assert row(seated, seated_short) <= cut.most, (seated, seated_short)
+        cuts += 1
+    assume(cuts)
+
+
 def test_past_the_listing_the_profiles_cut_prove_the_round(monkeypatch):
     """Twenty players on four scores, 38 meetings: the relaxation and the profiles without
     cuts leave the bound at 15, below the least spread, 16. With the listing of tables past
@@ -293,15 +352,20 @@ def test_the_profiles_bound_proves_a_round_without_the_relaxation():
     assert field.ikey(outcome.tables) == (0, 0, 2 * 4 * field.spread([1, 5]), 0)
 
 
+def _leaders_met_in_pairs():
+    """Four players on 3 points who met in pairs (1-2, 3-4) and three on 2."""
+    met = {1: 2, 2: 1, 3: 4, 4: 3}
+    leaders = [PodPlayer(i, 3, frozenset({met[i]}), 0, i) for i in range(1, 5)]
+    others = [PodPlayer(i, 2, frozenset(), 0, i) for i in range(5, 8)]
+    return _Field([*leaders, *others], 2, "p", FOUR_THREE)
+
+
 def test_a_profile_whose_lowest_ranked_met_is_filled_with_others_short(monkeypatch):
     """Four players on 3 points who met in pairs (1-2, 3-4) and three on 2: the profile lays
     a table of 4 and a table of 3 with two of the leaders at each. Its short seats go first
     to the group's lowest ranked, 3 and 4, who met, and re-seating within kinds of seat
     cannot part them; the assignment programme chooses who sits short as well."""
-    met = {1: 2, 2: 1, 3: 4, 4: 3}
-    leaders = [PodPlayer(i, 3, frozenset({met[i]}), 0, i) for i in range(1, 5)]
-    others = [PodPlayer(i, 2, frozenset(), 0, i) for i in range(5, 8)]
-    field = _Field([*leaders, *others], 2, "p", FOUR_THREE)
+    field = _leaders_met_in_pairs()
     sizes = table_sizes(7)
     assert sorted(sizes) == [3, 4]
     pricer = _Pricer(field, sizes, short_plan(field, sizes), lambda steps: None)
@@ -320,16 +384,17 @@ def test_a_profile_whose_lowest_ranked_met_is_filled_with_others_short(monkeypat
 @given(
     players=histories(max_players=12),
     mode=st.sampled_from([FOUR_THREE, THREE]),
-    listed=st.booleans(),
+    how=st.sampled_from(["listed", "past the listing", "by player"]),
     data=st.data(),
 )
 def test_the_short_tables_offset_is_the_least_of_its_spread_when_it_says_so(
-    players, mode, listed, data
+    players, mode, how, data
 ):
     """From any seating of the least spread (no repeat, the least excess), the short-table
     programme's seating keeps that spread, never has a larger offset, and when it says its
     offset is the least, no seating of that spread has a smaller one (every partition). With
-    the short tables listed, and past the listing's limit (short seats by signature)."""
+    the short tables listed, past the listing's limit, and by player from the start (short
+    seats by signature, the Benders cuts around who sits short)."""
     field, sizes, plan, every, keys = every_seating(players, mode)
     valid = [(k, s) for k, s in zip(keys, every, strict=True) if not k[0] and k[1] == plan.excess]
     assume(valid)
@@ -339,8 +404,11 @@ def test_the_short_tables_offset_is_the_least_of_its_spread_when_it_says_so(
     pricer = _Pricer(field, sizes, plan, lambda steps: None)
     index = pricer.index
     best = [tuple(sorted(index[p] for p in t)) for t in start]
-    with mock.patch.object(pod_programme, "MAX_TABLES", pod_programme.MAX_TABLES if listed else -1):
-        seating, least = _short_table_offset(field, pricer, _Programme(pricer, sizes), best, spread)
+    limit = pod_programme.MAX_TABLES if how == "listed" else -1
+    with mock.patch.object(pod_programme, "MAX_TABLES", limit):
+        seating, least = _short_table_offset(
+            field, pricer, _Programme(pricer, sizes), best, spread, how == "by player"
+        )
     key = field.ikey([[pricer.order[i] for i in t] for t in seating])
     assert key[:3] == (0, plan.excess, spread)
     assert key[3] <= field.ikey(start)[3]
@@ -352,10 +420,7 @@ def test_the_short_tables_prove_an_offset_no_seating_of_the_spread_avoids():
     """Four players on 3 points who met in pairs (1-2, 3-4) and three on 2: two leaders sit
     at the table of 3, and its lowest ranked two, 3 and 4, cannot both sit there. The
     least offset of that spread is 1, which the short-table programme proves."""
-    met = {1: 2, 2: 1, 3: 4, 4: 3}
-    leaders = [PodPlayer(i, 3, frozenset({met[i]}), 0, i) for i in range(1, 5)]
-    others = [PodPlayer(i, 2, frozenset(), 0, i) for i in range(5, 8)]
-    field = _Field([*leaders, *others], 2, "p", FOUR_THREE)
+    field = _leaders_met_in_pairs()
     sizes = table_sizes(7)
     plan = short_plan(field, sizes)
     pricer = _Pricer(field, sizes, plan, lambda steps: None)
@@ -367,6 +432,29 @@ def test_the_short_tables_prove_an_offset_no_seating_of_the_spread_avoids():
     seating, least = _short_table_offset(field, pricer, _Programme(pricer, sizes), best, spread)
     assert least
     assert field.ikey([[pricer.order[i] for i in t] for t in seating]) == (0, 0, spread, 1)
+
+
+def test_cuts_around_who_sits_short_prove_the_offset_by_player(monkeypatch):
+    """The same round by player (who sits short a 0/1 choice, short tables by signature,
+    as past the listing of short tables): its first choice, 3 and 4 short, no seating
+    fills; a Benders cut around who sits short and the next choice proves offset 1.
+    Without the cuts it proves nothing."""
+    field = _leaders_met_in_pairs()
+    sizes = table_sizes(7)
+    pricer = _Pricer(field, sizes, short_plan(field, sizes), lambda steps: None)
+    worse = [[2, 3, 7], [1, 4, 5, 6]]
+    spread = field.ikey(worse)[2]
+    best = [tuple(sorted(pricer.index[p] for p in t)) for t in worse]
+
+    def offset_by_player():
+        programme = _Programme(pricer, sizes)
+        return _short_table_offset(field, pricer, programme, best, spread, by_player=True)
+
+    seating, least = offset_by_player()
+    assert least
+    assert field.ikey([[pricer.order[i] for i in t] for t in seating]) == (0, 0, spread, 1)
+    monkeypatch.setattr(pod_programme, "OFFSET_CUTS", 0)
+    assert offset_by_player() == (best, False)
 
 
 def test_a_profiles_short_seats_pass_over_a_player_who_may_not_sit_short():

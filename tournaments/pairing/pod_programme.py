@@ -27,8 +27,9 @@ too many tables to list, so (docs/pairing.md, "The integer programme"):
 3. The short-table rank offset is then minimised among the seatings of that spread: by
    swaps, by a refill of each class's short seats to its lowest ranked, by the assignment
    programme over the seating's profile with who sits short as its cost, by a programme of
-   short tables listed and full tables counted by signature (``_short_table_offset``: its
-   least offset bounds every seating's of that spread), else by the same
+   who sits short and tables counted by signature, with Benders cuts around who sits short
+   where its choice cannot be filled, or of short tables listed (``_short_table_offset``:
+   its least offset bounds every seating's of that spread), else by the same
    programme over the same tables with the spread held by a row and the offset as the
    objective (one count variable per class makes it linear).
 
@@ -119,6 +120,9 @@ PROFILE_GROUP_SIZE = 8
 # the listing: a 114-player round's listing passed its limits, where 64-player rounds'
 # listings prove their offset faster than the short tables' programme.
 OFFSET_LISTING_PLAYERS = 100
+# Benders cuts around who sits short that the rank offset's programme adds at most (a
+# 202-player round 6: 13 to prove offset 3).
+OFFSET_CUTS = 40
 
 
 @dataclass(frozen=True)
@@ -1067,12 +1071,21 @@ class _ProfileCut:
     mu: dict[tuple[int, ...], float]
     most: float
     fillability: _Fillability
+    # A cut around who sits short (_Fillability.cut with ``short``): the players' weights
+    # at short tables, ``pi`` those at full ones; the row then has sum((pi_short_i - pi_i)
+    # z_i) over the players' 0/1 "sits short" besides, and ``most`` counts everyone full.
+    pi_short: np.ndarray | None = None
 
     def coefficient(self, key: tuple[int, ...]) -> float:
         if key not in self.mu:
-            weight = self.fillability.heaviest(key, self.pi)
+            short = self.pi_short is not None and self.fillability.pricer.short[len(key)]
+            weight = self.fillability.heaviest(key, self.pi_short if short else self.pi)
             self.mu[key] = -weight if abs(weight) > 1e-9 else 0.0
         return self.mu[key]
+
+    def sits_short(self, i: int) -> float:
+        """The coefficient of player ``i``'s "sits short" in the row."""
+        return 0.0 if self.pi_short is None else float(self.pi_short[i] - self.pi[i])
 
 
 class _Fillability:
@@ -1135,15 +1148,27 @@ class _Fillability:
             return None
         return np.array(found, dtype=np.int32).reshape(len(found), len(key))
 
-    def cut(self, values: list[int], used: list[int]) -> _ProfileCut | None:
+    def cut(self, values: list[int], used: list[int], short=None) -> _ProfileCut | None:
         """The cut breaking the profile ``values`` (signatures ``used``), or None when it
-        can be filled fractionally or its signatures have too many tables to list."""
+        can be filled fractionally or its signatures have too many tables to list.
+
+        With ``short`` (who sits short, a set of players) the filling must seat exactly
+        those at short tables: each player has a row for each kind of table (seated once
+        at the kind chosen, never at the other), so the weights are per kind and the row
+        holds for every seating whoever sits short in it (see _ProfileCut.pi_short)."""
         listed = [self.tables(c) for c in used]
         if any(t is None for t in listed) or sum(len(t) for t in listed) > PROFILE_CUT_TABLES:
             return None
         n = self.pricer.n
-        rows = n + len(used)
-        target = np.array([1.0] * n + [float(values[c]) for c in used])
+        kinds = 1 if short is None else 2
+        players = kinds * n
+        rows = players + len(used)
+        if short is None:
+            seated = [1.0] * n
+        else:
+            seated = [0.0 if i in short else 1.0 for i in range(n)]
+            seated += [1.0 if i in short else 0.0 for i in range(n)]
+        target = np.array(seated + [float(values[c]) for c in used])
         h = _highs()
         h.addRows(
             rows, target, target, 0, np.zeros(rows, dtype=np.int32), np.array([], np.int32), []
@@ -1164,7 +1189,8 @@ class _Fillability:
             if not count:
                 continue
             size = tables.shape[1]
-            entries = np.hstack([tables, np.full((count, 1), n + position, dtype=np.int32)])
+            rows_of = tables + n if kinds == 2 and self.pricer.short[size] else tables
+            entries = np.hstack([rows_of, np.full((count, 1), players + position, dtype=np.int32)])
             h.addCols(
                 count,
                 np.zeros(count),
@@ -1186,16 +1212,19 @@ class _Fillability:
         # table of s)); the programme's own pi make it break this profile (its mu are at
         # least the programme's own).
         pi = weights[:n]
+        pi_short = weights[n:players] if kinds == 2 else None
         mu: dict[tuple[int, ...], float] = {}
         for position, c in enumerate(used):
             tables = listed[position]
+            at = pi_short if pi_short is not None and self.pricer.short[tables.shape[1]] else pi
             # A signature with no table at all takes any mu: the programme's own.
             mu[self.signatures[c]] = (
-                -float(pi[tables].sum(axis=1).max()) if len(tables) else weights[n + position]
+                -float(at[tables].sum(axis=1).max()) if len(tables) else weights[players + position]
             )
         # A margin for the sums' rounding: the row must never cut off a seating's profile.
-        margin = 1e-6 * (1.0 + (len(self.signatures) + n) * float(np.abs(pi).max(initial=0)))
-        return _ProfileCut(pi, mu, float(-pi.sum() + margin), self)
+        largest = float(np.abs(weights[:players]).max(initial=0))
+        margin = 1e-6 * (1.0 + (len(self.signatures) + players) * largest)
+        return _ProfileCut(pi, mu, float(-pi.sum() + margin), self, pi_short)
 
     def heaviest(self, key: tuple[int, ...], pi: np.ndarray) -> float:
         """At least the weight of every table of this signature: the heaviest table
@@ -1573,9 +1602,12 @@ def _least_offset(field, programme, pricer, listing, best, best_spread, short_fi
         return seating
 
     if short_first:
-        best, least = _short_table_offset(field, pricer, programme, best, best_spread)
-        if least:
-            return best
+        for by_player in (True, False):
+            best, least = _short_table_offset(
+                field, pricer, programme, best, best_spread, by_player
+            )
+            if least:
+                return best
         return by_listing()
     try:
         return by_listing()
@@ -1645,7 +1677,7 @@ class _OffsetColumn:
     classes: dict = dataclass_field(default_factory=dict)  # offset class: its players short here
 
 
-def _short_table_offset(field, pricer, programme, best, best_spread):
+def _short_table_offset(field, pricer, programme, best, best_spread, by_player=False):
     """The least rank offset of any seating of spread ``best_spread``, by who sits short.
 
     The offset counts only who sits short, and short tables are few: they are columns of
@@ -1655,10 +1687,13 @@ def _short_table_offset(field, pricer, programme, best, best_spread):
     current one seats short only players with fewer than that many of their class below
     them not short, so only those are listed. Past MAX_TABLES short tables, the short ones
     are counted by signature too, with a 0/1 choice of who sits short (a weaker relaxation:
-    it does not see who met at a short table). Either way a relaxation of the seatings of
-    that spread and of a smaller offset: its least offset bounds theirs (none: the current
-    offset is the least). Returns the seating in hand or a better one, and whether its
-    offset is proved the least."""
+    it does not see who met at a short table), as always ``by_player`` (a few thousand
+    columns where the listing has tens of thousands). Either way a relaxation of the
+    seatings of that spread and of a smaller offset: its least offset bounds theirs (none:
+    the current offset is the least). Its choice is filled without a repeat; where none
+    fills it, a Benders cut around who sits short (_Fillability.cut with ``short``), that
+    every seating keeps, and the next choice, OFFSET_CUTS in all. Returns the seating in
+    hand or a better one, and whether its offset is proved the least."""
     order, index, group = pricer.order, pricer.index, pricer.group
     seated = [[order[i] for i in t] for t in best]
     current = field.cost(seated).short_rank_offset
@@ -1670,11 +1705,13 @@ def _short_table_offset(field, pricer, programme, best, best_spread):
         for i in range(pricer.n)
         if pricer.may_short[i] and (i not in below or below[i] < seats + current - 1)
     ]
-    short_tables = _short_tables(pricer, candidates, short_sizes, best_spread)
-    if short_tables is None:
-        # Too many to list: only those no wider than a profile of this spread allows.
-        most_spread = _short_spread_cap(pricer, programme, best_spread)
-        short_tables = _short_tables(pricer, candidates, short_sizes, most_spread)
+    short_tables = None
+    if not by_player:
+        short_tables = _short_tables(pricer, candidates, short_sizes, best_spread)
+        if short_tables is None:
+            # Too many to list: only those no wider than a profile of this spread allows.
+            most_spread = _short_spread_cap(pricer, programme, best_spread)
+            short_tables = _short_tables(pricer, candidates, short_sizes, most_spread)
     levels = pricer.levels
 
     def spread(key: tuple[int, ...]) -> int:
@@ -1779,6 +1816,7 @@ def _short_table_offset(field, pricer, programme, best, best_spread):
         {c: float(spread(col.signature)) for c, col in enumerate(columns) if col.signature},
     )
     # Per class, the count k of its short players (0/1 choices y_k): the offset less k(k-1)/2.
+    objective = {c: col.cost for c, col in enumerate(columns) if col.cost}
     for number, members in enumerate(classes):
         ys = _add_short_count(h, min(len(members), seats))
         entries = {
@@ -1788,47 +1826,115 @@ def _short_table_offset(field, pricer, programme, best, best_spread):
         }
         entries.update({int(y): -float(t) for t, y in enumerate(ys)})
         row(0.0, 0.0, entries)
+        objective.update({int(y): -float(t * (t - 1) // 2) for t, y in enumerate(ys)})
     # The profiles' Benders cuts hold for this seating's tables counted by signature too.
     for cut in programme.profile_cuts:
         weights = {
             c: cut.coefficient(col.signature) for c, col in enumerate(columns) if col.signature
         }
         row(-highspy.kHighsInf, cut.most, {c: w for c, w in weights.items() if w})
-    h.run()
-    if h.getModelStatus() == highspy.HighsModelStatus.kInfeasible:
-        return best, True  # no seating of that spread has a smaller offset
-    least = h.getInfo().mip_dual_bound
-    if math.isfinite(least) and math.ceil(least - EPS) >= current:
-        return best, True
-    if not h.getInfo().primal_solution_status:
-        return best, False
-    values = h.getSolution().col_value
-    # Who sits short as chosen, the tables filled by signature without a repeat.
-    short_players = {
-        i for c, col in enumerate(columns) if col.players for i in col.players if values[c] > 0.5
-    }
-    pools: dict[tuple[int, bool], list[int]] = {}
-    for i in range(pricer.n):
-        pools.setdefault((group[i], i in short_players), []).append(order[i])
-    tables = []
-    for c, col in enumerate(columns):
-        key = col.signature
-        if key is None:
+    # Only a smaller offset than the seating's in hand is looked for.
+    below_current = h.getNumRow()
+    row(-highspy.kHighsInf, current - 1.0, objective)
+    _fix_by_spread(h, columns, spread, best_spread, below_current)
+    keys = sorted({col.signature for col in columns if col.signature})
+    fillability = _Fillability(pricer, keys)
+    key_index = {key: c for c, key in enumerate(keys)}
+    cuts = 0
+    while True:
+        h.run()
+        if h.getModelStatus() == highspy.HighsModelStatus.kInfeasible:
+            return best, True  # no seating of that spread has a smaller offset
+        least = h.getInfo().mip_dual_bound
+        if math.isfinite(least) and math.ceil(least - EPS) >= current:
+            return best, True
+        if not h.getInfo().primal_solution_status:
+            return best, False
+        values = h.getSolution().col_value
+        # Who sits short as chosen, the tables filled by signature without a repeat.
+        short_players = {
+            i
+            for c, col in enumerate(columns)
+            if col.players
+            for i in col.players
+            if values[c] > 0.5
+        }
+        pools: dict[tuple[int, bool], list[int]] = {}
+        for i in range(pricer.n):
+            pools.setdefault((group[i], i in short_players), []).append(order[i])
+        tables = []
+        counts = [0] * len(keys)
+        for c, col in enumerate(columns):
+            key = col.signature
+            if key is None:
+                continue
+            short = pricer.short[len(key)]
+            counts[key_index[key]] += round(values[c])
+            for _ in range(round(values[c])):
+                if col.players is not None:
+                    tables.append([order[i] for i in col.players])
+                else:
+                    tables.append([pools[(g, short)].pop() for g in key])
+        filled = _fill_without_repeat(field, tables, "short")
+        if filled is not None:
+            offset = field.cost(filled).short_rank_offset
+            if offset >= current:
+                return best, False
+            best = [tuple(sorted(index[p] for p in t)) for t in filled]
+            current = offset
+            if not current or (math.isfinite(least) and math.ceil(least - EPS) >= current):
+                return best, True
+            h.changeRowBounds(below_current, -highspy.kHighsInf, current - 1.0)
             continue
-        short = pricer.short[len(key)]
-        for _ in range(round(values[c])):
-            if col.players is not None:
-                tables.append([order[i] for i in col.players])
-            else:
-                tables.append([pools[(g, short)].pop() for g in key])
-    filled = _fill_without_repeat(field, tables, "short")
-    if filled is None:
-        return best, False
-    seating = [tuple(sorted(index[p] for p in t)) for t in filled]
-    offset = field.cost(filled).short_rank_offset
-    if offset >= current:
-        return best, False
-    return seating, math.isfinite(least) and math.ceil(least - EPS) >= offset
+        # No seating lays these tables with these players short: a Benders cut around who
+        # sits short (every seating keeps it, whoever sits short), then the next choice.
+        used = [c for c, x in enumerate(counts) if x]
+        cut = fillability.cut(counts, used, short_players) if cuts < OFFSET_CUTS else None
+        if cut is None:
+            return best, False
+        cuts += 1
+        weights = {}
+        for c, col in enumerate(columns):
+            weight = cut.coefficient(col.signature) if col.signature else 0.0
+            weight += sum(cut.sits_short(i) for i in col.players or ())
+            if weight:
+                weights[c] = weight
+        row(-highspy.kHighsInf, cut.most, weights)
+        _fix_by_spread(h, columns, spread, best_spread, below_current)
+
+
+def _fix_by_spread(h: highspy.Highs, columns, spread, best_spread: int, free_row: int) -> None:
+    """Fix at 0 the tables whose reduced cost in the relaxation of least spread (the same
+    rows, the offset's row ``free_row`` left out) takes the spread past ``best_spread``: no
+    seating of that spread lays them (reduced-cost fixing; the offset programme cannot, its
+    objective is not the spread). A 202-player round: 2,860 signatures of 3,737."""
+    count = h.getNumCol()
+    lp = _highs()
+    lp.passModel(h.getLp())
+    lp.changeColsIntegrality(
+        count,
+        np.arange(count, dtype=np.int32),
+        np.array([highspy.HighsVarType.kContinuous] * count),
+    )
+    lp.changeRowBounds(free_row, -highspy.kHighsInf, highspy.kHighsInf)
+    costs = np.zeros(count)
+    for c, col in enumerate(columns):
+        if col.signature:
+            costs[c] = float(spread(col.signature))
+    lp.changeColsCost(count, np.arange(count, dtype=np.int32), costs)
+    lp.run()
+    if lp.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        return
+    least = lp.getInfo().objective_function_value
+    reduced = lp.getSolution().col_dual
+    fixed = [
+        c
+        for c, col in enumerate(columns)
+        if col.signature and least + reduced[c] > best_spread + 1e-6 * (1 + best_spread)
+    ]
+    if fixed:
+        zeros = np.zeros(len(fixed))
+        h.changeColsBounds(len(fixed), np.array(fixed, dtype=np.int32), zeros, zeros)
 
 
 def _short_tables(pricer, candidates, sizes, most_spread):
