@@ -87,8 +87,13 @@ MAX_TABLES = 60_000
 # Branch-and-bound nodes of one integer programme (a deterministic limit: the same input
 # gives the same answer on any machine).
 MIP_NODES = 5_000
-# Seconds, a safety net only (the node limits decide in every measured round).
+# Seconds, a safety net (the node limits decide most rounds; some of 128-256 players reach
+# it, which makes their seating depend on the machine: docs/pairing.md, limits).
 MIP_SECONDS = 60.0
+# The programme over the tables generated so far only improves the incumbent: where it
+# reaches its limit the listing and the profiles after it prove the round (a 202-player
+# round 6: 60 s for 190 -> 179, then proved at 176 by the profiles' cuts either way).
+INCUMBENT_SECONDS = 15.0
 # The first gap of the listing (whole units of spread; doubled until it proves).
 FIRST_GAP = 1.0
 # Reduced costs within this of zero count as zero (HiGHS's duals are floating point).
@@ -633,6 +638,7 @@ class _Programme:
         columns: Sequence[int],
         below: float = math.inf,
         start: Sequence[tuple[int, ...]] = (),
+        seconds: float = MIP_SECONDS,
     ) -> tuple[list[tuple[int, ...]] | None, bool]:
         """The best seating over ``columns`` of spread at most ``below`` (None if there is
         none) and whether HiGHS finished (proved it best, or that there is none) within its
@@ -642,6 +648,7 @@ class _Programme:
         if len(columns) > MAX_TABLES:
             raise _GiveUp("too many tables")
         h = self._model(columns, integer=True)
+        h.setOptionValue("time_limit", seconds)
         if below < math.inf:
             h.setOptionValue("objective_bound", below + 0.5)
         if start:
@@ -745,7 +752,11 @@ def solve_programme(
         if lower < best_spread:
             # A better incumbent from the tables generated so far (cheap, and it narrows the
             # listing below).
-            better(programme.solve(range(len(programme.columns)), start=best or ())[0])
+            better(
+                programme.solve(
+                    range(len(programme.columns)), start=best or (), seconds=INCUMBENT_SECONDS
+                )[0]
+            )
         if best is not None and lower < best_spread and not many:
             profiles(1)
         if lower < best_spread:
