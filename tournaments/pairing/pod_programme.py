@@ -1703,8 +1703,8 @@ def _short_table_offset(field, pricer, programme, best, best_spread, by_player=F
     seatings of that spread and of a smaller offset: its least offset bounds theirs (none:
     the current offset is the least). Its choice is filled without a repeat; where none
     fills it, a Benders cut around who sits short (_Fillability.cut with ``short``), that
-    every seating keeps, and the next choice, OFFSET_CUTS in all. Returns the seating in
-    hand or a better one, and whether its offset is proved the least."""
+    every seating keeps, and the next choice, OFFSET_CUTS in all (by player only). Returns
+    the seating in hand or a better one, and whether its offset is proved the least."""
     order, index, group = pricer.order, pricer.index, pricer.group
     seated = [[order[i] for i in t] for t in best]
     current = field.cost(seated).short_rank_offset
@@ -1851,6 +1851,9 @@ def _short_table_offset(field, pricer, programme, best, best_spread, by_player=F
     keys = sorted({col.signature for col in columns if col.signature})
     fillability = _Fillability(pricer, keys)
     key_index = {key: c for c, key in enumerate(keys)}
+    # Listed, a programme takes 40-50 s at 256 players (the cuts from offset 7: 603 s and
+    # no proof); by player, 6-8 s.
+    most_cuts = OFFSET_CUTS if by_player else 0
     cuts = 0
     while True:
         h.run()
@@ -1900,7 +1903,7 @@ def _short_table_offset(field, pricer, programme, best, best_spread, by_player=F
         # No seating lays these tables with these players short: a Benders cut around who
         # sits short (every seating keeps it, whoever sits short), then the next choice.
         used = [c for c, x in enumerate(counts) if x]
-        cut = fillability.cut(counts, used, short_players) if cuts < OFFSET_CUTS else None
+        cut = fillability.cut(counts, used, short_players) if cuts < most_cuts else None
         if cut is None:
             return best, False
         cuts += 1
